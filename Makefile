@@ -1,0 +1,29 @@
+# The two commands of the README: `make play` runs the bot, `make test` runs the tests.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test lint bench simulate clean
+
+$(BIN)/activate: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(BIN)/activate
+
+play: $(BIN)/activate
+	$(BIN)/decapitation-bot
+
+test: $(BIN)/activate
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+simulate: $(BIN)/activate
+	$(BIN)/python -m engine simulate --seats 8 --games 20000 --seed 1
+
+bench: $(BIN)/activate
+	$(BIN)/python bench/engine_speed.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
