@@ -1,0 +1,76 @@
+"""Command line: `python -m engine replay FILE` and `python -m engine simulate ...`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.records import BadRecord, replay_record, summary
+from engine.simulate import simulate, table
+from engine.variants import VARIANT_NAMES, Variants
+
+
+def replay_command(path: str) -> int:
+    """Replay a record and print its result; exit 2 with one line on a bad record."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+    except OSError as err:
+        print(f"cannot read {path}: {err.strerror}", file=sys.stderr)
+        return 2
+    try:
+        record = json.loads(text)
+    except ValueError as err:
+        print(f"bad JSON: {err}", file=sys.stderr)
+        return 2
+    try:
+        state = replay_record(record)
+    except BadRecord as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    print(json.dumps(summary(state), ensure_ascii=False))
+    return 0
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    """Play seeded games and print the tally."""
+    switches = {name: True for name in args.variant if name != "virtual_players"}
+    variants = Variants(virtual_players=args.virtual, **switches)
+    humans = args.seats - args.virtual
+    if not 4 <= humans <= 12:
+        print(f"{args.seats} seats with {args.virtual} virtual leaves {humans} humans; "
+              "the game needs 4 to 12", file=sys.stderr)  # fmt: skip
+        return 2
+    tally = simulate(args.seats, args.games, args.seed, variants, args.policy)
+    on = ", ".join(variants.names_on()) or "no variants"
+    print(table(tally, f"{args.seats} seats, {on}, {args.policy} play, seed {args.seed}"))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run one command."""
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    rep = sub.add_parser("replay", help="replay a game record and print how it stands")
+    rep.add_argument("file", help="the record (JSON), or - for standard input")
+    sim = sub.add_parser("simulate", help="play seeded games with automatic players")
+    sim.add_argument("--seats", type=int, required=True, help="seats, virtual ones included")
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--variant", action="append", default=[], choices=VARIANT_NAMES[1:],
+                     help="a variant to switch on (repeatable)")  # fmt: skip
+    sim.add_argument("--virtual", type=int, default=0, choices=(0, 1, 2),
+                     help="virtual players (variant 1)")  # fmt: skip
+    sim.add_argument("--policy", choices=("random", "informed"), default="random")
+    args = parser.parse_args(argv)
+    if args.command == "replay":
+        return replay_command(args.file)
+    return simulate_command(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

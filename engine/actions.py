@@ -1,0 +1,102 @@
+"""Decisions a seat can make, in the record format's vocabulary, and the error for illegal ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SCOUT = "scout"
+SWAP = "swap"
+KEEP = "keep"
+END_TURN = "end_turn"
+PREDICT = "predict"
+DECAPITATE = "decapitate"
+SPY_GUESS = "spy_guess"
+TIMEOUT = "timeout"
+ACTS = (SCOUT, SWAP, KEEP, END_TURN, PREDICT, DECAPITATE, SPY_GUESS, TIMEOUT)
+
+# One-letter codes keep the stored game small (every save must stay under 3 KB).
+_CODE = {SCOUT: "s", SWAP: "w", KEEP: "k", END_TURN: "e", PREDICT: "p", DECAPITATE: "d",
+         SPY_GUESS: "g", TIMEOUT: "t"}  # fmt: skip
+_ACT = {code: act for act, code in _CODE.items()}
+_FIELDS = {
+    SCOUT: ("seat", "target"),
+    SWAP: ("seat",),
+    KEEP: ("seat",),
+    END_TURN: ("seat", "say"),
+    PREDICT: ("seat", "color"),
+    DECAPITATE: ("seat", "target", "proxy", "bodyguard"),
+    SPY_GUESS: ("seat", "red", "blue"),
+    TIMEOUT: (),
+}
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the game is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision; fields that do not apply to `act` stay None."""
+
+    act: str
+    seat: int | None = None
+    target: int | None = None
+    proxy: bool | None = None
+    bodyguard: bool | None = None
+    color: str | None = None
+    red: int | None = None
+    blue: int | None = None
+    say: str | None = None
+
+    def to_dict(self) -> dict:
+        """The record format's object for this decision."""
+        out: dict = {}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        out["act"] = self.act
+        for name in _FIELDS[self.act][1:]:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: object) -> Action:
+        """Read one record action; raises ValueError on anything malformed."""
+        if not isinstance(data, dict):
+            raise ValueError("an action must be an object")
+        act = data.get("act")
+        if act not in _FIELDS:
+            raise ValueError(f"unknown act {act!r}")
+        allowed = {"act", *_FIELDS[act]}
+        extra = sorted(set(data) - allowed)
+        if extra:
+            raise ValueError(f"{act} does not take {', '.join(extra)}")
+        values = {k: data[k] for k in data if k != "act"}
+        for key in ("seat", "target", "red", "blue"):
+            if key in values and type(values[key]) is not int:
+                raise ValueError(f"{key} must be a seat number")
+        for key in ("proxy", "bodyguard"):
+            if key in values and type(values[key]) is not bool:
+                raise ValueError(f"{key} must be true or false")
+        if "color" in values and values["color"] not in ("red", "blue"):
+            raise ValueError("color must be red or blue")
+        if "say" in values and not isinstance(values["say"], str):
+            raise ValueError("say must be text")
+        if act != TIMEOUT and "seat" not in values:
+            raise ValueError(f"{act} needs a seat")
+        for key in {"scout": ("target",), "predict": ("color",), "decapitate": ("target",),
+                    "spy_guess": ("red", "blue")}.get(act, ()):  # fmt: skip
+            if key not in values:
+                raise ValueError(f"{act} needs {key}")
+        return cls(act=act, **values)
+
+    def pack(self) -> list:
+        """A compact list form for storage: code, then the fields in a fixed order."""
+        return [_CODE[self.act], *(getattr(self, n) for n in _FIELDS[self.act])]
+
+    @classmethod
+    def unpack(cls, packed: list) -> Action:
+        """Inverse of `pack`."""
+        act = _ACT[packed[0]]
+        return cls(act=act, **dict(zip(_FIELDS[act], packed[1:], strict=True)))

@@ -1,0 +1,113 @@
+"""Play many seeded games with automatic players and count how they end."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from engine.cards import color
+from engine.deal import new_game
+from engine.policies import policy
+from engine.resolution import observer_result, spy_result
+from engine.turns import apply, waiting_for
+from engine.variants import Variants
+
+
+@dataclass
+class Tally:
+    """What a batch of games came to."""
+
+    games: int = 0
+    red: int = 0
+    blue: int = 0
+    unfinished: int = 0
+    decisions: int = 0
+    first_decapitations: int = 0
+    first_decapitation_wins: int = 0
+    first_player_team_wins: int = 0
+    observer_games: int = 0
+    observer_wins: int = 0
+    spy_games: int = 0
+    spy_wins: int = 0
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def play(
+    humans: int, variants: Variants, seed: int, policy_name: str = "random", cap: int = 0
+) -> tuple:
+    """Play one game to the end (or `cap` decisions); returns (state, decisions, first action)."""
+    names = [f"P{i}" for i in range(1, humans + 1)]
+    state, events = new_game(names, variants, seed=seed)
+    player = policy(policy_name, random.Random(seed))
+    player.observe(events)
+    cap = cap or 40 * state.seats
+    first_action = None
+    decisions = 0
+    while not state.over and decisions < cap:
+        seat = waiting_for(state)
+        action = player.choose(state, seat)
+        first_action = first_action or action
+        state, events = apply(state, action)
+        player.observe(events)
+        decisions += 1
+    return state, decisions, first_action
+
+
+def simulate(
+    seats: int, games: int, seed: int, variants: Variants, policy_name: str = "random"
+) -> Tally:
+    """Play `games` games of `seats` seats (virtual ones included) and tally the results."""
+    humans = seats - variants.virtual_players
+    seeds = random.Random(seed)
+    tally = Tally()
+    start = time.perf_counter()
+    for _ in range(games):
+        state, decisions, first = play(humans, variants, seeds.getrandbits(63), policy_name)
+        tally.games += 1
+        tally.decisions += decisions
+        if not state.over:
+            tally.unfinished += 1
+            continue
+        winner = state.outcome.winner
+        tally.red += winner == "red"
+        tally.blue += winner == "blue"
+        if first.act == "decapitate":
+            tally.first_decapitations += 1
+            tally.first_decapitation_wins += not state.outcome.reasons
+        tally.first_player_team_wins += color(state.deal[state.first - 1]) == winner
+        obs = observer_result(state, winner)
+        if obs:
+            tally.observer_games += 1
+            tally.observer_wins += obs["won"]
+        spy = spy_result(state, state.spy_guess, state.outcome.captains)
+        if spy:
+            tally.spy_games += 1
+            tally.spy_wins += spy["won"]
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f}%" if whole else "    -"
+
+
+def table(tally: Tally, title: str) -> str:
+    """A small text table of a tally."""
+    finished = tally.games - tally.unfinished
+    rows = [
+        ("games", f"{tally.games}"),
+        ("red wins", _pct(tally.red, finished)),
+        ("blue wins", _pct(tally.blue, finished)),
+        ("first player's team wins", _pct(tally.first_player_team_wins, finished)),
+        ("first decision a decapitation", _pct(tally.first_decapitations, tally.games)),
+        ("  ... and it succeeded", _pct(tally.first_decapitation_wins, tally.first_decapitations)),
+        ("Observer wins", _pct(tally.observer_wins, tally.observer_games)),
+        ("Spy wins", _pct(tally.spy_wins, tally.spy_games)),
+        ("mean decisions per game", f"{tally.decisions / max(tally.games, 1):.2f}"),
+        ("unfinished (hit the cap)", f"{tally.unfinished}"),
+        ("games per second", f"{tally.games / max(tally.seconds, 1e-9):,.0f}"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    return "\n".join([title, *(f"  {k:<{width}}  {v}" for k, v in rows)])

@@ -1,0 +1,149 @@
+"""The immutable, JSON-serializable state of one game of Decapitation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from engine.actions import Action
+from engine.variants import Variants
+
+SCHEMA = 1
+
+# Phases: whose decision the game waits for.
+TURN = "turn"  # the seat whose turn it is: scout or decapitate
+TURNCOAT = "turncoat"  # a scouted human X holder: swap or keep
+SPEAK = "speak"  # the scout: end the turn (or, as the Observer, predict)
+SPY_PHASE = "spy"  # the human Spy: guess both captains
+OVER = "over"
+PHASES = (TURN, TURNCOAT, SPEAK, SPY_PHASE, OVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended."""
+
+    winner: str
+    captains: dict[str, int | None]
+    reasons: tuple[str, ...]  # why a decapitation failed; empty when it succeeded
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"winner": self.winner, "captains": self.captains, "reasons": list(self.reasons)}
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything about a game: the deal, the decisions so far and what it waits for.
+
+    Seats are numbered from 1; tuples are indexed by seat - 1.
+    """
+
+    variants: Variants
+    names: tuple[str, ...]
+    virtual: tuple[bool, ...]
+    deal: tuple[str, ...]  # the cards as dealt
+    cards: tuple[str, ...]  # the cards held now (a Turncoat swap moves them)
+    set_aside: tuple[str, ...]
+    first: int
+    seed: int | None = None
+    version: int = 0
+    phase: str = TURN
+    turn: int = 0  # whose turn it is (the scout, during turncoat and speak)
+    target: int = 0  # the scouted seat, or the decapitation's target
+    acted: tuple[bool, ...] = ()  # has the seat taken an action (variant 2)?
+    face_up: frozenset[str] = frozenset()  # revealed cards: a swapped X, a predicting Observer
+    prediction: tuple[int, str] | None = None  # (Observer's seat, colour)
+    decapitation: Action | None = None
+    spy_guess: tuple[int, int, int] | None = None  # (Spy's seat, red seat, blue seat)
+    outcome: Outcome | None = None
+    log: tuple[Action, ...] = field(default=())
+
+    @property
+    def seats(self) -> int:
+        """The number of seats, virtual ones included."""
+        return len(self.cards)
+
+    @property
+    def over(self) -> bool:
+        """True once the decapitation is resolved."""
+        return self.phase == OVER
+
+    def holder(self, card: str) -> int | None:
+        """The seat holding `card` now, or None if it is set aside or not in the game."""
+        try:
+            return self.cards.index(card) + 1
+        except ValueError:
+            return None
+
+    def humans(self) -> tuple[int, ...]:
+        """The human seats, in seating order."""
+        return tuple(s for s, v in enumerate(self.virtual, 1) if not v)
+
+    def to_dict(self) -> dict:
+        """A compact JSON-serializable form (see `from_dict`)."""
+        d = {
+            "schema": SCHEMA,
+            "version": self.version,
+            "variants": {k: v for k, v in self.variants.to_dict().items() if v},
+            "names": list(self.names),
+            "virtual": [i for i, v in enumerate(self.virtual, 1) if v],
+            "deal": list(self.deal),
+            "set_aside": list(self.set_aside),
+            "first": self.first,
+            "seed": self.seed,
+            "log": [a.pack() for a in self.log],
+        }
+        # Everything else is derived by replaying the log; storing it would only cost bytes.
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameState:
+        """Rebuild a state from `to_dict` output by replaying its log."""
+        from engine.turns import replay  # the rules live in turns; the state only stores
+
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"unsupported schema {data.get('schema')!r}")
+        virtual_seats = set(data["virtual"])
+        start = start_state(
+            variants=Variants.from_dict(data["variants"]),
+            names=tuple(data["names"]),
+            virtual=tuple(i in virtual_seats for i in range(1, len(data["names"]) + 1)),
+            deal=tuple(data["deal"]),
+            set_aside=tuple(data["set_aside"]),
+            first=data["first"],
+            seed=data.get("seed"),
+        )
+        state = replay(start, [Action.unpack(p) for p in data["log"]])
+        if state.version != data["version"]:
+            raise ValueError("stored version does not match the replayed log")
+        return state
+
+
+def start_state(
+    *,
+    variants: Variants,
+    names: tuple[str, ...],
+    virtual: tuple[bool, ...],
+    deal: tuple[str, ...],
+    set_aside: tuple[str, ...],
+    first: int,
+    seed: int | None = None,
+) -> GameState:
+    """The state right after the deal, before any decision."""
+    return GameState(
+        variants=variants,
+        names=names,
+        virtual=virtual,
+        deal=deal,
+        cards=deal,
+        set_aside=set_aside,
+        first=first,
+        seed=seed,
+        turn=first,
+        acted=(False,) * len(deal),
+    )
+
+
+def advance(state: GameState, **changes) -> GameState:
+    """A copy with `changes` and the version bumped."""
+    return replace(state, version=state.version + 1, **changes)

@@ -1,0 +1,113 @@
+"""What each seat knows, and what everyone knows: secrets stay with the seats they belong to.
+
+Both are derived from the events each audience was sent, so a view can never hold more than
+its audience was told.
+"""
+
+from __future__ import annotations
+
+from engine.events import EVERYONE, Event, deal_events
+from engine.state import OVER, SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, start_state
+
+# The public never learns that a Turncoat is deciding or that a Spy is guessing.
+PUBLIC_PHASE = {TURN: TURN, TURNCOAT: SPEAK, SPEAK: SPEAK, SPY_PHASE: "decapitation", OVER: OVER}
+
+
+def all_events(state: GameState) -> list[Event]:
+    """Every event of the game so far, for every audience, by replaying it from the deal."""
+    from engine.turns import apply  # views are read-only; the rules live in turns
+
+    current = start_state(
+        variants=state.variants,
+        names=state.names,
+        virtual=state.virtual,
+        deal=state.deal,
+        set_aside=state.set_aside,
+        first=state.first,
+        seed=state.seed,
+    )
+    events = deal_events(current)
+    for action in state.log:
+        current, new = apply(current, action)
+        events += new
+    return events
+
+
+def events_for(state: GameState, seat: int | None) -> list[Event]:
+    """The events `seat` received (None: the public ones), in order."""
+    return [e for e in all_events(state) if e["to"] == EVERYONE or e["to"] == seat]
+
+
+def public_view(state: GameState) -> dict:
+    """Everything the group may know now; no face-down card, scout result or secret choice."""
+    face_up = _public_face_up(state)
+    return {
+        "version": state.version,
+        "variants": list(state.variants.names_on()),
+        "seats": [
+            {"seat": s, "name": n, "virtual": v, "face_up": face_up.get(s)}
+            for s, (n, v) in enumerate(zip(state.names, state.virtual, strict=True), 1)
+        ],
+        "phase": PUBLIC_PHASE[state.phase],
+        "turn": None if state.over else state.turn,
+        "first": state.first,
+        "acted": [s for s, a in enumerate(state.acted, 1) if a],
+        "prediction": (
+            {"seat": state.prediction[0], "color": state.prediction[1]}
+            if state.prediction
+            else None
+        ),
+        "history": [_strip(e) for e in events_for(state, None)],
+    }
+
+
+def _strip(event: Event) -> Event:
+    return {k: v for k, v in event.items() if k != "to"}
+
+
+def _public_face_up(state: GameState) -> dict[int, str]:
+    if state.over:
+        return dict(enumerate(state.cards, 1))
+    return {s: c for s, c in enumerate(state.cards, 1) if c in state.face_up}
+
+
+def known_cards(state: GameState, seat: int) -> dict[int, str]:
+    """Who holds what now, as far as `seat` can tell from the events it received."""
+    if state.over:
+        return dict(enumerate(state.cards, 1))
+    known: dict[int, str] = {}
+    for event in events_for(state, seat):
+        kind = event["type"]
+        if kind == "your_card":
+            known[seat] = event["card"]
+        elif kind == "scout_result":
+            known[event["target"]] = event["card"]
+        elif kind == "swapped":
+            scout, holder = event["scout"], event["seat"]
+            scout_card = known.pop(scout, None)
+            known.pop(holder, None)
+            known[scout] = event["card"]  # the X, now face up in front of the scout
+            if scout_card is not None:
+                known[holder] = scout_card
+        elif kind == "new_card":
+            known[seat] = event["card"]
+        elif kind == "predicted":
+            known[event["seat"]] = "OBS"
+    return dict(sorted(known.items()))
+
+
+def learned(state: GameState, seat: int) -> list[dict]:
+    """The private facts `seat` was told, in order (its card, scout results, swaps, prompts)."""
+    return [_strip(e) for e in all_events(state) if e["to"] == seat]
+
+
+def seat_view(state: GameState, seat: int) -> dict:
+    """What `seat` knows: its card, what it learned, and the public view."""
+    return {
+        "seat": seat,
+        "name": state.names[seat - 1],
+        "card": state.cards[seat - 1],
+        "known": known_cards(state, seat),
+        "learned": learned(state, seat),
+        "public": public_view(state),
+    }
