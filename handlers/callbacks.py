@@ -1,0 +1,58 @@
+"""Callback data: what a button means, in at most 64 bytes, naming its game and version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+LOBBY, GAME, BOARD = "l", "g", "c"
+KINDS = (LOBBY, GAME, BOARD)
+
+
+@dataclass(frozen=True)
+class Press:
+    """A decoded button: which kind, which group's game, which version, and its argument."""
+
+    kind: str
+    chat: int
+    game: int
+    version: int
+    arg: str
+
+
+def encode(kind: str, chat: int, game: int, version: int, arg: str) -> str:
+    """The callback_data for a button; never longer than Telegram's 64 bytes."""
+    data = f"{kind}|{chat}|{game}|{version}|{arg}"
+    if len(data.encode()) > MAX_BYTES:
+        raise ValueError(f"callback data too long: {data!r}")
+    return data
+
+
+def decode(data: str | None) -> Press | None:
+    """The press a callback_data stands for, or None when it is not one of ours."""
+    if not data or len(data.encode()) > MAX_BYTES:
+        return None
+    parts = data.split("|")
+    if len(parts) != 5 or parts[0] not in KINDS:
+        return None
+    kind, chat, game, version, arg = parts
+    try:
+        return Press(kind, int(chat), int(game), int(version), arg)
+    except ValueError:
+        return None
+
+
+def join_payload(chat: int, game: int) -> str:
+    """The /start deep-link payload that joins a lobby (only A-Z, a-z, 0-9, _ and -)."""
+    return f"j{chat}_{game}".replace("-", "m")
+
+
+def parse_join(payload: str) -> tuple[int, int] | None:
+    """The (chat, game) a join payload names, or None."""
+    if not payload.startswith("j") or "_" not in payload:
+        return None
+    chat, _, game = payload[1:].replace("m", "-").partition("_")
+    try:
+        return int(chat), int(game)
+    except ValueError:
+        return None

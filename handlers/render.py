@@ -1,0 +1,470 @@
+"""Rendering: engine events and table state into the texts and buttons each audience sees."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import color
+from engine.state import SPEAK, TURN
+from engine.turns import may_decapitate, waiting_for
+from handlers import callbacks
+from handlers.callbacks import BOARD, GAME, LOBBY
+from handlers.texts import card_name, colour_name, t
+
+if TYPE_CHECKING:
+    from handlers.table import Table
+
+Out = dict[str, Any]
+Keyboard = list[list[list[str]]] | None
+
+BOT_USERNAME = {"name": "decapitation_bot"}  # set once per process from configuration
+
+
+def t_(table: Table, key: str, **kw: Any) -> str:
+    """A text in the table's language."""
+    return t(table.lang, key, **kw)
+
+
+def esc(text: str) -> str:
+    """User-supplied text made safe for HTML parse mode."""
+    return html.escape(text, quote=False)
+
+
+def seat_name(table: Table, seat: int) -> str:
+    """'3. Ann' in the table's language, escaped."""
+    return t_(table, "seat_label", seat=seat, name=esc(table.name_of(seat)))
+
+
+def card(table: Table, code: str) -> str:
+    """A card's name in the table's language."""
+    return card_name(table.lang, code)
+
+
+# -- message envelopes ---------------------------------------------------------------------
+
+
+def send_group(table: Table, text: str, kb: Keyboard, remember: str | None = None) -> Out:
+    """A new message in the group."""
+    return {"op": "send", "chat": table.chat, "text": text, "kb": kb, "remember": remember}
+
+
+def send_private(user: int, text: str, kb: Keyboard = None) -> Out:
+    """A new private message, protected from forwarding."""
+    return {"op": "send", "chat": user, "text": text, "kb": kb, "protect": True, "private": True}
+
+
+def edit_ref(table: Table, ref: str, text: str, kb: Keyboard) -> Out:
+    """An edit of the group message the table remembers under `ref`."""
+    return {"op": "edit", "chat": table.chat, "ref": ref, "text": text, "kb": kb}
+
+
+# -- lobby and settings ----------------------------------------------------------------------
+
+
+def _button(label: str, kind: str, table: Table, version: int, arg: str) -> list[str]:
+    return [label, callbacks.encode(kind, table.chat, table.game, version, arg)]
+
+
+def join_url(table: Table) -> str:
+    """The deep link that opens the bot's private chat and joins this lobby."""
+    payload = callbacks.join_payload(table.chat, table.game)
+    return f"https://t.me/{BOT_USERNAME['name']}?start={payload}"
+
+
+def variants_list(table: Table, settings: dict) -> str:
+    """The variants switched on, named in the table's language."""
+    on = []
+    if settings["virtual_players"]:
+        on.append(t_(table, "variant_virtual_players", n=settings["virtual_players"]))
+    for key in ("no_first_round_decapitation", "uncertain_sides", "turncoat", "bodyguards",
+                "observer", "spy"):  # fmt: skip
+        if settings[key]:
+            on.append(t_(table, f"variant_{key}"))
+    return ", ".join(on) or t_(table, "variants_none")
+
+
+def lobby(table: Table) -> tuple[str, Keyboard]:
+    """The lobby message: players, settings, suggestions and buttons."""
+    players = table.players
+    lines = [t_(table, "lobby_title"), "", t_(table, "lobby_players", n=len(players))]
+    lines += [f"• {esc(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
+    settings = table.settings
+    lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
+    vp = settings["virtual_players"]
+    if len(players) == 4 and vp < 2:
+        lines.append(t_(table, "lobby_hint_4"))
+    if len(players) == 5 and vp < 1:
+        lines.append(t_(table, "lobby_hint_5"))
+    if not settings["no_first_round_decapitation"]:
+        lines.append(t_(table, "lobby_hint_calm"))
+    if settings["uncertain_sides"] and vp:
+        lines.append(t_(table, "lobby_warn_uneven"))
+    ready = 4 <= len(players) <= 12
+    lines += ["", t_(table, "lobby_ready" if ready else "lobby_need")]
+    kb = [
+        [[t_(table, "btn_join"), join_url(table)], _button(t_(table, "btn_leave"), LOBBY,
+                                                           table, 0, "leave")],
+        [_button(t_(table, "btn_settings"), LOBBY, table, 0, "set"),
+         _button(t_(table, "btn_start"), LOBBY, table, 0, "start")],
+    ]  # fmt: skip
+    return "\n".join(lines), kb
+
+
+def edit_lobby(table: Table) -> Out:
+    """Redraw the lobby message in place."""
+    return edit_ref(table, "lobby_msg", *lobby(table))
+
+
+def lobby_closed(table: Table) -> str:
+    """What the lobby message says once the game has started."""
+    names = ", ".join(esc(name) for _, name in table.players)
+    return f"{t_(table, 'lobby_title')}\n{names}\n▶️"
+
+
+def settings_menu(table: Table) -> tuple[str, Keyboard]:
+    """The settings menu: one button per setting, each showing its value."""
+    s = table.settings
+    rows = []
+    for key in ("virtual_players", "no_first_round_decapitation", "uncertain_sides", "turncoat",
+                "bodyguards", "observer", "spy", "turn_seconds", "speak_seconds",
+                "turncoat_seconds", "spy_seconds", "delete_chatter"):  # fmt: skip
+        value = s[key]
+        if isinstance(value, bool):
+            value = t_(table, "on" if value else "off")
+        rows.append([_button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, f"t:{key}")])
+    rows.append([_button(t_(table, "set_lang"), LOBBY, table, 0, "t:lang")])
+    rows.append([_button(t_(table, "btn_back"), LOBBY, table, 0, "back")])
+    return t_(table, "settings_title"), rows
+
+
+# -- the deal --------------------------------------------------------------------------------
+
+
+def seating(table: Table, silence: bool) -> Out:
+    """The group's seating circle, the variants and the silence rule."""
+    state = table.state
+    lines = [t_(table, "seating_title")]
+    for seat in range(1, state.seats + 1):
+        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        lines.append(f"{seat_name(table, seat)}{tag}")
+    lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
+    lines.append(t_(table, "starts", name=seat_name(table, state.first)))
+    lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
+    return send_group(table, "\n".join(lines), None)
+
+
+def card_hint(table: Table, code: str) -> str:
+    """One line on what a card means."""
+    if code == "OBS":
+        return t_(table, "hint_observer")
+    if code == "SPY":
+        return t_(table, "hint_spy")
+    text = t_(table, "hint_colour", colour=colour_name(table.lang, color(code)))
+    if code[1] == "X" and table.settings["turncoat"]:
+        text += "\n" + t_(table, "hint_x_turncoat")
+    return text
+
+
+def private_event(table: Table, event: dict) -> list[Out]:
+    """A private engine event as a message to its seat's player (none for virtual seats)."""
+    seat = event["to"]
+    user = table.user_at(seat)
+    if not user:
+        return []
+    kind = event["type"]
+    title = esc(table.data.get("title") or "")
+    if kind == "your_card":
+        code = event["card"]
+        text = "\n".join([
+            t_(table, "your_seat", seat=seat, group=title),
+            t_(table, "your_card", card=card(table, code)),
+            card_hint(table, code),
+        ])  # fmt: skip
+        return [send_private(user, text)]
+    if kind == "scout_result":
+        target = seat_name(table, event["target"])
+        return [send_private(user, t_(table, "scout_result", target=target,
+                                      card=card(table, event["card"])))]  # fmt: skip
+    if kind == "turncoat_offer":
+        scout = seat_name(table, event["scout"])
+        kb = [[_game_button(table, "btn_swap", "w"), _game_button(table, "btn_keep", "k")]]
+        return [send_private(user, t_(table, "prompt_turncoat", scout=scout), kb)]
+    if kind == "new_card":
+        other = seat_name(table, event["source"])
+        return [send_private(user, t_(table, "new_card", other=other,
+                                      card=card(table, event["card"])))]  # fmt: skip
+    if kind == "kept":
+        return []
+    if kind == "spy_turn":
+        return [send_private(user, t_(table, "prompt_spy_red"), seat_keyboard(table, "r", None))]
+    return []
+
+
+def timed_out_private(table: Table, seat: int | None) -> list[Out]:
+    """Tell a human whose wait ran out."""
+    if not seat or not table.user_at(seat):
+        return []
+    return [send_private(table.user_at(seat), t_(table, "timed_out_private"))]
+
+
+# -- the group's turn message ----------------------------------------------------------------
+
+
+def turn_line(table: Table, seat: int) -> str:
+    """The header of a turn message."""
+    return t_(table, "turn_line", name=seat_name(table, seat))
+
+
+def public_line(table: Table, event: dict) -> str | None:
+    """One line of the turn message for a public event."""
+    kind = event["type"]
+    if kind == "scouted":
+        return t_(table, "scouted_line", name=seat_name(table, event["seat"]),
+                  target=seat_name(table, event["target"]))  # fmt: skip
+    if kind == "speak":
+        return t_(table, "speak_line", name=seat_name(table, event["seat"]))
+    if kind == "swapped":
+        return t_(table, "swapped_line", holder=seat_name(table, event["seat"]),
+                  scout=seat_name(table, event["scout"]), card=card(table, event["card"]))  # fmt: skip
+    if kind == "turn_ended":
+        if event.get("say"):
+            return t_(table, "said_line", name=seat_name(table, event["seat"]),
+                      say=esc(event["say"]))  # fmt: skip
+        return t_(table, "done_line", name=seat_name(table, event["seat"]))
+    if kind == "predicted":
+        return t_(table, "predicted_line", name=seat_name(table, event["seat"]),
+                  colour=colour_name(table.lang, event["color"]))  # fmt: skip
+    if kind == "timed_out":
+        key = "skipped_line" if event["phase"] == TURN else "speak_over_line"
+        return t_(table, key, name=seat_name(table, event["seat"]))
+    if kind == "decapitation_announced":
+        return t_(table, "announced_line", name=seat_name(table, event["seat"]))
+    return None
+
+
+def board(table: Table, seconds: int | None, final: bool = False) -> tuple[str, Keyboard]:
+    """The turn message's text and its buttons."""
+    lines = list(table.data["board"]["lines"])
+    if seconds is not None and not final:
+        lines.append(t_(table, "time_left", s=max(int(seconds), 0)))
+    kb = None if final else [[[t_(table, "btn_my_card"),
+                              callbacks.encode(BOARD, table.chat, table.game, 0, "me")]]]  # fmt: skip
+    return "\n".join(lines), kb
+
+
+def edit_board(table: Table, seconds: int | None, final: bool = False) -> Out:
+    """An edit of the current turn message."""
+    return edit_ref(table, "board", *board(table, seconds, final))
+
+
+# -- private prompts -------------------------------------------------------------------------
+
+
+def _game_button(table: Table, key: str, arg: str) -> list[str]:
+    return _button(t_(table, key), GAME, table, table.state.version, arg)
+
+
+def seat_keyboard(table: Table, prefix: str, exclude: int | None) -> Keyboard:
+    """Buttons for the seats, two a row, with `prefix` before the seat number."""
+    state = table.state
+    buttons = [
+        [seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
+         callbacks.encode(GAME, table.chat, table.game, state.version, f"{prefix}{s}")]
+        for s in range(1, state.seats + 1)
+        if s != exclude
+    ]  # fmt: skip
+    return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+
+
+def turn_prompt(table: Table, seat: int) -> tuple[str, Keyboard]:
+    """The private 'your turn' message with only the legal choices."""
+    title = esc(table.data.get("title") or "")
+    state = table.state
+    row = [_game_button(table, "btn_scout", "S")]
+    why = may_decapitate(state, seat)
+    if why is None:
+        row.append(_game_button(table, "btn_decapitate", "D"))
+        return t_(table, "prompt_turn", group=title), [row]
+    if color(state.cards[seat - 1]) is not None:
+        return t_(table, "prompt_turn_first", group=title), [row]
+    return t_(table, "prompt_turn", group=title), [row]
+
+
+def speak_prompt(table: Table, seat: int) -> tuple[str, Keyboard]:
+    """The private 'speak now' message: Done, and for the Observer the predictions."""
+    state = table.state
+    kb = [[_game_button(table, "btn_done", "e")]]
+    if state.cards[seat - 1] == "OBS" and state.prediction is None:
+        kb.append([_game_button(table, "btn_predict_red", "pr"),
+                   _game_button(table, "btn_predict_blue", "pb")])  # fmt: skip
+    return t_(table, "prompt_speak"), kb
+
+
+def prompt(table: Table) -> list[Out]:
+    """The private prompt for whoever the game now waits on (turn or speaking moment)."""
+    state = table.state
+    seat = waiting_for(state)
+    if seat is None or not table.user_at(seat):
+        return []
+    if state.phase == TURN:
+        text, kb = turn_prompt(table, seat)
+    elif state.phase == SPEAK:
+        text, kb = speak_prompt(table, seat)
+    else:
+        return []
+    return [send_private(table.user_at(seat), text, kb)]
+
+
+def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]:
+    """The step of the decapitation menu that `arg` (d<target>[p0|1][b0|1]) has reached."""
+    target, proxy, guard = parse_decapitation(arg)
+    name = seat_name(table, target)
+    v = table.state.variants
+    base = f"d{target}"
+    if v.virtual_players and proxy is None:
+        kb = [[_game_button(table, "btn_yes", f"{base}p1"),
+               _game_button(table, "btn_no", f"{base}p0")],
+              [_game_button(table, "btn_back", "D")]]  # fmt: skip
+        return t_(table, "ask_proxy"), kb
+    if proxy is not None:
+        base += f"p{int(proxy)}"
+    if v.bodyguards and guard is None:
+        kb = [[_game_button(table, "btn_yes", f"{base}b1"),
+               _game_button(table, "btn_no", f"{base}b0")],
+              [_game_button(table, "btn_back", "D")]]  # fmt: skip
+        return t_(table, "ask_bodyguard", target=name), kb
+    if guard is not None:
+        base += f"b{int(guard)}"
+    decl = ""
+    yes_no = {True: t_(table, "btn_yes"), False: t_(table, "btn_no")}
+    if proxy is not None:
+        decl += t_(table, "decl_proxy", v=yes_no[proxy])
+    if guard is not None:
+        decl += t_(table, "decl_bodyguard", v=yes_no[guard])
+    kb = [[_game_button(table, "btn_confirm", "x" + base[1:])],
+          [_game_button(table, "btn_back", "D")]]  # fmt: skip
+    return t_(table, "confirm_decapitation", target=name, decl=decl), kb
+
+
+def parse_decapitation(arg: str) -> tuple[int, bool | None, bool | None]:
+    """(target, proxy, bodyguard) from 'd5', 'd5p1', 'd5p0b1', 'x5b0' ...; ValueError if bad."""
+    body = arg[1:]
+    proxy = guard = None
+    if "b" in body:
+        body, _, g = body.partition("b")
+        if g not in ("0", "1"):
+            raise ValueError(arg)
+        guard = g == "1"
+    if "p" in body:
+        body, _, p = body.partition("p")
+        if p not in ("0", "1"):
+            raise ValueError(arg)
+        proxy = p == "1"
+    if not body.isdigit():
+        raise ValueError(arg)
+    return int(body), proxy, guard
+
+
+# -- the end ---------------------------------------------------------------------------------
+
+
+def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
+    """The final reveal: every card, captains, set-aside cards, why, neutrals, a timeline."""
+    state = table.state
+    caps = r["captains"]
+    winner = colour_name(table.lang, r["winner"])
+    lines = [t_(table, "end_title", colour=winner)]
+    yes_no = {True: t_(table, "btn_yes"), False: t_(table, "btn_no")}
+    decl = ""
+    if r["proxy"] is not None:
+        decl += t_(table, "decl_proxy", v=yes_no[r["proxy"]])
+    if r["bodyguard"] is not None:
+        decl += t_(table, "decl_bodyguard", v=yes_no[r["bodyguard"]])
+    cards = r["cards"]
+    lines.append(t_(table, "end_attack", attacker=seat_name(table, r["attacker"]),
+                    acard=card(table, cards[r["attacker"] - 1]),
+                    target=seat_name(table, r["target"]),
+                    tcard=card(table, cards[r["target"] - 1]), decl=decl))  # fmt: skip
+    if r["reasons"]:
+        why = "; ".join(t_(table, f"why_{reason}") for reason in r["reasons"])
+        lines.append(t_(table, "end_fail", why=why))
+    else:
+        lines.append(t_(table, "end_success"))
+    lines += ["", t_(table, "end_cards")]
+    for seat in range(1, state.seats + 1):
+        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
+        lines.append(f"{seat_name(table, seat)}{tag}: <b>{card(table, cards[seat - 1])}</b>{cap}")
+    for colour, seat in caps.items():
+        if seat is None:
+            lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
+    if r["set_aside"]:
+        aside = ", ".join(card(table, c) for c in r["set_aside"])
+        lines.append(t_(table, "set_aside_line", cards=aside))
+    obs = r.get("observer")
+    if obs:
+        name = seat_name(table, obs["seat"])
+        key = ("observer_silent" if obs["predicted"] is None
+               else "observer_won" if obs["won"] else "observer_lost")  # fmt: skip
+        lines.append(t_(table, key, name=name))
+    spy = r.get("spy")
+    if spy:
+        name = seat_name(table, spy["seat"])
+        if spy["guess"] is None:
+            lines.append(t_(table, "spy_silent", name=name))
+        elif spy["won"]:
+            lines.append(t_(table, "spy_won", name=name))
+        else:
+            lines.append(t_(table, "spy_lost", name=name, red=spy["guess"]["red"],
+                            blue=spy["guess"]["blue"]))  # fmt: skip
+    lines += ["", t_(table, "timeline")]
+    lines += timeline(table)
+    kb = [[_button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
+    return "\n".join(lines), kb
+
+
+def timeline(table: Table) -> list[str]:
+    """A short public timeline of the game's decisions."""
+    from engine.views import events_for
+
+    lines = []
+    for event in events_for(table.state, None):
+        if event["type"] in ("scouted", "swapped", "predicted", "timed_out",
+                             "decapitation_announced"):  # fmt: skip
+            line = public_line(table, event)
+            if line:
+                lines.append(line)
+    return lines[-15:]
+
+
+def status(table: Table) -> str:
+    """The /status answer for a running game."""
+    state = table.state
+    seat = state.turn
+    phase = "turn" if state.phase == TURN else "speak" if state.phase != "spy" else "decapitation"
+    if table.data.get("hold") and state.over:
+        phase = "decapitation"
+    return t_(table, "status_turn", seat=seat, name=esc(table.name_of(seat)),
+              phase=t_(table, f"phase_{phase}"))  # fmt: skip
+
+
+def my_card(table: Table, seat: int, popup: bool) -> str:
+    """A player's card and what they know; short enough for a popup when `popup`."""
+    from engine.views import known_cards
+
+    state = table.state
+    code = state.cards[seat - 1]
+    known = known_cards(state, seat)
+    if popup:
+        facts = ", ".join(f"{s}:{card(table, c)}" for s, c in known.items() if s != seat)
+        text = f"{t_(table, 'your_card', card=card(table, code))} ({seat})"
+        text = text.replace("<b>", "").replace("</b>", "")
+        return (text + (f" | {facts}" if facts else ""))[:200]
+    lines = [t_(table, "your_seat", seat=seat, group=esc(table.data.get("title") or "")),
+             t_(table, "your_card", card=card(table, code)), card_hint(table, code)]  # fmt: skip
+    others = {s: c for s, c in known.items() if s != seat}
+    if others:
+        lines += ["", t_(table, "mycard_learned")]
+        lines += [f"{seat_name(table, s)}: {card(table, c)}" for s, c in others.items()]
+    return "\n".join(lines)

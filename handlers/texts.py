@@ -1,0 +1,405 @@
+"""Every text the bot says, in English and in the card's own Chinese (zh-CN)."""
+
+from __future__ import annotations
+
+EN, ZH = "en", "zh"
+LANGUAGES = (EN, ZH)
+
+CARD_NAMES = {
+    EN: {"R": "Red {n}", "B": "Blue {n}", "OBS": "Observer", "SPY": "Spy"},
+    ZH: {"R": "红{n}", "B": "蓝{n}", "OBS": "观察员", "SPY": "密探"},
+}
+COLOR_NAMES = {EN: {"red": "Red", "blue": "Blue"}, ZH: {"red": "红方", "blue": "蓝方"}}
+
+TEXTS: dict[str, dict[str, str]] = {
+    # lobby
+    "lobby_title": {
+        EN: "🎯 <b>Decapitation</b> — a new game",
+        ZH: "🎯 <b>斩首行动</b> — 新的一局",
+    },
+    "lobby_players": {EN: "Players ({n}/12):", ZH: "玩家（{n}/12）："},
+    "lobby_nobody": {EN: "nobody yet — press Join", ZH: "还没有人 — 点击「加入」"},
+    "lobby_need": {EN: "Needs 4 to 12 players to start.", ZH: "需要 4 到 12 名玩家才能开始。"},
+    "lobby_ready": {
+        EN: "Ready: the host or an admin may press Start.",
+        ZH: "人数已够：发起人或管理员可以点击「开始」。",
+    },
+    "lobby_hint_4": {
+        EN: "💡 The card suggests two virtual players at 4.",
+        ZH: "💡 在4人游戏中建议使用两名虚拟玩家。",
+    },
+    "lobby_hint_5": {
+        EN: "💡 The card suggests at least one virtual player at 5.",
+        ZH: "💡 在5人游戏中建议使用至少一名虚拟玩家。",
+    },
+    "lobby_hint_calm": {
+        EN: "💡 For calmer play, switch on “no decapitation in the first round”.",
+        ZH: "💡 如果你不喜欢激进的玩法，使用第一轮禁止斩首的变体规则可以改善游戏体验。",
+    },
+    "lobby_warn_uneven": {
+        EN: "⚠️ Uncertain sides with virtual players may make the teams very uneven.",
+        ZH: "⚠️ 形势难料和虚拟玩家一起使用时可能导致双方人数过于悬殊。",
+    },
+    "lobby_expired": {
+        EN: "This lobby closed without a game. /newgame opens a new one.",
+        ZH: "这个房间已关闭。发送 /newgame 重新开局。",
+    },
+    "btn_join": {EN: "➕ Join", ZH: "➕ 加入"},
+    "btn_leave": {EN: "➖ Leave", ZH: "➖ 退出"},
+    "btn_settings": {EN: "⚙️ Settings", ZH: "⚙️ 设置"},
+    "btn_start": {EN: "▶️ Start", ZH: "▶️ 开始"},
+    "btn_back": {EN: "⬅️ Back", ZH: "⬅️ 返回"},
+    "btn_play_again": {EN: "🔁 Play again", ZH: "🔁 再来一局"},
+    "btn_my_card": {EN: "🃏 My card", ZH: "🃏 我的身份"},
+    "btn_open_chat": {EN: "💬 Open my chat", ZH: "💬 打开私聊"},
+    "joined": {EN: "You joined the game in {group}.", ZH: "你已加入「{group}」的游戏。"},
+    "already_joined": {EN: "You are already in this game.", ZH: "你已经在这局游戏中了。"},
+    "left": {EN: "You left the game.", ZH: "你已退出游戏。"},
+    "not_in_lobby": {EN: "You are not in this game.", ZH: "你不在这局游戏中。"},
+    "lobby_full": {EN: "The game is full (12 players).", ZH: "人数已满（12人）。"},
+    "lobby_gone": {
+        EN: "That game is no longer open to join.",
+        ZH: "这局游戏已经不能加入了。",
+    },
+    "only_host": {
+        EN: "Only the host or a group admin may do that.",
+        ZH: "只有发起人或群管理员可以这样做。",
+    },
+    "need_players": {
+        EN: "Start needs 4 to 12 players (now {n}).",
+        ZH: "需要 4 到 12 名玩家才能开始（现在 {n} 人）。",
+    },
+    "game_running": {
+        EN: "A game is already running here. /status shows it; /cancel ends it.",
+        ZH: "这里已经有一局游戏在进行。/status 查看，/cancel 结束。",
+    },
+    "lobby_exists": {
+        EN: "A lobby is already open here (see the message above).",
+        ZH: "这里已经有一个房间（见上方消息）。",
+    },
+    # settings
+    "settings_title": {
+        EN: "⚙️ <b>Settings</b> (saved for this group)",
+        ZH: "⚙️ <b>设置</b>（本群默认）",
+    },
+    "set_virtual_players": {EN: "Virtual players: {v}", ZH: "虚拟玩家：{v}"},
+    "set_no_first_round_decapitation": {
+        EN: "No decapitation in the first round: {v}",
+        ZH: "第一轮禁止斩首：{v}",
+    },
+    "set_uncertain_sides": {EN: "Uncertain sides: {v}", ZH: "形势难料：{v}"},
+    "set_turncoat": {EN: "Turncoat: {v}", ZH: "变节者：{v}"},
+    "set_bodyguards": {EN: "Bodyguards: {v}", ZH: "保镖：{v}"},
+    "set_observer": {EN: "Observer: {v}", ZH: "观察员：{v}"},
+    "set_spy": {EN: "Spy: {v}", ZH: "密探：{v}"},
+    "set_turn_seconds": {EN: "Turn time: {v} s", ZH: "行动时限：{v} 秒"},
+    "set_speak_seconds": {EN: "Speaking time: {v} s", ZH: "发言时限：{v} 秒"},
+    "set_turncoat_seconds": {EN: "Turncoat's choice: {v} s", ZH: "变节者决定：{v} 秒"},
+    "set_spy_seconds": {EN: "Spy's guess: {v} s", ZH: "密探猜测：{v} 秒"},
+    "set_delete_chatter": {
+        EN: "Delete out-of-turn messages: {v}",
+        ZH: "删除回合外发言：{v}",
+    },
+    "set_lang": {EN: "Language: English", ZH: "语言：中文"},
+    "on": {EN: "on", ZH: "开"},
+    "off": {EN: "off", ZH: "关"},
+    "variants_none": {EN: "no variants", ZH: "无可选规则"},
+    "variant_virtual_players": {EN: "virtual players ×{n}", ZH: "虚拟玩家×{n}"},
+    "variant_no_first_round_decapitation": {
+        EN: "no decapitation in the first round",
+        ZH: "第一轮禁止斩首",
+    },
+    "variant_uncertain_sides": {EN: "uncertain sides", ZH: "形势难料"},
+    "variant_turncoat": {EN: "Turncoat", ZH: "变节者"},
+    "variant_bodyguards": {EN: "Bodyguards", ZH: "保镖"},
+    "variant_observer": {EN: "Observer", ZH: "观察员"},
+    "variant_spy": {EN: "Spy", ZH: "密探"},
+    # the deal
+    "seating_title": {EN: "🎲 <b>The game begins.</b> Seats:", ZH: "🎲 <b>游戏开始。</b>座位："},
+    "virtual_tag": {EN: "(virtual)", ZH: "（虚拟玩家）"},
+    "in_play": {EN: "Variants: {list}", ZH: "可选规则：{list}"},
+    "starts": {EN: "{name} starts.", ZH: "{name} 为起始玩家。"},
+    "silence_enforced": {
+        EN: "🤫 Talk only in your speaking moment: other messages from players are deleted.",
+        ZH: "🤫 玩家只可以在侦查后发言，回合外的消息会被删除。",
+    },
+    "silence_trust": {
+        EN: "🤫 Talk only in your speaking moment. I can't delete messages here, so this is on "
+        "trust.",
+        ZH: "🤫 玩家只可以在侦查后发言。我在本群无法删除消息，请自觉遵守。",
+    },
+    "your_card": {EN: "🃏 Your card: <b>{card}</b>", ZH: "🃏 你的人物：<b>{card}</b>"},
+    "your_seat": {EN: "You sit in seat {seat} in {group}.", ZH: "你在「{group}」的 {seat} 号位。"},
+    "hint_colour": {
+        EN: "You are on the {colour} team. Your team wins only when its captain decapitates the "
+        "other captain (captain: lowest number, or highest if the team holds the 4; X never).",
+        ZH: "你属于{colour}。只有队长斩对方队长才算成功（编号最小的为队长；队中有4号则编号最大的为"
+        "队长；X号不会成为队长）。",
+    },
+    "hint_x_turncoat": {
+        EN: "Turncoat: when someone scouts you, you may reveal your X and swap cards with them.",
+        ZH: "变节者：当其他玩家查看你的人物牌时，你可以翻开人物牌，然后和对方交换人物。",
+    },
+    "hint_observer": {
+        EN: "Observer: you may not decapitate. After a scout you may reveal and predict which "
+        "colour wins; right wins, wrong or never loses.",
+        ZH: "观察员：不可以发起斩首。查看一名玩家后，可以翻开人物牌，宣告红色或者蓝色会赢得游戏。"
+        "猜对获胜，猜错或未能及时预测则失败。",
+    },
+    "hint_spy": {
+        EN: "Spy: you may not decapitate. When someone announces a decapitation you guess both "
+        "captains; both right and you win.",
+        ZH: "密探：不可以发起斩首。当有人宣布斩首时，你猜测双方的队长，猜对则获胜。",
+    },
+    # turns
+    "turn_line": {
+        EN: "▶️ <b>{name}</b>'s turn: scout or decapitate.",
+        ZH: "▶️ 轮到 <b>{name}</b>：侦查或斩首。",
+    },
+    "time_left": {EN: "⏳ {s} s", ZH: "⏳ {s} 秒"},
+    "scouted_line": {
+        EN: "🔍 {name} scouted {target}.",
+        ZH: "🔍 {name} 查看了 {target} 的人物牌。",
+    },
+    "speak_line": {
+        EN: "🗣 {name} may speak now (write in the group).",
+        ZH: "🗣 {name} 现在可以发言（请在群里发言）。",
+    },
+    "swapped_line": {
+        EN: "🔄 {holder} reveals <b>{card}</b> and swaps cards with {scout}!",
+        ZH: "🔄 {holder} 翻开了 <b>{card}</b>，与 {scout} 交换了人物！",
+    },
+    "done_line": {EN: "✅ {name} is done.", ZH: "✅ {name} 发言结束。"},
+    "said_line": {EN: "✅ {name}: “{say}”", ZH: "✅ {name}：“{say}”"},
+    "predicted_line": {
+        EN: "👁 {name} reveals the Observer and predicts: <b>{colour}</b> wins.",
+        ZH: "👁 {name} 翻开观察员，宣告<b>{colour}</b>会赢得游戏。",
+    },
+    "skipped_line": {
+        EN: "⌛ {name} ran out of time; the turn passes.",
+        ZH: "⌛ {name} 超时，跳过回合。",
+    },
+    "speak_over_line": {
+        EN: "⌛ {name}'s speaking time is over.",
+        ZH: "⌛ {name} 的发言时间结束。",
+    },
+    "announced_line": {
+        EN: "🗡 <b>{name} announces a decapitation!</b>",
+        ZH: "🗡 <b>{name} 宣布发起斩首行动！</b>",
+    },
+    "sealed_line": {
+        EN: "The target is sealed; it opens in {s} s.",
+        ZH: "目标已密封，{s} 秒后公开。",
+    },
+    "wait_line": {EN: "⏳ {s} s", ZH: "⏳ {s} 秒"},
+    # private prompts
+    "prompt_turn": {
+        EN: "Your turn in {group}. Scout or decapitate?",
+        ZH: "「{group}」轮到你了：侦查还是斩首？",
+    },
+    "prompt_turn_first": {
+        EN: "Your turn in {group}. First round: you must scout.",
+        ZH: "「{group}」轮到你了。第一轮禁止斩首，只能侦查。",
+    },
+    "btn_scout": {EN: "🔍 Scout", ZH: "🔍 侦查"},
+    "btn_decapitate": {EN: "🗡 Decapitate", ZH: "🗡 斩首"},
+    "pick_scout": {EN: "Whose card do you look at?", ZH: "查看谁的人物牌？"},
+    "pick_target": {EN: "Whom do you decapitate?", ZH: "斩首谁？"},
+    "ask_proxy": {
+        EN: "Do you act on behalf of a virtual player?",
+        ZH: "你是否在代替虚拟玩家行动？",
+    },
+    "ask_bodyguard": {
+        EN: "Does a bodyguard (the 3 of {target}'s colour) sit directly next to {target}?",
+        ZH: "{target} 的相邻位置有没有同队的保镖（3号）？",
+    },
+    "btn_yes": {EN: "Yes", ZH: "是"},
+    "btn_no": {EN: "No", ZH: "否"},
+    "confirm_decapitation": {
+        EN: "Decapitate {target}{decl}? This ends the game.",
+        ZH: "确认斩首 {target}{decl}？游戏将进入结算。",
+    },
+    "decl_proxy": {EN: ", for a virtual player: {v}", ZH: "，代替虚拟玩家：{v}"},
+    "decl_bodyguard": {EN: ", bodyguard beside: {v}", ZH: "，相邻保镖：{v}"},
+    "btn_confirm": {EN: "🗡 Confirm", ZH: "🗡 确认"},
+    "scout_result": {
+        EN: "🔍 {target} holds <b>{card}</b>.",
+        ZH: "🔍 {target} 的人物是 <b>{card}</b>。",
+    },
+    "prompt_speak": {
+        EN: "Speak now in the group, then press Done.",
+        ZH: "现在请在群里发言，然后点击「结束」。",
+    },
+    "btn_done": {EN: "✅ Done", ZH: "✅ 结束"},
+    "btn_predict_red": {EN: "👁 Reveal: Red wins", ZH: "👁 翻牌：红方赢"},
+    "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻牌：蓝方赢"},
+    "prompt_turncoat": {
+        EN: "{scout} scouted you and saw your X. Reveal it and swap cards with {scout}?",
+        ZH: "{scout} 查看了你的人物牌。是否翻开 X，与 {scout} 交换人物？",
+    },
+    "btn_swap": {EN: "🔄 Swap", ZH: "🔄 交换"},
+    "btn_keep": {EN: "Keep", ZH: "不交换"},
+    "kept": {EN: "You keep your card.", ZH: "你没有交换。"},
+    "new_card": {
+        EN: "🔄 You swapped with {other}: you now hold <b>{card}</b>.",
+        ZH: "🔄 你与 {other} 交换了人物：你现在是 <b>{card}</b>。",
+    },
+    "prompt_spy_red": {
+        EN: "🕵 A decapitation was announced. Guess the <b>Red</b> captain:",
+        ZH: "🕵 有人宣布斩首。猜测<b>红方</b>队长：",
+    },
+    "prompt_spy_blue": {EN: "Now guess the <b>Blue</b> captain:", ZH: "再猜测<b>蓝方</b>队长："},
+    "spy_guessed": {
+        EN: "Your guess is sealed: Red {red}, Blue {blue}.",
+        ZH: "你的猜测已密封：红方 {red}，蓝方 {blue}。",
+    },
+    "chosen": {EN: "✔️ {what}", ZH: "✔️ {what}"},
+    "timed_out_private": {EN: "⌛ Time ran out.", ZH: "⌛ 超时。"},
+    # end
+    "end_title": {EN: "🏁 <b>{colour} wins!</b>", ZH: "🏁 <b>{colour}获胜！</b>"},
+    "end_attack": {
+        EN: "{attacker} ({acard}) decapitated {target} ({tcard}){decl}.",
+        ZH: "{attacker}（{acard}）斩首了 {target}（{tcard}）{decl}。",
+    },
+    "end_success": {EN: "Captain on captain: it worked.", ZH: "队长斩队长，行动成功。"},
+    "end_fail": {EN: "It failed: {why}.", ZH: "行动失败：{why}。"},
+    "why_wrong_proxy_declaration": {
+        EN: "wrong virtual-player declaration",
+        ZH: "代替虚拟玩家的宣告错误",
+    },
+    "why_wrong_bodyguard_declaration": {EN: "wrong bodyguard declaration", ZH: "保镖判断错误"},
+    "why_attacker_not_captain": {EN: "the attacker is not a captain", ZH: "发起者不是队长"},
+    "why_target_not_captain": {EN: "the target is not the other captain", ZH: "目标不是对方队长"},
+    "end_cards": {EN: "Cards:", ZH: "全部人物："},
+    "captain_tag": {EN: "👑 captain", ZH: "👑 队长"},
+    "no_captain": {EN: "{colour} had no captain.", ZH: "{colour}没有队长。"},
+    "set_aside_line": {EN: "Set aside: {cards}", ZH: "移除的牌：{cards}"},
+    "observer_won": {
+        EN: "👁 The Observer {name} predicted right and wins.",
+        ZH: "👁 观察员 {name} 猜测正确，获胜。",
+    },
+    "observer_lost": {
+        EN: "👁 The Observer {name} predicted wrong and loses.",
+        ZH: "👁 观察员 {name} 猜测错误，失败。",
+    },
+    "observer_silent": {
+        EN: "👁 The Observer {name} never predicted and loses.",
+        ZH: "👁 观察员 {name} 未能及时作出预测，失败。",
+    },
+    "spy_won": {
+        EN: "🕵 The Spy {name} named both captains and wins.",
+        ZH: "🕵 密探 {name} 猜对双方队长，获胜。",
+    },
+    "spy_lost": {
+        EN: "🕵 The Spy {name} guessed Red {red}, Blue {blue} and loses.",
+        ZH: "🕵 密探 {name} 猜测红方 {red}、蓝方 {blue}，失败。",
+    },
+    "spy_silent": {
+        EN: "🕵 The Spy {name} made no guess and loses.",
+        ZH: "🕵 密探 {name} 没有猜测，失败。",
+    },
+    "timeline": {EN: "Timeline:", ZH: "过程："},
+    "cancelled": {EN: "🛑 The game was cancelled by {name}.", ZH: "🛑 {name} 取消了游戏。"},
+    "cancelled_idle": {
+        EN: "🛑 Nobody played for a whole round, so the game was cancelled.",
+        ZH: "🛑 一整轮无人行动，游戏已取消。",
+    },
+    # commands and answers
+    "help": {
+        EN: "🎯 <b>Decapitation</b> (斩首行动), 4–12 players, 1–5 minutes.\n"
+        "/newgame — open a lobby in this group\n/status — the state of play\n"
+        "/cancel — end the game (host or admin)\n/rules — the rules\n"
+        "/mycard — (in my private chat) your card and what you learned\n"
+        "/language — switch English / 中文",
+        ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
+        "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
+        "/mycard — （私聊中）查看你的身份和情报\n/language — 切换 English / 中文",
+    },
+    "rules": {
+        EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
+        "<b>scout</b> — look at another player's card, then speak (only then may you talk) — or "
+        "<b>decapitate</b>: name a target and the game ends at once. All cards are revealed. If "
+        "the attacker is their team's captain and the target is the other team's captain, the "
+        "attacker's team wins; otherwise the other team wins.\n<b>Captain</b>: the lowest "
+        "number; if the team holds the 4, the highest number instead; an X is never captain.\n"
+        "Variants: virtual players, no decapitation in the first round, uncertain sides, "
+        "Turncoat (X may swap when scouted), Bodyguards (declare a 3 beside the target), "
+        "Observer (predicts the winner), Spy (guesses both captains).",
+        ZH: "<b>游戏规则</b>\n每名玩家秘密持有一张红色或蓝色人物牌（1–7或X）。轮到你时选择一项：\n"
+        "A侦查：查看一名对手的人物牌，然后可以发言（玩家只可以在这个时候发言，回合外禁止交流）；\n"
+        "B斩首：宣布发起斩首行动，指定攻击目标，游戏进入结算阶段。\n"
+        "所有玩家翻开人物牌。如果发起斩首行动的玩家为自己一方的队长，并且斩首的对象为对方的队长，"
+        "该玩家的颜色赢得游戏；否则，对方的颜色赢得游戏。\n"
+        "<b>队长</b>：编号最小的玩家为队长；如果队伍中包括4号角色，则改为编号最大的玩家为队长；"
+        "X号角色不会成为队长。\n可选规则：虚拟玩家、第一轮禁止斩首、形势难料、变节者、保镖、观察员、密探。",
+    },
+    "status_none": {
+        EN: "No game here. /newgame opens one.",
+        ZH: "这里没有游戏。发送 /newgame 开局。",
+    },
+    "status_lobby": {EN: "A lobby is open with {n} players.", ZH: "房间已开，{n} 名玩家。"},
+    "status_turn": {
+        EN: "Seat {seat}, {name}, is to act ({phase}).",
+        ZH: "{seat} 号位 {name} 行动中（{phase}）。",
+    },
+    "phase_turn": {EN: "scout or decapitate", ZH: "侦查或斩首"},
+    "phase_speak": {EN: "speaking", ZH: "发言"},
+    "phase_decapitation": {EN: "decapitation", ZH: "斩首结算"},
+    "group_only": {
+        EN: "That command works in a group. Add me to one!",
+        ZH: "这个命令要在群里使用。",
+    },
+    "private_only": {
+        EN: "Send /mycard to me in a private chat, so nobody else sees it.",
+        ZH: "请在私聊中发送 /mycard，以免被别人看到。",
+    },
+    "no_game_for_you": {
+        EN: "You are not playing a game right now.",
+        ZH: "你现在没有在进行的游戏。",
+    },
+    "not_a_player": {EN: "You are not playing in this game.", ZH: "你不在这局游戏中。"},
+    "not_your_turn": {EN: "It is not your decision now.", ZH: "现在不是你行动。"},
+    "too_late": {EN: "Too late: the game has moved on.", ZH: "太迟了：局势已变化。"},
+    "stale_button": {EN: "That button is from an old game.", ZH: "这是旧游戏的按钮。"},
+    "bad_button": {EN: "That button is not valid.", ZH: "无效的按钮。"},
+    "ok": {EN: "OK", ZH: "好"},
+    "cannot_reach": {
+        EN: "⚠️ I can't send {name} private messages. {name}, press the button and then Start, "
+        "so you get your card and buttons; until then your turns may time out.",
+        ZH: "⚠️ 我无法私聊 {name}。{name}，请点击按钮后按「开始」，以便收到身份和按钮；否则你的回合可能超时。",
+    },
+    "welcome": {
+        EN: "Hello! I host Decapitation (斩首行动) in groups. Add me to a group and send /newgame.",
+        ZH: "你好！我可以在群里主持《斩首行动》。把我加入群聊并发送 /newgame。",
+    },
+    "cancel_none": {EN: "There is no game to cancel.", ZH: "没有可以取消的游戏。"},
+    "language_set": {EN: "Language: English.", ZH: "语言：中文。"},
+    "bot_removed": {EN: "", ZH: ""},
+    "mycard_none": {EN: "You are not in a running game.", ZH: "你不在进行中的游戏里。"},
+    "mycard_learned": {EN: "What you know:", ZH: "你掌握的情报："},
+    "seat_label": {EN: "{seat}. {name}", ZH: "{seat}号 {name}"},
+}
+
+
+def t(lang: str, key: str, **kw: object) -> str:
+    """The text `key` in `lang` (English when missing), formatted with `kw`."""
+    entry = TEXTS[key]
+    return entry.get(lang, entry[EN]).format(**kw)
+
+
+def card_name(lang: str, card: str) -> str:
+    """A card's name as the players say it: 红4 / Red 4, 观察员 / Observer."""
+    names = CARD_NAMES.get(lang, CARD_NAMES[EN])
+    if card in names:
+        return names[card]
+    return names[card[0]].format(n=card[1:])
+
+
+def colour_name(lang: str, colour: str) -> str:
+    """Red / Blue, or 红方 / 蓝方."""
+    return COLOR_NAMES.get(lang, COLOR_NAMES[EN])[colour]
+
+
+def language_for(code: str | None) -> str:
+    """The bot's language for a Telegram language_code: Chinese for zh*, else English."""
+    return ZH if (code or "").lower().startswith("zh") else EN

@@ -1,0 +1,178 @@
+"""DynamoDB game store for production: one table, conditional writes, TTL on `expires_at`."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from infra.store import (
+    DATA,
+    EXPIRES_AT,
+    PK,
+    VERSION,
+    Conflict,
+    Item,
+    check_item,
+    decode_data,
+    encode_data,
+    is_expired,
+)
+
+_CONFIG = Config(
+    retries={"mode": "standard", "max_attempts": 3},
+    connect_timeout=2,
+    read_timeout=5,
+)
+
+_client: Any = None
+_client_lock = threading.Lock()
+
+# An item that is absent or expired may be created; a live one only at the expected version.
+_MAY_CREATE = "attribute_not_exists(#pk) OR #exp <= :now"
+_IS_EXPECTED = "#v = :expected AND (attribute_not_exists(#exp) OR #exp > :now)"
+
+
+def default_client() -> Any:
+    """The process-wide DynamoDB client, created on first use so warm Lambda starts reuse it.
+
+    Region is `AWS_REGION` (set by Lambda) or `AWS_DEFAULT_REGION`; credentials as boto3 finds
+    them.
+    """
+    global _client
+    with _client_lock:
+        if _client is None:
+            region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+            _client = boto3.client("dynamodb", region_name=region, config=_CONFIG)
+        return _client
+
+
+def create_table(client: Any, table_name: str) -> None:
+    """Create the game table (on-demand, hash key `pk`) and enable TTL on `expires_at`."""
+    client.create_table(
+        TableName=table_name,
+        AttributeDefinitions=[{"AttributeName": PK, "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": PK, "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    client.get_waiter("table_exists").wait(
+        TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 60}
+    )
+    client.update_time_to_live(
+        TableName=table_name,
+        TimeToLiveSpecification={"Enabled": True, "AttributeName": EXPIRES_AT},
+    )
+
+
+def _is_conflict(error: ClientError) -> bool:
+    return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+class DynamoStore:
+    """A `GameStore` in one DynamoDB table with attributes pk, version, data, expires_at."""
+
+    def __init__(
+        self,
+        table_name: str,
+        *,
+        client: Any = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.table_name = table_name
+        self.reads = 0
+        self.writes = 0
+        self._client = client
+        self._clock = clock
+        self._count_lock = threading.Lock()
+
+    def _count(self, *, write: bool) -> None:
+        with self._count_lock:
+            if write:
+                self.writes += 1
+            else:
+                self.reads += 1
+
+    @property
+    def client(self) -> Any:
+        """The boto3 DynamoDB client in use (the shared default unless one was given)."""
+        if self._client is None:
+            self._client = default_client()
+        return self._client
+
+    def _now(self) -> int:
+        return int(self._clock())
+
+    def load(self, key: str) -> Item | None:
+        """Return the live item stored under `key`, or None (strongly consistent read)."""
+        now = self._now()
+        self._count(write=False)
+        response = self.client.get_item(
+            TableName=self.table_name, Key={PK: {"S": key}}, ConsistentRead=True
+        )
+        stored = response.get("Item")
+        if stored is None:
+            return None
+        expires_at = int(stored[EXPIRES_AT]["N"]) if EXPIRES_AT in stored else None
+        if is_expired(expires_at, now):
+            return None
+        return Item(key, int(stored[VERSION]["N"]), decode_data(stored[DATA]["S"]), expires_at)
+
+    def save(self, item: Item) -> Item:
+        """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`."""
+        check_item(item)
+        attributes: dict[str, Any] = {
+            PK: {"S": item.key},
+            VERSION: {"N": str(item.version + 1)},
+            DATA: {"S": encode_data(item.data)},
+        }
+        if item.expires_at is not None:
+            attributes[EXPIRES_AT] = {"N": str(item.expires_at)}
+        values: dict[str, Any] = {":now": {"N": str(self._now())}}
+        if item.version == 0:
+            condition = _MAY_CREATE
+            names = {"#pk": PK, "#exp": EXPIRES_AT}
+        else:
+            condition = _IS_EXPECTED
+            names = {"#v": VERSION, "#exp": EXPIRES_AT}
+            values[":expected"] = {"N": str(item.version)}
+        self._count(write=True)
+        try:
+            self.client.put_item(
+                TableName=self.table_name,
+                Item=attributes,
+                ConditionExpression=condition,
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=values,
+            )
+        except ClientError as error:
+            if _is_conflict(error):
+                raise Conflict(item.key, item.version) from None
+            raise
+        return Item(item.key, item.version + 1, item.data, item.expires_at)
+
+    def delete(self, key: str, version: int) -> None:
+        """Delete the live item under `key` if it is at `version`; else `Conflict`."""
+        if version < 1:
+            raise ValueError(f"only stored items (version >= 1) can be deleted, not {version}")
+        self._count(write=True)
+        try:
+            self.client.delete_item(
+                TableName=self.table_name,
+                Key={PK: {"S": key}},
+                ConditionExpression=_IS_EXPECTED,
+                ExpressionAttributeNames={"#v": VERSION, "#exp": EXPIRES_AT},
+                ExpressionAttributeValues={
+                    ":expected": {"N": str(version)},
+                    ":now": {"N": str(self._now())},
+                },
+            )
+        except ClientError as error:
+            if _is_conflict(error):
+                raise Conflict(key, version) from None
+            raise

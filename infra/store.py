@@ -1,0 +1,130 @@
+"""Durable key-value storage for games, with optimistic concurrency.
+
+Shared types and helpers; the backends are `infra.sqlite_store` and `infra.dynamo_store`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+DEFAULT_DB_PATH = "./decapitation.sqlite3"
+
+# Attribute names as stored in DynamoDB (the SQLite columns mirror them).
+PK, VERSION, DATA, EXPIRES_AT = "pk", "version", "data", "expires_at"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One stored value and the version it was loaded at.
+
+    `version` 0 means "not stored yet"; every successful save stores `version + 1`.
+    Once `expires_at` (epoch seconds) is reached the item counts as gone.
+    """
+
+    key: str
+    version: int
+    data: dict[str, Any]
+    expires_at: int | None = None
+
+
+class Conflict(Exception):
+    """The item changed (or appeared) since it was loaded; nothing was written."""
+
+    def __init__(self, key: str | None = None, version: int | None = None) -> None:
+        message = "conflict" if key is None else f"{key!r} is no longer at version {version}"
+        super().__init__(message)
+        self.key = key
+        self.version = version
+
+
+@runtime_checkable
+class GameStore(Protocol):
+    """Versioned items addressed by key; every write is conditional on the version.
+
+    The concrete stores also count backend calls in `reads` (load) and `writes` (save, delete).
+    """
+
+    def load(self, key: str) -> Item | None:
+        """Return the live item stored under `key`, or None (expired items are absent)."""
+        ...
+
+    def save(self, item: Item) -> Item:
+        """Store `item` if `item.version` is the stored version and return it at version + 1.
+
+        Version 0 requires that no live item exists. Raises `Conflict` otherwise.
+        """
+        ...
+
+    def delete(self, key: str, version: int) -> None:
+        """Delete the live item under `key` if it is at `version`, else raise `Conflict`."""
+        ...
+
+
+def encode_data(data: Mapping[str, Any]) -> str:
+    """Compact JSON text for `data`, as stored."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_data(text: str) -> dict[str, Any]:
+    """Inverse of `encode_data`."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("stored data is not a JSON object")
+    return data
+
+
+def is_expired(expires_at: int | None, now: float) -> bool:
+    """Whether an item with this expiry is gone at time `now` (epoch seconds)."""
+    return expires_at is not None and expires_at <= now
+
+
+def check_item(item: Item) -> None:
+    """Reject items that no backend could store."""
+    if not item.key:
+        raise ValueError("item key must not be empty")
+    if item.version < 0:
+        raise ValueError(f"item version must be >= 0, not {item.version}")
+    if not isinstance(item.data, Mapping):
+        raise TypeError("item data must be a mapping")
+    if item.expires_at is not None and not isinstance(item.expires_at, int):
+        raise TypeError("expires_at must be whole epoch seconds (an int) or None")
+
+
+def _number_size(value: int) -> int:
+    """Bytes DynamoDB charges for a number: one per two significant digits, plus one."""
+    digits = str(abs(value)).strip("0") or "0"
+    return (len(digits) + 1) // 2 + 1
+
+
+def size_of(item: Item) -> int:
+    """Bytes the item occupies in DynamoDB terms: attribute names plus values, in UTF-8.
+
+    Counts the stored (next) version number, which has the same size in practice.
+    """
+    size = len(PK) + len(item.key.encode())
+    size += len(VERSION) + _number_size(item.version + 1)
+    size += len(DATA) + len(encode_data(item.data).encode())
+    if item.expires_at is not None:
+        size += len(EXPIRES_AT) + _number_size(item.expires_at)
+    return size
+
+
+def open_store(env: Mapping[str, str] | None = None) -> GameStore:
+    """The store the environment asks for.
+
+    `DECAPITATION_TABLE` selects DynamoDB; otherwise SQLite at `DECAPITATION_DB`
+    (default `./decapitation.sqlite3`).
+    """
+    env = os.environ if env is None else env
+    table = env.get("DECAPITATION_TABLE")
+    if table:
+        from infra.dynamo_store import DynamoStore
+
+        return DynamoStore(table)
+    from infra.sqlite_store import SQLiteStore
+
+    return SQLiteStore(env.get("DECAPITATION_DB") or DEFAULT_DB_PATH)

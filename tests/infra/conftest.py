@@ -1,0 +1,217 @@
+"""Store fixtures: SQLite on a temporary file, DynamoDB under moto (in-process or a server)."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from botocore.config import Config
+from moto import mock_aws
+from moto.server import ThreadedMotoServer
+
+from infra.dynamo_store import DynamoStore, create_table
+from infra.sqlite_store import SQLiteStore
+from infra.store import GameStore
+
+REGION = "us-east-1"
+# Far in the future, so no real-time expiry sweep could touch the items of a test.
+START = 4_000_000_000
+
+THREADED = "threaded"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{THREADED}: drives `store` from many threads; DynamoDB then runs behind a moto server",
+    )
+
+
+class FakeClock:
+    """A settable clock for the stores: call it for "now" in epoch seconds."""
+
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Fake credentials and no shared AWS config, so nothing can reach real AWS."""
+    for name in (
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+        "AWS_ENDPOINT_URL",
+        "AWS_ENDPOINT_URL_DYNAMODB",
+        "AWS_ROLE_ARN",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "http_proxy",
+        "https_proxy",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_SECURITY_TOKEN", "testing")
+    monkeypatch.setenv("AWS_SESSION_TOKEN", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
+    monkeypatch.setenv("AWS_REGION", REGION)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+
+
+def _table_name() -> str:
+    return f"games-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path, clock: FakeClock) -> Iterator[SQLiteStore]:
+    """A SQLite store on a fresh file, reading time from `clock`."""
+    with SQLiteStore(tmp_path / "games.sqlite3", clock=clock) as store:
+        yield store
+
+
+@pytest.fixture
+def dynamo_client(aws_env: None) -> Iterator[Any]:
+    """A low-level DynamoDB client inside `moto.mock_aws` (single-threaded use only)."""
+    with mock_aws():
+        yield boto3.client("dynamodb", region_name=REGION)
+
+
+@pytest.fixture
+def dynamo_store(dynamo_client: Any, clock: FakeClock) -> DynamoStore:
+    """A DynamoDB store on a fresh table inside `moto.mock_aws`."""
+    name = _table_name()
+    create_table(dynamo_client, name)
+    return DynamoStore(name, client=dynamo_client, clock=clock)
+
+
+class AtomicMotoServer(ThreadedMotoServer):
+    """A `ThreadedMotoServer` that handles one request at a time.
+
+    moto's in-memory DynamoDB checks a write's condition and applies the write as separate
+    steps, so concurrent requests can both pass the same check and one update is lost
+    (reproducible with a short `sys.setswitchinterval`). DynamoDB applies each conditional
+    write atomically; serializing the requests restores that guarantee while the clients stay
+    truly concurrent.
+    """
+
+    def start(self) -> None:
+        super().start()
+        wsgi_server = self._server
+        assert wsgi_server is not None and callable(wsgi_server.app), "moto server API changed"
+        app = wsgi_server.app
+        lock = threading.Lock()
+
+        def one_at_a_time(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+            with lock:
+                body = app(environ, start_response)
+                try:
+                    return list(body)
+                finally:
+                    if hasattr(body, "close"):
+                        body.close()
+
+        wsgi_server.app = one_at_a_time
+
+
+@pytest.fixture(scope="session")
+def moto_server() -> Iterator[str]:
+    """The endpoint URL of a moto server on loopback, shared by the session."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per request otherwise
+    server = AtomicMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+@pytest.fixture
+def server_dynamo_client(moto_server: str, aws_env: None) -> Any:
+    """A low-level DynamoDB client talking to `moto_server`; safe to share between threads."""
+    return boto3.client(
+        "dynamodb",
+        region_name=REGION,
+        endpoint_url=moto_server,
+        config=Config(max_pool_connections=64, retries={"mode": "standard"}),
+    )
+
+
+@pytest.fixture
+def server_dynamo_store(server_dynamo_client: Any, clock: FakeClock) -> Iterator[DynamoStore]:
+    """A DynamoDB store on a fresh table of `moto_server`, for real concurrent requests."""
+    name = _table_name()
+    create_table(server_dynamo_client, name)
+    yield DynamoStore(name, client=server_dynamo_client, clock=clock)
+    server_dynamo_client.delete_table(TableName=name)
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def store(request: pytest.FixtureRequest) -> GameStore:
+    """Each backend in turn; tests marked `threaded` get DynamoDB behind a moto server."""
+    if request.param == "sqlite":
+        return request.getfixturevalue("sqlite_store")
+    if request.node.get_closest_marker(THREADED):
+        return request.getfixturevalue("server_dynamo_store")
+    return request.getfixturevalue("dynamo_store")
+
+
+@pytest.fixture
+def reopen(store: GameStore, clock: FakeClock) -> Iterator[Callable[[], GameStore]]:
+    """Open another handle on the same storage as `store` (another connection or client)."""
+    opened: list[SQLiteStore] = []
+
+    def open_handle() -> GameStore:
+        if isinstance(store, SQLiteStore):
+            handle = SQLiteStore(store.path, clock=clock)
+            opened.append(handle)
+            return handle
+        assert isinstance(store, DynamoStore)
+        return DynamoStore(store.table_name, client=store.client, clock=clock)
+
+    yield open_handle
+    for handle in opened:
+        handle.close()
+
+
+@pytest.fixture
+def raw_data(store: GameStore) -> Callable[[str], str | None]:
+    """Read the stored JSON text under a key straight from the backend."""
+
+    def read(key: str) -> str | None:
+        if isinstance(store, SQLiteStore):
+            conn = sqlite3.connect(store.path)
+            try:
+                row = conn.execute("SELECT data FROM items WHERE key = ?", (key,)).fetchone()
+            finally:
+                conn.close()
+            return None if row is None else row[0]
+        assert isinstance(store, DynamoStore)
+        got = store.client.get_item(
+            TableName=store.table_name, Key={"pk": {"S": key}}, ConsistentRead=True
+        )
+        return got["Item"]["data"]["S"] if "Item" in got else None
+
+    return read
