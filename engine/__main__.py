@@ -42,8 +42,11 @@ def simulate_command(args: argparse.Namespace) -> int:
     variants = Variants(virtual_players=args.virtual, **switches)
     humans = args.seats - args.virtual
     if not 4 <= humans <= 12:
-        print(f"{args.seats} seats with {args.virtual} virtual leaves {humans} humans; "
-              "the game needs 4 to 12", file=sys.stderr)  # fmt: skip
+        print(
+            f"{args.seats} seats with {args.virtual} virtual leaves {humans} humans; "
+            "the game needs 4 to 12",
+            file=sys.stderr,
+        )
         return 2
     tally = simulate(args.seats, args.games, args.seed, variants, args.policy)
     on = ", ".join(variants.names_on()) or "no variants"
@@ -61,10 +64,16 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seats", type=int, required=True, help="seats, virtual ones included")
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--variant", action="append", default=[], choices=VARIANT_NAMES[1:],
-                     help="a variant to switch on (repeatable)")  # fmt: skip
-    sim.add_argument("--virtual", type=int, default=0, choices=(0, 1, 2),
-                     help="virtual players (variant 1)")  # fmt: skip
+    sim.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        choices=VARIANT_NAMES[1:],
+        help="a variant to switch on (repeatable)",
+    )
+    sim.add_argument(
+        "--virtual", type=int, default=0, choices=(0, 1, 2), help="virtual players (variant 1)"
+    )
     sim.add_argument("--policy", choices=("random", "informed"), default="random")
     args = parser.parse_args(argv)
     if args.command == "replay":

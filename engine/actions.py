@@ -15,8 +15,16 @@ TIMEOUT = "timeout"
 ACTS = (SCOUT, SWAP, KEEP, END_TURN, PREDICT, DECAPITATE, SPY_GUESS, TIMEOUT)
 
 # One-letter codes keep the stored game small (every save must stay under 3 KB).
-_CODE = {SCOUT: "s", SWAP: "w", KEEP: "k", END_TURN: "e", PREDICT: "p", DECAPITATE: "d",
-         SPY_GUESS: "g", TIMEOUT: "t"}  # fmt: skip
+_CODE = {
+    SCOUT: "s",
+    SWAP: "w",
+    KEEP: "k",
+    END_TURN: "e",
+    PREDICT: "p",
+    DECAPITATE: "d",
+    SPY_GUESS: "g",
+    TIMEOUT: "t",
+}
 _ACT = {code: act for act, code in _CODE.items()}
 _FIELDS = {
     SCOUT: ("seat", "target"),
@@ -85,8 +93,12 @@ class Action:
             raise ValueError("say must be text")
         if act != TIMEOUT and "seat" not in values:
             raise ValueError(f"{act} needs a seat")
-        for key in {"scout": ("target",), "predict": ("color",), "decapitate": ("target",),
-                    "spy_guess": ("red", "blue")}.get(act, ()):  # fmt: skip
+        for key in {
+            "scout": ("target",),
+            "predict": ("color",),
+            "decapitate": ("target",),
+            "spy_guess": ("red", "blue"),
+        }.get(act, ()):
             if key not in values:
                 raise ValueError(f"{act} needs {key}")
         return cls(act=act, **values)

@@ -109,8 +109,10 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         why = may_decapitate(state, seat)
         if why:
             return why
-        for name, on in (("proxy", state.variants.virtual_players > 0),
-                         ("bodyguard", state.variants.bodyguards)):  # fmt: skip
+        for name, on in (
+            ("proxy", state.variants.virtual_players > 0),
+            ("bodyguard", state.variants.bodyguards),
+        ):
             value = getattr(action, name)
             if on and value is None:
                 return f"a decapitation must declare {name} when that variant is on"

@@ -55,8 +55,10 @@ def send_private(user: int, text: str, kb: Keyboard = None) -> Out:
 
 
 def edit_ref(table: Table, ref: str, text: str, kb: Keyboard) -> Out:
-    """An edit of the group message the table remembers under `ref`."""
-    return {"op": "edit", "chat": table.chat, "ref": ref, "text": text, "kb": kb}
+    """An edit of the group message the table remembers under `ref` (its id as of now)."""
+    board = table.data.get("board") or {}
+    msg = board.get("msg") if ref == "board" else table.data.get(ref)
+    return {"op": "edit", "chat": table.chat, "ref": ref, "msg": msg, "text": text, "kb": kb}
 
 
 # -- lobby and settings ----------------------------------------------------------------------
@@ -77,8 +79,14 @@ def variants_list(table: Table, settings: dict) -> str:
     on = []
     if settings["virtual_players"]:
         on.append(t_(table, "variant_virtual_players", n=settings["virtual_players"]))
-    for key in ("no_first_round_decapitation", "uncertain_sides", "turncoat", "bodyguards",
-                "observer", "spy"):  # fmt: skip
+    for key in (
+        "no_first_round_decapitation",
+        "uncertain_sides",
+        "turncoat",
+        "bodyguards",
+        "observer",
+        "spy",
+    ):
         if settings[key]:
             on.append(t_(table, f"variant_{key}"))
     return ", ".join(on) or t_(table, "variants_none")
@@ -103,11 +111,15 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
     ready = 4 <= len(players) <= 12
     lines += ["", t_(table, "lobby_ready" if ready else "lobby_need")]
     kb = [
-        [[t_(table, "btn_join"), join_url(table)], _button(t_(table, "btn_leave"), LOBBY,
-                                                           table, 0, "leave")],
-        [_button(t_(table, "btn_settings"), LOBBY, table, 0, "set"),
-         _button(t_(table, "btn_start"), LOBBY, table, 0, "start")],
-    ]  # fmt: skip
+        [
+            [t_(table, "btn_join"), join_url(table)],
+            _button(t_(table, "btn_leave"), LOBBY, table, 0, "leave"),
+        ],
+        [
+            _button(t_(table, "btn_settings"), LOBBY, table, 0, "set"),
+            _button(t_(table, "btn_start"), LOBBY, table, 0, "start"),
+        ],
+    ]
     return "\n".join(lines), kb
 
 
@@ -126,9 +138,20 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     """The settings menu: one button per setting, each showing its value."""
     s = table.settings
     rows = []
-    for key in ("virtual_players", "no_first_round_decapitation", "uncertain_sides", "turncoat",
-                "bodyguards", "observer", "spy", "turn_seconds", "speak_seconds",
-                "turncoat_seconds", "spy_seconds", "delete_chatter"):  # fmt: skip
+    for key in (
+        "virtual_players",
+        "no_first_round_decapitation",
+        "uncertain_sides",
+        "turncoat",
+        "bodyguards",
+        "observer",
+        "spy",
+        "turn_seconds",
+        "speak_seconds",
+        "turncoat_seconds",
+        "spy_seconds",
+        "delete_chatter",
+    ):
         value = s[key]
         if isinstance(value, bool):
             value = t_(table, "on" if value else "off")
@@ -176,24 +199,30 @@ def private_event(table: Table, event: dict) -> list[Out]:
     title = esc(table.data.get("title") or "")
     if kind == "your_card":
         code = event["card"]
-        text = "\n".join([
-            t_(table, "your_seat", seat=seat, group=title),
-            t_(table, "your_card", card=card(table, code)),
-            card_hint(table, code),
-        ])  # fmt: skip
+        text = "\n".join(
+            [
+                t_(table, "your_seat", seat=seat, group=title),
+                t_(table, "your_card", card=card(table, code)),
+                card_hint(table, code),
+            ]
+        )
         return [send_private(user, text)]
     if kind == "scout_result":
         target = seat_name(table, event["target"])
-        return [send_private(user, t_(table, "scout_result", target=target,
-                                      card=card(table, event["card"])))]  # fmt: skip
+        return [
+            send_private(
+                user, t_(table, "scout_result", target=target, card=card(table, event["card"]))
+            )
+        ]
     if kind == "turncoat_offer":
         scout = seat_name(table, event["scout"])
-        kb = [[_game_button(table, "btn_swap", "w"), _game_button(table, "btn_keep", "k")]]
+        kb = [[game_button(table, "btn_swap", "w"), game_button(table, "btn_keep", "k")]]
         return [send_private(user, t_(table, "prompt_turncoat", scout=scout), kb)]
     if kind == "new_card":
         other = seat_name(table, event["source"])
-        return [send_private(user, t_(table, "new_card", other=other,
-                                      card=card(table, event["card"])))]  # fmt: skip
+        return [
+            send_private(user, t_(table, "new_card", other=other, card=card(table, event["card"])))
+        ]
     if kind == "kept":
         return []
     if kind == "spy_turn":
@@ -220,21 +249,31 @@ def public_line(table: Table, event: dict) -> str | None:
     """One line of the turn message for a public event."""
     kind = event["type"]
     if kind == "scouted":
-        return t_(table, "scouted_line", name=seat_name(table, event["seat"]),
-                  target=seat_name(table, event["target"]))  # fmt: skip
+        return t_(
+            table,
+            "scouted_line",
+            name=seat_name(table, event["seat"]),
+            target=seat_name(table, event["target"]),
+        )
     if kind == "speak":
         return t_(table, "speak_line", name=seat_name(table, event["seat"]))
     if kind == "swapped":
-        return t_(table, "swapped_line", holder=seat_name(table, event["seat"]),
-                  scout=seat_name(table, event["scout"]), card=card(table, event["card"]))  # fmt: skip
+        holder, scout = seat_name(table, event["seat"]), seat_name(table, event["scout"])
+        code = card(table, event["card"])
+        return t_(table, "swapped_line", holder=holder, scout=scout, card=code)
     if kind == "turn_ended":
         if event.get("say"):
-            return t_(table, "said_line", name=seat_name(table, event["seat"]),
-                      say=esc(event["say"]))  # fmt: skip
+            return t_(
+                table, "said_line", name=seat_name(table, event["seat"]), say=esc(event["say"])
+            )
         return t_(table, "done_line", name=seat_name(table, event["seat"]))
     if kind == "predicted":
-        return t_(table, "predicted_line", name=seat_name(table, event["seat"]),
-                  colour=colour_name(table.lang, event["color"]))  # fmt: skip
+        return t_(
+            table,
+            "predicted_line",
+            name=seat_name(table, event["seat"]),
+            colour=colour_name(table.lang, event["color"]),
+        )
     if kind == "timed_out":
         key = "skipped_line" if event["phase"] == TURN else "speak_over_line"
         return t_(table, key, name=seat_name(table, event["seat"]))
@@ -248,8 +287,8 @@ def board(table: Table, seconds: int | None, final: bool = False) -> tuple[str, 
     lines = list(table.data["board"]["lines"])
     if seconds is not None and not final:
         lines.append(t_(table, "time_left", s=max(int(seconds), 0)))
-    kb = None if final else [[[t_(table, "btn_my_card"),
-                              callbacks.encode(BOARD, table.chat, table.game, 0, "me")]]]  # fmt: skip
+    me = callbacks.encode(BOARD, table.chat, table.game, 0, "me")
+    kb = None if final else [[[t_(table, "btn_my_card"), me]]]
     return "\n".join(lines), kb
 
 
@@ -261,7 +300,7 @@ def edit_board(table: Table, seconds: int | None, final: bool = False) -> Out:
 # -- private prompts -------------------------------------------------------------------------
 
 
-def _game_button(table: Table, key: str, arg: str) -> list[str]:
+def game_button(table: Table, key: str, arg: str) -> list[str]:
     return _button(t_(table, key), GAME, table, table.state.version, arg)
 
 
@@ -269,11 +308,13 @@ def seat_keyboard(table: Table, prefix: str, exclude: int | None) -> Keyboard:
     """Buttons for the seats, two a row, with `prefix` before the seat number."""
     state = table.state
     buttons = [
-        [seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
-         callbacks.encode(GAME, table.chat, table.game, state.version, f"{prefix}{s}")]
+        [
+            seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
+            callbacks.encode(GAME, table.chat, table.game, state.version, f"{prefix}{s}"),
+        ]
         for s in range(1, state.seats + 1)
         if s != exclude
-    ]  # fmt: skip
+    ]
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
@@ -281,10 +322,10 @@ def turn_prompt(table: Table, seat: int) -> tuple[str, Keyboard]:
     """The private 'your turn' message with only the legal choices."""
     title = esc(table.data.get("title") or "")
     state = table.state
-    row = [_game_button(table, "btn_scout", "S")]
+    row = [game_button(table, "btn_scout", "S")]
     why = may_decapitate(state, seat)
     if why is None:
-        row.append(_game_button(table, "btn_decapitate", "D"))
+        row.append(game_button(table, "btn_decapitate", "D"))
         return t_(table, "prompt_turn", group=title), [row]
     if color(state.cards[seat - 1]) is not None:
         return t_(table, "prompt_turn_first", group=title), [row]
@@ -294,10 +335,14 @@ def turn_prompt(table: Table, seat: int) -> tuple[str, Keyboard]:
 def speak_prompt(table: Table, seat: int) -> tuple[str, Keyboard]:
     """The private 'speak now' message: Done, and for the Observer the predictions."""
     state = table.state
-    kb = [[_game_button(table, "btn_done", "e")]]
+    kb = [[game_button(table, "btn_done", "e")]]
     if state.cards[seat - 1] == "OBS" and state.prediction is None:
-        kb.append([_game_button(table, "btn_predict_red", "pr"),
-                   _game_button(table, "btn_predict_blue", "pb")])  # fmt: skip
+        kb.append(
+            [
+                game_button(table, "btn_predict_red", "pr"),
+                game_button(table, "btn_predict_blue", "pb"),
+            ]
+        )
     return t_(table, "prompt_speak"), kb
 
 
@@ -323,16 +368,24 @@ def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]
     v = table.state.variants
     base = f"d{target}"
     if v.virtual_players and proxy is None:
-        kb = [[_game_button(table, "btn_yes", f"{base}p1"),
-               _game_button(table, "btn_no", f"{base}p0")],
-              [_game_button(table, "btn_back", "D")]]  # fmt: skip
+        kb = [
+            [
+                game_button(table, "btn_yes", f"{base}p1"),
+                game_button(table, "btn_no", f"{base}p0"),
+            ],
+            [game_button(table, "btn_back", "D")],
+        ]
         return t_(table, "ask_proxy"), kb
     if proxy is not None:
         base += f"p{int(proxy)}"
     if v.bodyguards and guard is None:
-        kb = [[_game_button(table, "btn_yes", f"{base}b1"),
-               _game_button(table, "btn_no", f"{base}b0")],
-              [_game_button(table, "btn_back", "D")]]  # fmt: skip
+        kb = [
+            [
+                game_button(table, "btn_yes", f"{base}b1"),
+                game_button(table, "btn_no", f"{base}b0"),
+            ],
+            [game_button(table, "btn_back", "D")],
+        ]
         return t_(table, "ask_bodyguard", target=name), kb
     if guard is not None:
         base += f"b{int(guard)}"
@@ -342,8 +395,10 @@ def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]
         decl += t_(table, "decl_proxy", v=yes_no[proxy])
     if guard is not None:
         decl += t_(table, "decl_bodyguard", v=yes_no[guard])
-    kb = [[_game_button(table, "btn_confirm", "x" + base[1:])],
-          [_game_button(table, "btn_back", "D")]]  # fmt: skip
+    kb = [
+        [game_button(table, "btn_confirm", "x" + base[1:])],
+        [game_button(table, "btn_back", "D")],
+    ]
     return t_(table, "confirm_decapitation", target=name, decl=decl), kb
 
 
@@ -382,10 +437,17 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
     if r["bodyguard"] is not None:
         decl += t_(table, "decl_bodyguard", v=yes_no[r["bodyguard"]])
     cards = r["cards"]
-    lines.append(t_(table, "end_attack", attacker=seat_name(table, r["attacker"]),
-                    acard=card(table, cards[r["attacker"] - 1]),
-                    target=seat_name(table, r["target"]),
-                    tcard=card(table, cards[r["target"] - 1]), decl=decl))  # fmt: skip
+    lines.append(
+        t_(
+            table,
+            "end_attack",
+            attacker=seat_name(table, r["attacker"]),
+            acard=card(table, cards[r["attacker"] - 1]),
+            target=seat_name(table, r["target"]),
+            tcard=card(table, cards[r["target"] - 1]),
+            decl=decl,
+        )
+    )
     if r["reasons"]:
         why = "; ".join(t_(table, f"why_{reason}") for reason in r["reasons"])
         lines.append(t_(table, "end_fail", why=why))
@@ -405,8 +467,13 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
     obs = r.get("observer")
     if obs:
         name = seat_name(table, obs["seat"])
-        key = ("observer_silent" if obs["predicted"] is None
-               else "observer_won" if obs["won"] else "observer_lost")  # fmt: skip
+        key = (
+            "observer_silent"
+            if obs["predicted"] is None
+            else "observer_won"
+            if obs["won"]
+            else "observer_lost"
+        )
         lines.append(t_(table, key, name=name))
     spy = r.get("spy")
     if spy:
@@ -416,8 +483,15 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
         elif spy["won"]:
             lines.append(t_(table, "spy_won", name=name))
         else:
-            lines.append(t_(table, "spy_lost", name=name, red=spy["guess"]["red"],
-                            blue=spy["guess"]["blue"]))  # fmt: skip
+            lines.append(
+                t_(
+                    table,
+                    "spy_lost",
+                    name=name,
+                    red=spy["guess"]["red"],
+                    blue=spy["guess"]["blue"],
+                )
+            )
     lines += ["", t_(table, "timeline")]
     lines += timeline(table)
     kb = [[_button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
@@ -430,8 +504,13 @@ def timeline(table: Table) -> list[str]:
 
     lines = []
     for event in events_for(table.state, None):
-        if event["type"] in ("scouted", "swapped", "predicted", "timed_out",
-                             "decapitation_announced"):  # fmt: skip
+        if event["type"] in (
+            "scouted",
+            "swapped",
+            "predicted",
+            "timed_out",
+            "decapitation_announced",
+        ):
             line = public_line(table, event)
             if line:
                 lines.append(line)
@@ -445,8 +524,13 @@ def status(table: Table) -> str:
     phase = "turn" if state.phase == TURN else "speak" if state.phase != "spy" else "decapitation"
     if table.data.get("hold") and state.over:
         phase = "decapitation"
-    return t_(table, "status_turn", seat=seat, name=esc(table.name_of(seat)),
-              phase=t_(table, f"phase_{phase}"))  # fmt: skip
+    return t_(
+        table,
+        "status_turn",
+        seat=seat,
+        name=esc(table.name_of(seat)),
+        phase=t_(table, f"phase_{phase}"),
+    )
 
 
 def my_card(table: Table, seat: int, popup: bool) -> str:
@@ -461,8 +545,11 @@ def my_card(table: Table, seat: int, popup: bool) -> str:
         text = f"{t_(table, 'your_card', card=card(table, code))} ({seat})"
         text = text.replace("<b>", "").replace("</b>", "")
         return (text + (f" | {facts}" if facts else ""))[:200]
-    lines = [t_(table, "your_seat", seat=seat, group=esc(table.data.get("title") or "")),
-             t_(table, "your_card", card=card(table, code)), card_hint(table, code)]  # fmt: skip
+    lines = [
+        t_(table, "your_seat", seat=seat, group=esc(table.data.get("title") or "")),
+        t_(table, "your_card", card=card(table, code)),
+        card_hint(table, code),
+    ]
     others = {s: c for s, c in known.items() if s != seat}
     if others:
         lines += ["", t_(table, "mycard_learned")]

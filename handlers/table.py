@@ -77,9 +77,16 @@ class Table:
 
     @classmethod
     def open_lobby(
-        cls, chat: int, game: int, creator: int, name: str, lang: str, settings: dict,
-        now: float, title: str = "",
-    ) -> tuple[Table, list[Out]]:  # fmt: skip
+        cls,
+        chat: int,
+        game: int,
+        creator: int,
+        name: str,
+        lang: str,
+        settings: dict,
+        now: float,
+        title: str = "",
+    ) -> tuple[Table, list[Out]]:
         """A new lobby with its creator seated; returns the lobby message to post."""
         table = cls(
             {
@@ -231,8 +238,9 @@ class Table:
             names = [f"{name} ({i})" for i, name in enumerate(names, 1)]
             ids = {n: uid for n, (uid, _) in zip(names, self.players, strict=True)}
         state, events = new_game(names, self.variants(), seed=seed)
-        self.data["seats"] = [0 if v else ids[n] for n, v in
-                              zip(state.names, state.virtual, strict=True)]  # fmt: skip
+        self.data["seats"] = [
+            0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)
+        ]
         self.data["status"] = PLAYING
         self.data["skips"] = 0
         self.data["board"] = {"msg": None, "lines": []}
@@ -367,15 +375,22 @@ class Table:
 
     def _set_deadline(self, now: float) -> None:
         phase = self.state.phase
-        seconds = {TURN: "turn_seconds", SPEAK: "speak_seconds", TURNCOAT: "turncoat_seconds",
-                   SPY_PHASE: "spy_seconds"}.get(phase)  # fmt: skip
+        seconds = {
+            TURN: "turn_seconds",
+            SPEAK: "speak_seconds",
+            TURNCOAT: "turncoat_seconds",
+            SPY_PHASE: "spy_seconds",
+        }.get(phase)
         self.data["deadline"] = now + self.settings[seconds] if seconds else None
 
     def _open_board(self, seat: int, now: float) -> Out:
-        board = {"msg": None, "seat": seat, "lines": [render.turn_line(self, seat)]}
+        tag = self.state.version
+        board = {"msg": None, "tag": tag, "lines": [render.turn_line(self, seat)]}
         self.data["board"] = board
         seconds = self.settings["turn_seconds"]
-        return render.send_group(self, *render.board(self, seconds), remember="board")
+        out = render.send_group(self, *render.board(self, seconds), remember="board")
+        out["tag"] = tag
+        return out
 
     def _extend_board(self, lines: list[str], now: float) -> Out:
         board = self.data["board"]

@@ -130,6 +130,16 @@ class SQLiteStore:
             )
             return cursor.rowcount
 
+    def keys(self, prefix: str) -> list[str]:
+        """The live keys starting with `prefix` (the local bot resumes its timers from them)."""
+        now = self._now()
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT key, expires_at FROM items WHERE key >= ? AND key < ?",
+                (prefix, prefix + "\uffff"),
+            ).fetchall()
+        return [key for key, expires_at in rows if not is_expired(expires_at, now)]
+
     def close(self) -> None:
         """Close the connection."""
         with self._lock:

@@ -1,0 +1,155 @@
+"""Sending what a change owes: group messages in order, private ones side by side.
+
+Telegram's refusals are handled here: a 429 waits its retry_after, an unchanged edit is
+fine, a lost message is posted again, a player who never opened (or blocked) the private chat
+is reported so the group can be told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+log = logging.getLogger(__name__)
+
+MAX_WAIT = 30.0  # longest 429 wait we sit through inside one update
+TRIES = 3
+
+
+@dataclass
+class Delivery:
+    """What happened to a batch of messages."""
+
+    ids: dict[str, int] = field(default_factory=dict)  # remembered refs -> new message ids
+    board_tag: int | None = None
+    unreachable: list[int] = field(default_factory=list)  # users we could not message
+    migrated_to: int | None = None
+    failed: int = 0
+
+
+def markup(kb: list | None) -> InlineKeyboardMarkup | None:
+    """An inline keyboard from rows of [label, callback data or URL]."""
+    if not kb:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(label, url=data)
+                if data.startswith(("https://", "tg://"))
+                else InlineKeyboardButton(label, callback_data=data)
+                for label, data in row
+            ]
+            for row in kb
+        ]
+    )
+
+
+async def _call(coro_factory, tries: int = TRIES) -> Any:
+    """Run a Bot call, sitting out 429s and retrying network hiccups a few times."""
+    for attempt in range(tries):
+        try:
+            return await coro_factory()
+        except RetryAfter as err:
+            wait = err.retry_after
+            wait = wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+            if wait > MAX_WAIT or attempt == tries - 1:
+                raise
+            await asyncio.sleep(wait)
+        except (BadRequest, Forbidden, ChatMigrated):
+            raise
+        except TelegramError:
+            if attempt == tries - 1:
+                raise
+            await asyncio.sleep(0.5 * (attempt + 1))
+    return None
+
+
+async def _send(bot: Bot, out: dict) -> int | None:
+    message = await _call(
+        lambda: bot.send_message(
+            chat_id=out["chat"],
+            text=out["text"],
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup(out.get("kb")),
+            protect_content=out.get("protect") or None,
+            disable_web_page_preview=True,
+        )
+    )
+    return message.message_id if message else None
+
+
+async def _edit(bot: Bot, out: dict, message_id: int) -> bool:
+    """Edit a message; False when it is gone and must be posted again."""
+    try:
+        await _call(
+            lambda: bot.edit_message_text(
+                chat_id=out["chat"],
+                message_id=message_id,
+                text=out["text"],
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup(out.get("kb")),
+                disable_web_page_preview=True,
+            )
+        )
+    except BadRequest as err:
+        text = str(err).lower()
+        if "not modified" in text:
+            return True
+        if "not found" in text or "can't be edited" in text:
+            return False
+        raise
+    return True
+
+
+async def _one(bot: Bot, out: dict, refs: dict[str, int | None], delivery: Delivery) -> None:
+    try:
+        if out["op"] == "edit":
+            message_id = out.get("msg") or refs.get(out.get("ref") or "")
+            if message_id and await _edit(bot, out, message_id):
+                return
+            if out.get("kb") is None and out.get("ref") == "lobby_msg":
+                return  # closing a lobby message that is gone: nothing to say
+            out = {**out, "op": "send", "remember": out.get("ref")}
+        if out["op"] == "send":
+            message_id = await _send(bot, out)
+            ref = out.get("remember")
+            if ref and message_id:
+                refs[ref] = message_id
+                delivery.ids[ref] = message_id
+                if ref == "board":
+                    delivery.board_tag = out.get("tag", delivery.board_tag)
+        elif out["op"] == "delete":
+            await _call(lambda: bot.delete_message(chat_id=out["chat"], message_id=out["msg"]))
+    except Forbidden:
+        if out.get("private"):
+            delivery.unreachable.append(out["chat"])
+        else:
+            delivery.failed += 1
+            log.warning("group %s refused a message (bot removed?)", out["chat"])
+    except ChatMigrated as err:
+        delivery.migrated_to = err.new_chat_id
+        delivery.failed += 1
+    except TelegramError as err:
+        delivery.failed += 1
+        log.warning("%s failed: %s", out["op"], type(err).__name__)
+
+
+async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> Delivery:
+    """Send a change's messages: each chat's in order, different chats side by side."""
+    delivery = Delivery()
+    by_chat: dict[int, list[dict]] = {}
+    for out in outs:
+        by_chat.setdefault(out["chat"], []).append(out)
+
+    async def in_order(queue: list[dict]) -> None:
+        for out in queue:
+            await _one(bot, out, refs, delivery)
+
+    await asyncio.gather(*(in_order(queue) for queue in by_chat.values()))
+    return delivery

@@ -1,0 +1,74 @@
+"""Local play: the bot in long-polling mode on a SQLite file, timers in-process."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+HELP = """No bot token.
+
+1. In Telegram, talk to @BotFather: /newbot, pick a name; it gives you a token.
+2. Run:  TELEGRAM_BOT_TOKEN=<your token> make play
+   (optional: DECAPITATION_DB=path/to/file.sqlite3, TELEGRAM_API_BASE_URL=<a Bot API server>)
+"""
+
+
+def main() -> int:
+    """Run the bot until interrupted; exit status 2 without a token."""
+    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        print(HELP, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # its lines would carry the token
+    application = make_application(token, os.environ)
+    application.run_polling(allowed_updates=ALLOWED_UPDATES)
+    return 0
+
+
+ALLOWED_UPDATES = ["message", "callback_query"]
+
+
+def make_application(token: str, env, clock=None, seed=None):
+    """The polling Application on a SQLite store, with local timers resumed from the store."""
+    import time
+
+    from handlers import render
+    from handlers.app import Wake, build, register_commands
+    from infra.sqlite_store import SQLiteStore
+    from infra.timers import LocalTimers
+
+    clock = clock or time.time
+    store = SQLiteStore(env.get("DECAPITATION_DB") or "decapitation.sqlite3")
+    timers = LocalTimers(clock)
+    application = build(
+        token,
+        store,
+        base_url=env.get("TELEGRAM_API_BASE_URL") or None,
+        polling=True,
+        wake_at=timers,
+        clock=clock,
+        seed=seed,
+    )
+
+    async def post_init(app) -> None:
+        render.BOT_USERNAME["name"] = app.bot.username
+        timers.attach(app.update_queue, Wake)
+        await register_commands(app)
+        for key in store.keys("game#"):  # resume the deadlines of games that were running
+            timers(int(key.split("#", 1)[1]), clock())
+
+    async def post_stop(app) -> None:
+        timers.cancel_all()
+
+    application.post_init = post_init
+    application.post_stop = post_stop
+    application.bot_data["timers"] = timers
+    return application
+
+
+if __name__ == "__main__":
+    sys.exit(main())
