@@ -15,16 +15,22 @@ def replay_command(path: str) -> int:
     """Replay a record and print its result; exit 2 with one line on a bad record."""
     try:
         if path == "-":
-            text = sys.stdin.read()
+            data = sys.stdin.buffer.read()
         else:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
+            with open(path, "rb") as file:
+                data = file.read()
     except OSError as err:
         print(f"cannot read {path}: {err.strerror}", file=sys.stderr)
         return 2
     try:
+        # Decoded here, not by the stream, so bad bytes are one error line whatever the locale.
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        print(f"cannot read {path}: not UTF-8 text", file=sys.stderr)
+        return 2
+    try:
         record = json.loads(text)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:  # too deep a nesting raises RecursionError
         print(f"bad JSON: {err}", file=sys.stderr)
         return 2
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SCOUT = "scout"
 SWAP = "swap"
@@ -42,9 +42,8 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the game is unchanged."""
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One decision; fields that do not apply to `act` stay None."""
+class Action(NamedTuple):
+    """One decision; fields that do not apply to `act` stay None. Immutable."""
 
     act: str
     seat: int | None = None
@@ -74,12 +73,12 @@ class Action:
         if not isinstance(data, dict):
             raise ValueError("an action must be an object")
         act = data.get("act")
-        if act not in _FIELDS:
+        if not isinstance(act, str) or act not in _FIELDS:
             raise ValueError(f"unknown act {act!r}")
         allowed = {"act", *_FIELDS[act]}
         extra = sorted(set(data) - allowed)
         if extra:
-            raise ValueError(f"{act} does not take {', '.join(extra)}")
+            raise ValueError(f"{act} does not take {', '.join(map(repr, extra))}")
         values = {k: data[k] for k in data if k != "act"}
         for key in ("seat", "target", "red", "blue"):
             if key in values and type(values[key]) is not int:
@@ -103,12 +102,33 @@ class Action:
                 raise ValueError(f"{act} needs {key}")
         return cls(act=act, **values)
 
-    def pack(self) -> list:
-        """A compact list form for storage: code, then the fields in a fixed order."""
-        return [_CODE[self.act], *(getattr(self, n) for n in _FIELDS[self.act])]
+    def pack(self) -> str:
+        """A short text form for storage, like `s1,5` (code, then the fields; no speech)."""
+        values = (getattr(self, n) for n in _FIELDS[self.act] if n != "say")
+        return _CODE[self.act] + ",".join(_pack_value(v) for v in values)
 
     @classmethod
-    def unpack(cls, packed: list) -> Action:
-        """Inverse of `pack`."""
+    def unpack(cls, packed: str, say: str | None = None) -> Action:
+        """Inverse of `pack` (the speech, if any, is stored beside it)."""
         act = _ACT[packed[0]]
-        return cls(act=act, **dict(zip(_FIELDS[act], packed[1:], strict=True)))
+        names = [n for n in _FIELDS[act] if n != "say"]
+        parts = packed[1:].split(",") if names else []
+        values = {n: _UNPACKED.get(p, p) for n, p in zip(names, parts, strict=True)}
+        for name in ("seat", "target", "red", "blue"):
+            if values.get(name) not in (None, ""):
+                values[name] = int(values[name])
+        values = {n: v for n, v in values.items() if v != ""}
+        if say is not None:
+            values["say"] = say
+        return cls(act=act, **values)
+
+
+def _pack_value(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "y" if value else "n"
+    return {"red": "r", "blue": "b"}.get(value, str(value))
+
+
+_UNPACKED = {"y": True, "n": False, "r": "red", "b": "blue"}

@@ -43,16 +43,18 @@ def new_game(
     variants: Variants | None = None,
     seed: int | None = None,
     virtual_names: Sequence[str] = ("V1", "V2"),
+    rng: random.Random | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Seat the players in a random circle, deal, pick a human to start.
 
-    The same names, variants and seed always give the same game.
+    The same names, variants and seed always give the same game. `rng`, if given, must be
+    `random.Random(seed)`; passing it lets a caller keep drawing from the same stream.
     """
     variants = variants or Variants()
     check_players(len(names), variants)
     if seed is None:
         seed = secrets.randbits(63)
-    rng = random.Random(seed)
+    rng = rng or random.Random(seed)
     seating = [(name, False) for name in names]
     seating += [(virtual_names[i], True) for i in range(variants.virtual_players)]
     rng.shuffle(seating)

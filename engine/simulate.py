@@ -39,8 +39,9 @@ def play(
 ) -> tuple:
     """Play one game to the end (or `cap` decisions); returns (state, decisions, first action)."""
     names = [f"P{i}" for i in range(1, humans + 1)]
-    state, events = new_game(names, variants, seed=seed)
-    player = policy(policy_name, random.Random(seed))
+    rng = random.Random(seed)  # one stream: the deal first, then the players' choices
+    state, events = new_game(names, variants, seed=seed, rng=rng)
+    player = policy(policy_name, rng)
     player.observe(events)
     cap = cap or 40 * state.seats
     first_action = None

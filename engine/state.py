@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.actions import Action
 from engine.variants import Variants
@@ -31,8 +32,7 @@ class Outcome:
         return {"winner": self.winner, "captains": self.captains, "reasons": list(self.reasons)}
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(NamedTuple):
     """Everything about a game: the deal, the decisions so far and what it waits for.
 
     Seats are numbered from 1; tuples are indexed by seat - 1.
@@ -56,7 +56,7 @@ class GameState:
     decapitation: Action | None = None
     spy_guess: tuple[int, int, int] | None = None  # (Spy's seat, red seat, blue seat)
     outcome: Outcome | None = None
-    log: tuple[Action, ...] = field(default=())
+    log: tuple[Action, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -91,7 +91,8 @@ class GameState:
             "set_aside": list(self.set_aside),
             "first": self.first,
             "seed": self.seed,
-            "log": [a.pack() for a in self.log],
+            "log": ";".join(a.pack() for a in self.log),
+            "say": {str(i): a.say for i, a in enumerate(self.log) if a.say},
         }
         # Everything else is derived by replaying the log; storing it would only cost bytes.
         return d
@@ -113,7 +114,9 @@ class GameState:
             first=data["first"],
             seed=data.get("seed"),
         )
-        state = replay(start, [Action.unpack(p) for p in data["log"]])
+        says = data.get("say") or {}
+        packed = data["log"].split(";") if data["log"] else []
+        state = replay(start, [Action.unpack(p, says.get(str(i))) for i, p in enumerate(packed)])
         if state.version != data["version"]:
             raise ValueError("stored version does not match the replayed log")
         return state
@@ -146,4 +149,4 @@ def start_state(
 
 def advance(state: GameState, **changes) -> GameState:
     """A copy with `changes` and the version bumped."""
-    return replace(state, version=state.version + 1, **changes)
+    return state._replace(version=state.version + 1, **changes)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from engine.actions import (
     DECAPITATE,
@@ -180,16 +179,17 @@ def _scout(state: GameState, action: Action, log: tuple) -> tuple[GameState, lis
     )
     if swappable:
         events.append(private(target, "turncoat_offer", scout=seat))
-        new = advance(state, phase=TURNCOAT, target=target, acted=acted, log=log)
-        return new, events
+    # The group hears that the scout may speak whatever the card, so it never learns that an X
+    # was scouted; the scout is told privately once a Turncoat has chosen.
     events.append(public("speak", seat=seat))
-    return advance(state, phase=SPEAK, target=target, acted=acted, log=log), events
+    phase = TURNCOAT if swappable else SPEAK
+    return advance(state, phase=phase, target=target, acted=acted, log=log), events
 
 
 def _turncoat(state: GameState, swap: bool, log: tuple) -> tuple[GameState, list[Event]]:
     scout, holder = state.turn, state.target
     if not swap:
-        events = [private(holder, "kept", scout=scout), public("speak", seat=scout)]
+        events = [private(holder, "kept", scout=scout), private(scout, "speak_now")]
         return advance(state, phase=SPEAK, log=log), events
     cards = list(state.cards)
     x, given = cards[holder - 1], cards[scout - 1]
@@ -198,7 +198,7 @@ def _turncoat(state: GameState, swap: bool, log: tuple) -> tuple[GameState, list
         public("swapped", seat=holder, scout=scout, card=x),
         private(scout, "new_card", card=x, source=holder),
         private(holder, "new_card", card=given, source=scout),
-        public("speak", seat=scout),
+        private(scout, "speak_now"),
     ]
     new = advance(state, phase=SPEAK, cards=tuple(cards), face_up=state.face_up | {x}, log=log)
     return new, events
@@ -227,7 +227,7 @@ def _decapitate(state: GameState, action: Action, log: tuple) -> tuple[GameState
 def _finish(
     state: GameState, log: tuple, *, spy_guess: tuple | None, **changes
 ) -> tuple[GameState, list[Event]]:
-    state = replace(state, **changes)
+    state = state._replace(**changes)
     outcome, events = resolve(state, spy_guess)
     return advance(state, phase=OVER, outcome=outcome, spy_guess=spy_guess, log=log), events
 

@@ -41,8 +41,10 @@ def events_for(state: GameState, seat: int | None) -> list[Event]:
 def public_view(state: GameState) -> dict:
     """Everything the group may know now; no face-down card, scout result or secret choice."""
     face_up = _public_face_up(state)
+    history = [_strip(e) for e in events_for(state, None)]
     return {
-        "version": state.version,
+        # What the group was told so far: counting every decision would betray the hidden ones.
+        "version": len(history),
         "variants": list(state.variants.names_on()),
         "seats": [
             {"seat": s, "name": n, "virtual": v, "face_up": face_up.get(s)}
@@ -57,7 +59,7 @@ def public_view(state: GameState) -> dict:
             if state.prediction
             else None
         ),
-        "history": [_strip(e) for e in events_for(state, None)],
+        "history": history,
     }
 
 

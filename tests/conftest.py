@@ -1,0 +1,3 @@
+"""Shared pytest fixtures."""
+
+from tests.fake_telegram.fixtures import *  # noqa: F403
