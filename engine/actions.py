@@ -102,6 +102,13 @@ class Action(NamedTuple):
                 raise ValueError(f"{act} needs {key}")
         return cls(act=act, **values)
 
+    def stray_fields(self) -> list[str]:
+        """Fields set that this kind of decision does not take."""
+        if self.act not in _FIELDS:
+            return []
+        allowed = _FIELDS[self.act]
+        return [n for n in self._fields[1:] if n not in allowed and getattr(self, n) is not None]
+
     def pack(self) -> str:
         """A short text form for storage, like `s1,5` (code, then the fields; no speech)."""
         values = (getattr(self, n) for n in _FIELDS[self.act] if n != "say")

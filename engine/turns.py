@@ -81,6 +81,9 @@ def why_illegal(state: GameState, action: Action) -> str | None:
     """Why `action` is not allowed now, or None if it is."""
     if state.phase == OVER:
         return "the game is over"
+    stray = action.stray_fields()
+    if stray:
+        return f"{action.act} does not take {', '.join(stray)}"
     if action.act == TIMEOUT:
         return None
     seat = action.seat
