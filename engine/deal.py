@@ -45,11 +45,23 @@ def new_game(
     virtual_names: Sequence[str] = ("V1", "V2"),
     rng: random.Random | None = None,
 ) -> tuple[GameState, list[Event]]:
-    """Seat the players in a random circle, deal, pick a human to start.
+    """Seat the players in a random circle, deal, pick a human to start; with the deal's events.
 
     The same names, variants and seed always give the same game. `rng`, if given, must be
     `random.Random(seed)`; passing it lets a caller keep drawing from the same stream.
     """
+    state = deal(names, variants, seed, virtual_names, rng)
+    return state, deal_events(state)
+
+
+def deal(
+    names: Sequence[str],
+    variants: Variants | None = None,
+    seed: int | None = None,
+    virtual_names: Sequence[str] = ("V1", "V2"),
+    rng: random.Random | None = None,
+) -> GameState:
+    """The state right after the deal (see `new_game`), without its events."""
     variants = variants or Variants()
     check_players(len(names), variants)
     if seed is None:
@@ -66,7 +78,7 @@ def new_game(
     rng.shuffle(pool)
     virtual = tuple(v for _, v in seating)
     first = rng.choice([s for s, v in enumerate(virtual, 1) if not v])
-    state = start_state(
+    return start_state(
         variants=variants,
         names=tuple(n for n, _ in seating),
         virtual=virtual,
@@ -75,4 +87,3 @@ def new_game(
         first=first,
         seed=seed,
     )
-    return state, deal_events(state)

@@ -38,6 +38,8 @@ from engine.turns import legal_actions
 class RandomPolicy:
     """Picks uniformly among the legal actions."""
 
+    listens = False  # needs no events
+
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
@@ -51,6 +53,8 @@ class RandomPolicy:
 
 class InformedPolicy:
     """A sensible player for every seat, each acting only on what that seat was told."""
+
+    listens = True
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

@@ -7,7 +7,8 @@ import time
 from dataclasses import dataclass, field
 
 from engine.cards import color
-from engine.deal import new_game
+from engine.deal import deal
+from engine.events import deal_events
 from engine.policies import policy
 from engine.resolution import observer_result, spy_result
 from engine.turns import apply, waiting_for
@@ -40,9 +41,10 @@ def play(
     """Play one game to the end (or `cap` decisions); returns (state, decisions, first action)."""
     names = [f"P{i}" for i in range(1, humans + 1)]
     rng = random.Random(seed)  # one stream: the deal first, then the players' choices
-    state, events = new_game(names, variants, seed=seed, rng=rng)
+    state = deal(names, variants, seed=seed, rng=rng)
     player = policy(policy_name, rng)
-    player.observe(events)
+    if player.listens:
+        player.observe(deal_events(state))
     cap = cap or 40 * state.seats
     first_action = None
     decisions = 0
@@ -51,7 +53,8 @@ def play(
         action = player.choose(state, seat)
         first_action = first_action or action
         state, events = apply(state, action)
-        player.observe(events)
+        if player.listens:
+            player.observe(events)
         decisions += 1
     return state, decisions, first_action
 

@@ -70,10 +70,7 @@ class GameState(NamedTuple):
 
     def holder(self, card: str) -> int | None:
         """The seat holding `card` now, or None if it is set aside or not in the game."""
-        try:
-            return self.cards.index(card) + 1
-        except ValueError:
-            return None
+        return self.cards.index(card) + 1 if card in self.cards else None
 
     def humans(self) -> tuple[int, ...]:
         """The human seats, in seating order."""
