@@ -1,0 +1,117 @@
+'use strict';
+
+// The project's osls plugin (listed in serverless.yml), for two things osls does not do alone:
+//
+// 1. Build the Lambda zip (`infra/package.py`: aarch64 wheels, no Docker) before osls packages.
+// 2. Hand the bot token to CloudFormation as the NoEcho stack parameter TelegramBotToken, only
+//    on the call that creates or updates the full stack. `provider.stackParameters` written in
+//    serverless.yml would be saved into .serverless/serverless-state.json (which osls also
+//    uploads to the deployment bucket), and would be sent with the first, bucket-only stack
+//    too, which CloudFormation refuses because that template declares no such parameter.
+//    Set here, the token lives in this process's memory and in the CloudFormation call only.
+//
+// The token comes from the environment: `TELEGRAM_BOT_TOKEN=<token> npx serverless deploy`.
+// Without it, a stage deployed before keeps the token it has (UsePreviousValue).
+
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const PARAMETER = 'TelegramBotToken';
+// Same shape as the template parameter's AllowedPattern in serverless.yml.
+const TOKEN_PATTERN = /^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$/;
+
+function cloudFormationCommands() {
+  const oslsDir = path.dirname(require.resolve('osls/package.json'));
+  const sdk = require.resolve('@aws-sdk/client-cloudformation', { paths: [oslsDir] });
+  return require(sdk);
+}
+
+class DecapitationDeploy {
+  constructor(serverless, options, utils = {}) {
+    this.serverless = serverless;
+    this.options = options;
+    this.log = utils.log;
+    this.provider = serverless.getProvider('aws');
+    this.parameter = null;
+    this.hooks = {
+      'before:package:createDeploymentArtifacts': () => this.build(),
+      'before:package:function:package': () => this.build(),
+      'before:deploy:deploy': async () => this.chooseTokenParameter(),
+      'before:aws:deploy:deploy:updateStack': () => this.passTokenParameter(),
+    };
+  }
+
+  error(message, code) {
+    return new this.serverless.classes.Error(message, code);
+  }
+
+  build() {
+    const python = process.env.PYTHON || 'python3';
+    const serviceDir = this.serverless.serviceDir;
+    const result = spawnSync(python, [path.join(serviceDir, 'infra', 'package.py')], {
+      cwd: serviceDir,
+      stdio: 'inherit',
+    });
+    if (result.error) {
+      throw this.error(
+        `Could not run "${python}" to build the Lambda zip (${result.error.message}). ` +
+          'Install Python 3.11+ with pip, or set PYTHON to its path.',
+        'DECAPITATION_BUILD'
+      );
+    }
+    if (result.status !== 0) {
+      throw this.error(
+        `infra/package.py failed (exit status ${result.status}); see its output above.`,
+        'DECAPITATION_BUILD'
+      );
+    }
+  }
+
+  async chooseTokenParameter() {
+    const token = (process.env.TELEGRAM_BOT_TOKEN || '').trim();
+    if (token) {
+      if (!TOKEN_PATTERN.test(token)) {
+        throw this.error(
+          'TELEGRAM_BOT_TOKEN does not look like a bot token from @BotFather ' +
+            '(digits, a colon, then about 35 letters, digits, "_" or "-").',
+          'DECAPITATION_TOKEN'
+        );
+      }
+      this.parameter = { ParameterKey: PARAMETER, ParameterValue: token };
+      return;
+    }
+    if (await this.stackHasToken()) {
+      if (this.log) this.log.notice('TELEGRAM_BOT_TOKEN not set: keeping the deployed token');
+      this.parameter = { ParameterKey: PARAMETER, UsePreviousValue: true };
+      return;
+    }
+    throw this.error(
+      'TELEGRAM_BOT_TOKEN is not set. The first deploy of a stage needs the token ' +
+        'that @BotFather gave you: TELEGRAM_BOT_TOKEN=<token> npx serverless deploy',
+      'DECAPITATION_TOKEN'
+    );
+  }
+
+  async stackHasToken() {
+    const { DescribeStacksCommand } = cloudFormationCommands();
+    const client = await this.provider.getCloudFormationClient();
+    const stackName = this.provider.naming.getStackName();
+    try {
+      const answer = await client.send(new DescribeStacksCommand({ StackName: stackName }));
+      const stack = (answer.Stacks || [])[0] || {};
+      return (stack.Parameters || []).some((p) => p.ParameterKey === PARAMETER);
+    } catch (error) {
+      if (/does not exist/.test(String(error && error.message))) return false;
+      throw error;
+    }
+  }
+
+  passTokenParameter() {
+    if (this.parameter === null) {
+      throw this.error('internal: no TelegramBotToken parameter was chosen', 'DECAPITATION_TOKEN');
+    }
+    this.serverless.service.provider.stackParameters = [this.parameter];
+  }
+}
+
+module.exports = DecapitationDeploy;

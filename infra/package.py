@@ -1,0 +1,153 @@
+"""Build the Lambda zip (Python 3.12 on arm64) without Docker: `python infra/package.py`.
+
+The project's runtime dependencies (less boto3, which the Lambda runtime provides) are installed
+from manylinux aarch64 wheels for CPython 3.12, next to the project's Python packages, and the
+folder is zipped reproducibly into build/lambda.zip. serverless.yml deploys that zip; the
+project's osls plugin (infra/osls-plugin.js) runs this script before every package or deploy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build"
+PACKAGES = ("engine", "handlers", "infra")
+# In the Lambda runtime already; shipping them would only add megabytes.
+PROVIDED = {"boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six"}
+PLATFORM = "manylinux2014_aarch64"
+PYTHON_VERSION = "3.12"
+# Folders and files no Lambda needs (console scripts, caches, type stubs of nothing we run).
+_DROP_DIRS = {"__pycache__", "bin", "tests", "test"}
+_DROP_SUFFIXES = {".pyc", ".pyo"}
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def requirement_name(requirement: str) -> str:
+    """The normalized distribution name of a PEP 508 requirement string."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    if match is None:
+        raise ValueError(f"not a requirement: {requirement!r}")
+    return re.sub(r"[-_.]+", "-", match.group(1)).lower()
+
+
+def runtime_requirements(pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
+    """The project's runtime dependencies that the Lambda zip must carry."""
+    with pyproject.open("rb") as file:
+        dependencies = tomllib.load(file)["project"]["dependencies"]
+    return [dep for dep in dependencies if requirement_name(dep) not in PROVIDED]
+
+
+def install_dependencies(target: Path, requirements: list[str]) -> None:
+    """pip-install `requirements` as aarch64 / CPython 3.12 wheels into `target`."""
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--no-compile",
+        "--target",
+        str(target),
+        "--platform",
+        PLATFORM,
+        "--implementation",
+        "cp",
+        "--python-version",
+        PYTHON_VERSION,
+        "--only-binary=:all:",
+        *requirements,
+    ]
+    subprocess.run(command, check=True)
+    shipped = {requirement_name(p.name.split("-")[0]) for p in target.glob("*.dist-info")}
+    unwanted = sorted(shipped & PROVIDED)
+    if unwanted:
+        raise SystemExit(f"the zip would carry {unwanted}, which the Lambda runtime provides")
+
+
+def copy_project(target: Path) -> None:
+    """Copy the project's Python packages (source files only) into `target`."""
+    for package in PACKAGES:
+        for source in sorted((ROOT / package).rglob("*.py")):
+            relative = source.relative_to(ROOT)
+            if _DROP_DIRS & set(relative.parts):
+                continue
+            destination = target / relative
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, destination)
+
+
+def prune(target: Path) -> None:
+    """Drop caches, console scripts and compiled files."""
+    for path in sorted(target.rglob("*"), reverse=True):
+        top_level_junk = path.parent == target and path.name in _DROP_DIRS
+        if path.is_dir() and (top_level_junk or path.name == "__pycache__"):
+            shutil.rmtree(path)
+        elif path.is_file() and path.suffix in _DROP_SUFFIXES:
+            path.unlink()
+
+
+def write_zip(source: Path, destination: Path) -> None:
+    """Zip `source` with sorted entries and fixed times, so equal inputs give equal bytes."""
+    tmp = destination.with_suffix(".zip.tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for path in sorted(p for p in source.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(path.relative_to(source).as_posix(), _ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, path.read_bytes(), compresslevel=9)
+    os.replace(tmp, destination)
+
+
+def sizes(folder: Path) -> list[tuple[str, int]]:
+    """(top-level entry, bytes) of a folder, largest first."""
+    totals: dict[str, int] = {}
+    for path in folder.rglob("*"):
+        if path.is_file():
+            top = path.relative_to(folder).parts[0]
+            totals[top] = totals.get(top, 0) + path.stat().st_size
+    return sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def build(out: Path = BUILD / "lambda.zip", *, quiet: bool = False) -> Path:
+    """Build the Lambda zip at `out` and return its path."""
+    staging = out.parent / "lambda"
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    install_dependencies(staging, runtime_requirements())
+    copy_project(staging)
+    prune(staging)
+    write_zip(staging, out)
+    if not quiet:
+        print(
+            f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "
+            f"{out.stat().st_size / 1e6:.2f} MB zipped"
+        )
+        for name, size in sizes(staging)[:8]:
+            print(f"  {size / 1e6:7.2f} MB  {name}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: build the zip (default build/lambda.zip)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=BUILD / "lambda.zip", help="zip to write")
+    parser.add_argument("--quiet", action="store_true", help="print nothing on success")
+    args = parser.parse_args(argv)
+    build(args.out.resolve(), quiet=args.quiet)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

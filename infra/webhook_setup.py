@@ -1,0 +1,293 @@
+"""CloudFormation custom resource: point the bot's Telegram webhook at the HTTP API.
+
+Create/Update: getMe (checks the token), setWebhook (the API's URL, the generated secret_token,
+only message and callback_query updates) and setMyCommands (English by default and Chinese
+for "zh" users, in the default and all-group-chats scopes). Delete: deleteWebhook, and the
+deletion succeeds even when Telegram cannot be told, so the stack can always be removed.
+
+Every invocation answers CloudFormation's pre-signed ResponseURL with SUCCESS or FAILED and a
+readable Reason, within the function's time limit. The bot token and the webhook secret come
+from Secrets Manager (ARNs in the resource properties) and never appear in a Reason or a log.
+Standard library only, plus boto3 from the Lambda runtime for Secrets Manager.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+import traceback
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+log.setLevel(logging.INFO)
+
+DEFAULT_API_BASE_URL = "https://api.telegram.org"  # TELEGRAM_API_BASE_URL overrides it
+ALLOWED_UPDATES = ["message", "callback_query"]
+DEFAULT_MAX_CONNECTIONS = 40
+PHYSICAL_RESOURCE_ID = "telegram-webhook"
+SUCCESS, FAILED = "SUCCESS", "FAILED"
+
+CALL_TIMEOUT = 10.0  # seconds for one Bot API call
+RESPONSE_RESERVE = 10.0  # seconds of the invocation kept for answering CloudFormation
+REASON_LIMIT = 1000
+
+# The bot's command list, as handlers.app.COMMANDS has it (a test keeps the two equal); this
+# function ships without python-telegram-bot, which importing handlers.app would need.
+COMMANDS: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        ("newgame", "Open a game of Decapitation in this group"),
+        ("status", "Show the state of play"),
+        ("cancel", "End the game (host or admin)"),
+        ("mycard", "Your card and what you learned (private chat)"),
+        ("rules", "The rules"),
+        ("help", "How to play with this bot"),
+        ("language", "English / 中文"),
+    ],
+    "zh": [
+        ("newgame", "在本群开一局斩首行动"),
+        ("status", "查看局势"),
+        ("cancel", "结束游戏（发起人或管理员）"),
+        ("mycard", "你的身份和情报（私聊）"),
+        ("rules", "游戏规则"),
+        ("help", "使用说明"),
+        ("language", "English / 中文"),
+    ],
+}
+DEFAULT_LANGUAGE = "en"
+
+
+class SetupError(Exception):
+    """A failure with a reason fit for CloudFormation's console."""
+
+
+def read_secret(arn: str) -> str:
+    """The string value of a Secrets Manager secret."""
+    import boto3
+
+    return boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"].strip()
+
+
+class BotApi:
+    """A minimal Bot API client: JSON POSTs with a deadline, errors as SetupError."""
+
+    def __init__(
+        self,
+        token: str,
+        deadline: float,
+        *,
+        base_url: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.token = token
+        self.deadline = deadline
+        base_url = base_url or os.environ.get("TELEGRAM_API_BASE_URL") or DEFAULT_API_BASE_URL
+        self.base_url = base_url.rstrip("/")
+        self.clock = clock
+
+    def call(self, method: str, params: dict[str, Any]) -> Any:
+        """The `result` of a Bot API call; one retry after a 429 if time allows."""
+        for attempt in range(2):
+            status, answer = self._post(method, params)
+            if status == 200 and answer.get("ok"):
+                return answer.get("result")
+            if status == 401:
+                raise SetupError("Telegram refused the bot token (401)")
+            retry_after = (answer.get("parameters") or {}).get("retry_after")
+            time_left = self.deadline - self.clock()
+            if (
+                status == 429
+                and attempt == 0
+                and isinstance(retry_after, int)
+                and (retry_after + 1 < time_left)
+            ):
+                time.sleep(retry_after)
+                continue
+            description = answer.get("description") or "no description"
+            raise SetupError(f"Telegram {method} failed ({status}): {description}")
+        raise AssertionError("unreachable")
+
+    def _post(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        timeout = min(CALL_TIMEOUT, self.deadline - self.clock())
+        if timeout <= 0:
+            raise SetupError(f"no time left to call Telegram {method}")
+        request = urllib.request.Request(
+            f"{self.base_url}/bot{self.token}/{method}",
+            data=json.dumps(params).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                status, body = response.status, response.read()
+        except urllib.error.HTTPError as error:
+            status, body = error.code, error.read()
+        except TimeoutError:
+            raise SetupError(f"Telegram did not answer {method} within {timeout:.0f} s") from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            if isinstance(reason, TimeoutError):
+                raise SetupError(
+                    f"Telegram did not answer {method} within {timeout:.0f} s"
+                ) from None
+            raise SetupError(f"could not reach Telegram for {method}: {reason}") from None
+        try:
+            answer = json.loads(body)
+        except ValueError:
+            answer = {}
+        return status, answer if isinstance(answer, dict) else {}
+
+
+def command_calls() -> list[dict[str, Any]]:
+    """The setMyCommands parameters: each language, default scope then all group chats."""
+    calls = []
+    for language, commands in COMMANDS.items():
+        listed = [{"command": name, "description": text} for name, text in commands]
+        code = {} if language == DEFAULT_LANGUAGE else {"language_code": language}
+        calls.append({"commands": listed, **code})
+        calls.append({"commands": listed, "scope": {"type": "all_group_chats"}, **code})
+    return calls
+
+
+def register(api: BotApi, url: str, secret_token: str, max_connections: int) -> dict[str, str]:
+    """Set the webhook and the command lists; the Data CloudFormation gets back."""
+    if not url.startswith("https://"):
+        raise SetupError(f"the webhook URL must start with https://, not {url!r}")
+    me = api.call("getMe", {})
+    api.call(
+        "setWebhook",
+        {
+            "url": url,
+            "secret_token": secret_token,
+            "allowed_updates": ALLOWED_UPDATES,
+            "max_connections": max_connections,
+            "drop_pending_updates": False,
+        },
+    )
+    for params in command_calls():
+        api.call("setMyCommands", params)
+    return {"BotUsername": str((me or {}).get("username", "")), "WebhookUrl": url}
+
+
+def _property(properties: dict[str, Any], name: str) -> str:
+    value = properties.get(name)
+    if not isinstance(value, str) or not value:
+        raise SetupError(f"the custom resource lacks the property {name}")
+    return value
+
+
+def _max_connections(properties: dict[str, Any]) -> int:
+    raw = properties.get("MaxConnections", DEFAULT_MAX_CONNECTIONS)
+    try:
+        value = int(raw)  # CloudFormation passes numbers as strings
+    except (TypeError, ValueError):
+        raise SetupError(f"MaxConnections must be a whole number, not {raw!r}") from None
+    if not 1 <= value <= 100:
+        raise SetupError(f"MaxConnections must be between 1 and 100, not {value}")
+    return value
+
+
+def _remaining_seconds(context: Any) -> float:
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    return remaining() / 1000 if callable(remaining) else 60.0
+
+
+def format_tb(error: BaseException) -> list[str]:
+    """The traceback's frames (file, line, code) without the exception's message."""
+    return traceback.format_tb(error.__traceback__)
+
+
+def _scrub(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text[:REASON_LIMIT]
+
+
+def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
+    """Lambda entry for the custom resource; answers CloudFormation, returns what it said."""
+    request_type = event.get("RequestType")
+    properties = event.get("ResourceProperties") or {}
+    deadline = time.monotonic() + max(1.0, _remaining_seconds(context) - RESPONSE_RESERVE)
+    secrets: list[str] = []
+    status, reason, data = SUCCESS, "", {}
+    try:
+        token = read_secret(_property(properties, "TokenSecretArn"))
+        secrets.append(token)
+        api = BotApi(token, deadline)
+        if request_type in ("Create", "Update"):
+            url = _property(properties, "WebhookUrl")
+            secret_token = read_secret(_property(properties, "WebhookSecretArn"))
+            secrets.append(secret_token)
+            data = register(api, url, secret_token, _max_connections(properties))
+            reason = f"webhook of @{data['BotUsername']} set to {url}"
+        elif request_type == "Delete":
+            api.call("deleteWebhook", {"drop_pending_updates": False})
+            reason = "webhook deleted"
+        else:
+            raise SetupError(f"unknown RequestType {request_type!r}")
+    except SetupError as error:
+        status, reason = FAILED, str(error)
+    except Exception as error:  # a Reason beats a custom resource stuck until its timeout
+        # Where it failed, without the message (which could quote a secret; the Reason is
+        # logged below with the secrets masked).
+        log.error("unexpected %s at\n%s", type(error).__name__, "".join(format_tb(error)))
+        status, reason = FAILED, f"{type(error).__name__}: {error}"
+    if request_type == "Delete" and status == FAILED:
+        status, reason = SUCCESS, f"webhook left as it was ({reason})"
+    reason = _scrub(reason, secrets)
+    log.info("%s %s: %s", request_type, status, reason)
+    send_response(event, status, reason, data, until=deadline + RESPONSE_RESERVE - 1)
+    return {"Status": status, "Reason": reason}
+
+
+def send_response(
+    event: dict[str, Any],
+    status: str,
+    reason: str,
+    data: dict[str, str] | None = None,
+    *,
+    until: float | None = None,
+) -> bool:
+    """PUT the result to the pre-signed ResponseURL (up to three tries, until `until` on the
+    monotonic clock); True once it was taken."""
+    body = json.dumps(
+        {
+            "Status": status,
+            "Reason": reason,
+            "PhysicalResourceId": event.get("PhysicalResourceId") or PHYSICAL_RESOURCE_ID,
+            "StackId": event.get("StackId", ""),
+            "RequestId": event.get("RequestId", ""),
+            "LogicalResourceId": event.get("LogicalResourceId", ""),
+            "NoEcho": False,
+            "Data": data or {},
+        }
+    ).encode()
+    url = event.get("ResponseURL")
+    if not url:
+        log.error("no ResponseURL in the event; CloudFormation cannot be answered")
+        return False
+    until = time.monotonic() + 3 * CALL_TIMEOUT if until is None else until
+    for attempt in range(3):
+        timeout = min(CALL_TIMEOUT, until - time.monotonic())
+        if timeout <= 0:
+            break
+        request = urllib.request.Request(
+            url,
+            data=body,
+            method="PUT",
+            headers={"Content-Type": "", "Content-Length": str(len(body))},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                response.read()
+            return True
+        except (urllib.error.URLError, OSError) as error:
+            log.warning("answering CloudFormation failed (try %d): %s", attempt + 1, error)
+            time.sleep(min(0.5 * (attempt + 1), max(0.0, until - time.monotonic())))
+    log.error("CloudFormation was not answered; it will time the resource out")
+    return False

@@ -1,0 +1,190 @@
+"""The Lambda entries under the environment serverless.yml gives them.
+
+The variable names and what they point at are read from the generated template; each target is
+made under moto from the template's own properties (the table, the queue, the two secrets).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from infra import dynamo_store, lambda_entry
+from tests.deploy.conftest import Packaged
+from tests.fake_telegram import FakeTelegram
+from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture used below
+
+# What lambda_entry reads besides the template's variables; unset, as on AWS.
+READ_ELSEWHERE = (
+    "WEBHOOK_SECRET",
+    "TELEGRAM_BOT_TOKEN",
+    "BOT_USERNAME",
+    "TELEGRAM_API_BASE_URL",
+    "DECAPITATION_TABLE",
+    "TIMER_QUEUE_URL",
+    "TELEGRAM_TOKEN_SECRET_ARN",
+    "WEBHOOK_SECRET_ARN",
+)
+
+Deployed = Callable[[str], dict[str, str]]
+
+
+def make_table(props: dict[str, Any]) -> str:
+    client = boto3.client("dynamodb", region_name=REGION)
+    name = props["TableName"]
+    client.create_table(
+        TableName=name,
+        AttributeDefinitions=props["AttributeDefinitions"],
+        KeySchema=props["KeySchema"],
+        BillingMode=props["BillingMode"],
+    )
+    client.update_time_to_live(
+        TableName=name, TimeToLiveSpecification=props["TimeToLiveSpecification"]
+    )
+    return name
+
+
+def make_queue(props: dict[str, Any]) -> str:
+    attributes = {"VisibilityTimeout": str(props["VisibilityTimeout"])}
+    sqs = boto3.client("sqs", region_name=REGION)
+    return sqs.create_queue(QueueName=props["QueueName"], Attributes=attributes)["QueueUrl"]
+
+
+def make_secret(name: str, props: dict[str, Any], token: str) -> str:
+    client = boto3.client("secretsmanager", region_name=REGION)
+    if props.get("SecretString") == {"Ref": "TelegramBotToken"}:
+        value = token
+    else:
+        generate = props["GenerateSecretString"]
+        value = client.get_random_password(
+            PasswordLength=generate["PasswordLength"],
+            ExcludePunctuation=generate["ExcludePunctuation"],
+            IncludeSpace=generate["IncludeSpace"],
+        )["RandomPassword"]
+    return client.create_secret(Name=name, SecretString=value)["ARN"]
+
+
+@pytest.fixture
+def deployed(
+    packaged: Packaged,
+    aws_env: None,  # noqa: F811 - the fixture imported above
+    fake_telegram: FakeTelegram,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Deployed]:
+    """Makes the template's resources under moto; call it with a function's logical id to get
+    that function's environment, resolved, and set as the process environment."""
+    monkeypatch.setattr(dynamo_store, "_client", None)
+    made: dict[str, str] = {}
+
+    def resolve(logical_id: str) -> str:
+        if logical_id not in made:
+            resource = packaged.resources[logical_id]
+            kind, props = resource["Type"], resource["Properties"]
+            if kind == "AWS::DynamoDB::Table":
+                made[logical_id] = make_table(props)
+            elif kind == "AWS::SQS::Queue":
+                made[logical_id] = make_queue(props)
+            elif kind == "AWS::SecretsManager::Secret":
+                made[logical_id] = make_secret(logical_id, props, fake_telegram.token)
+            else:
+                raise AssertionError(f"an environment variable points at a {kind}: teach me")
+        return made[logical_id]
+
+    def environment(function: str) -> dict[str, str]:
+        variables = packaged.resources[function]["Properties"]["Environment"]["Variables"]
+        env = {}
+        for name, value in variables.items():
+            if isinstance(value, str):
+                env[name] = value
+                continue
+            assert isinstance(value, dict) and list(value) == ["Ref"], (name, value)
+            env[name] = resolve(value["Ref"])
+        for name in READ_ELSEWHERE:
+            monkeypatch.delenv(name, raising=False)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        return env
+
+    with mock_aws():
+        reset()
+        try:
+            yield environment
+        finally:
+            reset()
+
+
+def reset() -> None:
+    """A cold start: no Application, token or webhook secret kept from before."""
+    if hasattr(lambda_entry, "reset"):
+        lambda_entry.reset()
+    else:
+        lambda_entry._state.clear()
+
+
+def secret_value(arn: str) -> str:
+    client = boto3.client("secretsmanager", region_name=REGION)
+    return client.get_secret_value(SecretId=arn)["SecretString"]
+
+
+def http_event(body: str, secret: str | None) -> dict[str, Any]:
+    """An HTTP API (payload 2.0) request as API Gateway hands it to the webhook function."""
+    headers = {"content-type": "application/json"}
+    if secret is not None:
+        headers["x-telegram-bot-api-secret-token"] = secret
+    return {
+        "version": "2.0",
+        "routeKey": "POST /webhook",
+        "rawPath": "/webhook",
+        "headers": headers,
+        "body": body,
+        "isBase64Encoded": False,
+        "requestContext": {"http": {"method": "POST", "path": "/webhook"}},
+    }
+
+
+def test_the_webhook_refuses_a_wrong_or_missing_secret(deployed: Deployed) -> None:
+    env = deployed("WebhookLambdaFunction")
+    secret = secret_value(env["WEBHOOK_SECRET_ARN"])
+    update = json.dumps({"update_id": 1})
+
+    assert lambda_entry.webhook(http_event(update, None))["statusCode"] == 403
+    assert lambda_entry.webhook(http_event(update, "wrong"))["statusCode"] == 403
+    assert lambda_entry.webhook(http_event(update, secret[:-1]))["statusCode"] == 403
+    # The right secret gets past the check: this body is then refused as no update.
+    assert lambda_entry.webhook(http_event("[]", secret))["statusCode"] == 400
+
+
+def test_the_webhook_runs_an_update_under_the_deployed_environment(
+    deployed: Deployed, fake_telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = deployed("WebhookLambdaFunction")
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", fake_telegram.url)  # the one test-only value
+    secret = secret_value(env["WEBHOOK_SECRET_ARN"])
+    alice = fake_telegram.add_user("Alice", started=True)
+    group = fake_telegram.add_group("Friday games", [alice])
+    fake_telegram.send_text(alice, group, "/newgame")
+    (update,) = fake_telegram.next_updates()
+
+    answer = lambda_entry.webhook(http_event(json.dumps(update), secret))
+
+    assert answer["statusCode"] == 200, answer
+    assert fake_telegram.texts(group), "the bot said nothing in the group"
+    table = boto3.client("dynamodb", region_name=REGION).scan(TableName=env["DECAPITATION_TABLE"])
+    assert table["Count"] >= 1, "nothing was stored in the deployed table"
+    fake_telegram.assert_no_refused()
+
+
+def test_the_timer_runs_under_the_deployed_environment(
+    deployed: Deployed, fake_telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deployed("TimerLambdaFunction")
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", fake_telegram.url)
+    record = {"messageId": "m1", "body": json.dumps({"chat": -4100000999, "due": 0})}
+
+    assert lambda_entry.timer({"Records": [record]}) == {"batchItemFailures": []}
+    fake_telegram.assert_no_refused()

@@ -1,0 +1,124 @@
+"""The project's osls plugin (infra/osls-plugin.js), run by node against a stand-in osls."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+
+from tests.deploy.conftest import DUMMY_TOKEN, ROOT
+
+PLUGIN = ROOT / "infra" / "osls-plugin.js"
+
+# Builds the plugin with a stand-in `serverless` whose CloudFormation client answers
+# DescribeStacks from STACK (JSON: null = no such stack), runs one hook, prints what happened.
+HARNESS = r"""
+const [pluginPath, hook] = process.argv.slice(1);
+const Plugin = require(pluginPath);
+class ServerlessError extends Error {
+  constructor(message, code) { super(message); this.code = code; }
+}
+const stack = JSON.parse(process.env.STACK || 'null');
+const calls = [];
+const provider = {
+  naming: { getStackName: () => 'decapitation-ci' },
+  getCloudFormationClient: async () => ({
+    send: async (command) => {
+      calls.push(command.constructor.name);
+      if (stack === null) throw new Error('Stack with id decapitation-ci does not exist');
+      return { Stacks: [{ StackName: 'decapitation-ci', Parameters: stack }] };
+    },
+  }),
+};
+const serverless = {
+  classes: { Error: ServerlessError },
+  serviceDir: process.env.SERVICE_DIR,
+  service: { provider: {} },
+  getProvider: () => provider,
+};
+const plugin = new Plugin(serverless, {}, { log: { notice() {} } });
+(async () => {
+  const out = { hooks: Object.keys(plugin.hooks), calls };
+  try {
+    for (const name of hook.split(',')) {
+      await plugin.hooks[name]();
+      out[name] = serverless.service.provider.stackParameters || null;
+    }
+  } catch (error) {
+    out.error = { message: error.message, code: error.code };
+  }
+  console.log(JSON.stringify(out));
+})();
+"""
+
+CHOOSE = "before:deploy:deploy"
+PASS = "before:aws:deploy:deploy:updateStack"
+BUILD = "before:package:createDeploymentArtifacts"
+
+
+def run(hooks: str, *, token: str | None, stack: Any = None, **env: str) -> dict[str, Any]:
+    node = shutil.which("node")
+    if node is None or not (ROOT / "node_modules" / "osls").exists():
+        pytest.skip("node or node_modules/osls is absent: run `npm ci` (.ci/deploy-check does)")
+    environ = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+    environ.update(STACK=json.dumps(stack), SERVICE_DIR=str(ROOT), **env)
+    if token is not None:
+        environ["TELEGRAM_BOT_TOKEN"] = token
+    result = subprocess.run(
+        [node, "-e", HARNESS, str(PLUGIN), hooks],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_token_is_passed_only_to_the_full_stack_update() -> None:
+    out = run(f"{CHOOSE},{PASS}", token=DUMMY_TOKEN)
+
+    # Chosen before deploying, but not left in the service (its state file is saved and
+    # uploaded earlier); set only for the update, after the bucket-only stack was created.
+    assert out[CHOOSE] is None
+    assert out[PASS] == [{"ParameterKey": "TelegramBotToken", "ParameterValue": DUMMY_TOKEN}]
+    assert out["calls"] == []
+    assert not [h for h in out["hooks"] if "createStack" in h or "uploadArtifacts" in h]
+
+
+def test_without_a_token_a_deployed_stage_keeps_its_token() -> None:
+    stack = [{"ParameterKey": "TelegramBotToken", "ParameterValue": "****"}]
+
+    out = run(f"{CHOOSE},{PASS}", token=None, stack=stack)
+
+    assert out[PASS] == [{"ParameterKey": "TelegramBotToken", "UsePreviousValue": True}]
+    assert out["calls"] == ["DescribeStacksCommand"]
+
+
+@pytest.mark.parametrize("stack", [None, []], ids=["no stack", "stack without the token"])
+def test_the_first_deploy_without_a_token_stops_with_how_to_give_it(stack: Any) -> None:
+    out = run(f"{CHOOSE},{PASS}", token=None, stack=stack)
+
+    assert out["error"]["code"] == "DECAPITATION_TOKEN"
+    assert "TELEGRAM_BOT_TOKEN=<token> npx serverless deploy" in out["error"]["message"]
+
+
+def test_a_malformed_token_is_refused_without_being_echoed() -> None:
+    token = "not-a-token-but-a-password-someone-pasted"
+
+    out = run(CHOOSE, token=token)
+
+    assert out["error"]["code"] == "DECAPITATION_TOKEN"
+    assert token not in out["error"]["message"]
+
+
+def test_the_build_reports_a_missing_python() -> None:
+    out = run(BUILD, token=None, PYTHON="/nonexistent/python3")
+
+    assert out["error"]["code"] == "DECAPITATION_BUILD"
+    assert "Install Python 3.11+" in out["error"]["message"]

@@ -1,0 +1,316 @@
+"""The CloudFormation template that `serverless package` generates: lint, wiring, IAM, secrets."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.deploy.conftest import DUMMY_TOKEN, Packaged, zip_texts
+
+FUNCTIONS = {
+    "WebhookLambdaFunction": "infra.lambda_entry.webhook",
+    "TimerLambdaFunction": "infra.lambda_entry.timer",
+    "WebhookSetupLambdaFunction": "infra.webhook_setup.handler",
+}
+# cfn-lint's console entry, run by this interpreter (cfnlint has no __main__).
+CFN_LINT = "import sys; from cfnlint.runner import main; sys.exit(main())"
+LOGS = {"logs:CreateLogStream", "logs:PutLogEvents"}
+GAMES = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"}
+SECRETS = {"secretsmanager:GetSecretValue"}
+# Each function's role: the actions it may take, on what (a Ref or GetAtt target).
+EXPECTED_GRANTS = {
+    "WebhookLambdaFunction": {
+        **{a: {"WebhookLogGroup"} for a in LOGS},
+        **{a: {"GamesTable"} for a in GAMES},
+        "sqs:SendMessage": {"TimerQueue"},
+        "secretsmanager:GetSecretValue": {"BotTokenSecret", "WebhookSecret"},
+    },
+    "TimerLambdaFunction": {
+        **{a: {"TimerLogGroup"} for a in LOGS},
+        **{a: {"GamesTable"} for a in GAMES},
+        "sqs:SendMessage": {"TimerQueue"},
+        "sqs:ReceiveMessage": {"TimerQueue"},
+        "sqs:DeleteMessage": {"TimerQueue"},
+        "sqs:GetQueueAttributes": {"TimerQueue"},
+        "secretsmanager:GetSecretValue": {"BotTokenSecret"},
+    },
+    "WebhookSetupLambdaFunction": {
+        **{a: {"WebhookSetupLogGroup"} for a in LOGS},
+        "secretsmanager:GetSecretValue": {"BotTokenSecret", "WebhookSecret"},
+    },
+}
+
+
+def target(value: Any) -> str:
+    """The logical id a {"Ref": ...} or {"Fn::GetAtt": [...]} points at."""
+    if isinstance(value, dict) and "Ref" in value:
+        return value["Ref"]
+    if isinstance(value, dict) and "Fn::GetAtt" in value:
+        return value["Fn::GetAtt"][0]
+    raise AssertionError(f"not a Ref or GetAtt: {value!r}")
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def statements(resource: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every policy statement of an IAM role, policy or resource policy."""
+    props = resource["Properties"]
+    docs = [p["PolicyDocument"] for p in props.get("Policies", [])]
+    if "PolicyDocument" in props:
+        docs.append(props["PolicyDocument"])
+    return [s for doc in docs for s in as_list(doc["Statement"])]
+
+
+def test_cfn_lint_finds_nothing_but_redundant_depends_on(packaged: Packaged) -> None:
+    pytest.importorskip("cfnlint", reason="cfn-lint is not installed (pip install -e '.[dev]')")
+    template = str(packaged.template_path)
+    result = subprocess.run(
+        [sys.executable, "-c", CFN_LINT, "--ignore-checks", "W3005", "--", template],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
+    kinds = sorted(f"{k} {v['Type']}" for k, v in packaged.resources.items())
+    expected = {
+        "HttpApi AWS::ApiGatewayV2::Api",
+        "HttpApiStage AWS::ApiGatewayV2::Stage",
+        "HttpApiIntegrationWebhook AWS::ApiGatewayV2::Integration",
+        "HttpApiRoutePostWebhook AWS::ApiGatewayV2::Route",
+        "WebhookLambdaPermissionHttpApi AWS::Lambda::Permission",
+        "TimerEventSourceMappingSQSTimerQueue AWS::Lambda::EventSourceMapping",
+        "GamesTable AWS::DynamoDB::Table",
+        "TimerQueue AWS::SQS::Queue",
+        "TimerDeadLetterQueue AWS::SQS::Queue",
+        "BotTokenSecret AWS::SecretsManager::Secret",
+        "WebhookSecret AWS::SecretsManager::Secret",
+        "TelegramWebhook Custom::TelegramWebhook",
+        "ServerlessDeploymentBucket AWS::S3::Bucket",
+        "ServerlessDeploymentBucketPolicy AWS::S3::BucketPolicy",
+    }
+    for function in ("Webhook", "Timer", "WebhookSetup"):
+        expected |= {
+            f"{function}LambdaFunction AWS::Lambda::Function",
+            f"{function}LogGroup AWS::Logs::LogGroup",
+            f"{function}Role AWS::IAM::Role",
+        }
+    assert kinds == sorted(expected)
+
+
+def test_the_webhook_is_one_post_route_to_the_webhook_function(packaged: Packaged) -> None:
+    routes = packaged.of_type("AWS::ApiGatewayV2::Route")
+    assert [r["Properties"]["RouteKey"] for r in routes.values()] == ["POST /webhook"]
+    route = next(iter(routes.values()))["Properties"]
+    integration_id = route["Target"]["Fn::Join"][1][1]["Ref"]
+    integration = packaged.resources[integration_id]["Properties"]
+    assert target(integration["IntegrationUri"]) == "WebhookLambdaFunction"
+    assert integration["PayloadFormatVersion"] == "2.0"
+    permission = packaged.resources["WebhookLambdaPermissionHttpApi"]["Properties"]
+    assert target(permission["FunctionName"]) == "WebhookLambdaFunction"
+    assert permission["Principal"] == "apigateway.amazonaws.com"
+
+
+def test_every_handler_is_a_callable_of_the_project_and_in_the_zip(packaged: Packaged) -> None:
+    functions = packaged.of_type("AWS::Lambda::Function")
+    handlers = {name: f["Properties"]["Handler"] for name, f in functions.items()}
+    assert handlers == FUNCTIONS
+    shipped = {name for name, _ in zip_texts(packaged.artifact)}
+    for handler in handlers.values():
+        module_name, _, attribute = handler.rpartition(".")
+        module = importlib.import_module(module_name)
+        assert callable(getattr(module, attribute)), handler
+        assert module_name.replace(".", "/") + ".py" in shipped, handler
+
+
+def test_functions_run_python_312_on_arm64(packaged: Packaged) -> None:
+    for name, function in packaged.of_type("AWS::Lambda::Function").items():
+        props = function["Properties"]
+        assert props["Runtime"] == "python3.12", name
+        assert props["Architectures"] == ["arm64"], name
+        assert props["Timeout"] <= 60, name
+
+
+def test_the_zip_is_small_and_carries_no_boto3_tests_or_node_modules(packaged: Packaged) -> None:
+    assert packaged.artifact.stat().st_size < 5_000_000
+    tops = {name.split("/", 1)[0] for name, _ in zip_texts(packaged.artifact)}
+    assert {"engine", "handlers", "infra", "telegram", "httpx"} <= tops
+    assert not tops & {"boto3", "botocore", "tests", "bench", "node_modules", "docs"}
+    names = [name for name, _ in zip_texts(packaged.artifact)]
+    assert not [n for n in names if n.endswith(".pyc") or "__pycache__" in n]
+
+
+def test_the_games_table(packaged: Packaged) -> None:
+    props = packaged.resources["GamesTable"]["Properties"]
+    assert props["KeySchema"] == [{"AttributeName": "pk", "KeyType": "HASH"}]
+    assert props["AttributeDefinitions"] == [{"AttributeName": "pk", "AttributeType": "S"}]
+    assert props["BillingMode"] == "PAY_PER_REQUEST"
+    assert props["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+    assert props["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+
+
+def test_the_timer_queue_feeds_the_timer_function_with_a_dead_letter_queue(
+    packaged: Packaged,
+) -> None:
+    mappings = packaged.of_type("AWS::Lambda::EventSourceMapping")
+    assert len(mappings) == 1
+    mapping = next(iter(mappings.values()))["Properties"]
+    assert target(mapping["EventSourceArn"]) == "TimerQueue"
+    assert target(mapping["FunctionName"]) == "TimerLambdaFunction"
+    assert 1 <= mapping["BatchSize"] <= 10
+    queue = packaged.resources["TimerQueue"]["Properties"]
+    timer = packaged.resources["TimerLambdaFunction"]["Properties"]
+    assert queue["VisibilityTimeout"] >= 6 * timer["Timeout"]
+    assert target(queue["RedrivePolicy"]["deadLetterTargetArn"]) == "TimerDeadLetterQueue"
+    assert 1 < queue["RedrivePolicy"]["maxReceiveCount"] <= 10
+    # The bot's timers are per-message delays of at most 15 minutes: a standard queue.
+    assert not queue.get("FifoQueue")
+    assert queue.get("DelaySeconds", 0) == 0
+
+
+def test_every_function_logs_to_its_own_group_kept_14_days(packaged: Packaged) -> None:
+    groups = packaged.of_type("AWS::Logs::LogGroup")
+    for name, function in packaged.of_type("AWS::Lambda::Function").items():
+        group = name.removesuffix("LambdaFunction") + "LogGroup"
+        assert group in function["DependsOn"]
+        expected = f"/aws/lambda/{function['Properties']['FunctionName']}"
+        assert groups[group]["Properties"]["LogGroupName"] == expected
+        assert groups[group]["Properties"]["RetentionInDays"] == 14
+
+
+def test_each_function_has_its_own_role_with_exactly_what_it_uses(packaged: Packaged) -> None:
+    functions = packaged.of_type("AWS::Lambda::Function")
+    roles = {name: target(f["Properties"]["Role"]) for name, f in functions.items()}
+    assert len(set(roles.values())) == len(roles), roles
+    for name, role_id in roles.items():
+        role = packaged.resources[role_id]
+        assert role["Type"] == "AWS::IAM::Role"
+        trust = as_list(role["Properties"]["AssumeRolePolicyDocument"]["Statement"])
+        assert trust == [
+            {
+                "Effect": "Allow",
+                "Principal": {"Service": "lambda.amazonaws.com"},
+                "Action": "sts:AssumeRole",
+            }
+        ]
+        assert "ManagedPolicyArns" not in role["Properties"], role_id
+        grants: dict[str, set[str]] = {}
+        for statement in statements(role):
+            assert statement["Effect"] == "Allow"
+            for action in as_list(statement["Action"]):
+                for resource in as_list(statement["Resource"]):
+                    grants.setdefault(action, set()).add(target(resource))
+        assert grants == EXPECTED_GRANTS[name], name
+
+
+def test_no_iam_statement_allows_a_wildcard_action_or_resource(packaged: Packaged) -> None:
+    kinds = ("AWS::IAM::Role", "AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
+    checked = 0
+    for name, resource in packaged.resources.items():
+        if resource["Type"] not in kinds and not resource["Type"].endswith("Policy"):
+            continue
+        for statement in statements(resource):
+            if statement["Effect"] != "Allow":
+                continue  # a Deny may be broad (the bucket's "TLS only" rule is)
+            checked += 1
+            for action in as_list(statement.get("Action", [])):
+                assert "*" not in action, f"{name}: wildcard action {action}"
+            assert "NotAction" not in statement and "NotResource" not in statement, name
+            for resource_arn in as_list(statement.get("Resource", [])):
+                assert resource_arn != "*", f"{name}: wildcard resource"
+                if isinstance(resource_arn, str):
+                    assert "*" not in resource_arn, f"{name}: {resource_arn}"
+    assert checked >= 3
+
+
+def test_the_custom_resource_registers_the_api_url_with_the_secrets(packaged: Packaged) -> None:
+    hook = packaged.resources["TelegramWebhook"]
+    props = hook["Properties"]
+    assert target(props["ServiceToken"]) == "WebhookSetupLambdaFunction"
+    assert props["ServiceToken"]["Fn::GetAtt"][1] == "Arn"
+    assert props["WebhookUrl"] == {
+        "Fn::Join": ["", [{"Fn::GetAtt": ["HttpApi", "ApiEndpoint"]}, "/webhook"]]
+    }
+    assert target(props["TokenSecretArn"]) == "BotTokenSecret"
+    assert target(props["WebhookSecretArn"]) == "WebhookSecret"
+    assert 1 <= int(props["MaxConnections"]) <= 100
+    assert str(props["DeployId"]).isdigit()  # new each deploy: every deploy registers again
+    assert int(props["ServiceTimeout"]) <= 300
+    # Registered only once the route answers.
+    assert {"HttpApiStage", "HttpApiRoutePostWebhook", "WebhookLambdaPermissionHttpApi"} <= set(
+        hook["DependsOn"]
+    )
+    setup = packaged.resources["WebhookSetupLambdaFunction"]["Properties"]
+    assert int(props["ServiceTimeout"]) > setup["Timeout"]
+
+
+def test_the_bot_token_enters_only_as_a_no_echo_parameter(packaged: Packaged) -> None:
+    parameter = packaged.template["Parameters"]["TelegramBotToken"]
+    assert parameter["NoEcho"] is True
+    assert "Default" not in parameter
+    secret = packaged.resources["BotTokenSecret"]["Properties"]
+    assert secret["SecretString"] == {"Ref": "TelegramBotToken"}
+    for name, resource in packaged.resources.items():
+        if name != "BotTokenSecret":
+            assert "TelegramBotToken" not in str(resource), name
+
+
+def test_the_webhook_secret_is_generated_from_characters_telegram_allows(
+    packaged: Packaged,
+) -> None:
+    props = packaged.resources["WebhookSecret"]["Properties"]
+    assert "SecretString" not in props
+    generate = props["GenerateSecretString"]
+    assert generate["ExcludePunctuation"] is True
+    assert generate["IncludeSpace"] is False
+    assert 32 <= generate["PasswordLength"] <= 256
+
+
+def test_no_bot_token_in_anything_packaging_wrote(packaged: Packaged) -> None:
+    assert DUMMY_TOKEN not in packaged.log
+    secret_part = DUMMY_TOKEN.split(":", 1)[1].encode()
+    written = [p for p in packaged.output_dir.rglob("*") if p.is_file()]
+    assert written, "serverless package wrote nothing"
+    for path in written:
+        assert secret_part not in path.read_bytes(), path
+    for name, content in zip_texts(packaged.artifact):
+        assert secret_part not in content, name
+
+
+def test_the_functions_environment_names_only_what_they_use(packaged: Packaged) -> None:
+    functions = packaged.of_type("AWS::Lambda::Function")
+    deploy_ids = {
+        f["Properties"]["Environment"]["Variables"]["DEPLOY_ID"]
+        for f in functions.values()
+        if "Environment" in f["Properties"]
+    }
+    assert deploy_ids == {packaged.resources["TelegramWebhook"]["Properties"]["DeployId"]}
+    env = {
+        name: sorted(f["Properties"].get("Environment", {}).get("Variables", {}))
+        for name, f in packaged.of_type("AWS::Lambda::Function").items()
+    }
+    assert env == {
+        "WebhookLambdaFunction": [
+            "DECAPITATION_TABLE",
+            "DEPLOY_ID",
+            "TELEGRAM_TOKEN_SECRET_ARN",
+            "TIMER_QUEUE_URL",
+            "WEBHOOK_SECRET_ARN",
+        ],
+        "TimerLambdaFunction": [
+            "DECAPITATION_TABLE",
+            "DEPLOY_ID",
+            "TELEGRAM_TOKEN_SECRET_ARN",
+            "TIMER_QUEUE_URL",
+        ],
+        "WebhookSetupLambdaFunction": [],
+    }
