@@ -13,6 +13,7 @@ from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -61,6 +62,7 @@ class Wake:
     """A timer's nudge: look at this group's table, something may be due."""
 
     chat: int
+    due: float | None = None  # the deadline the timer was set for, when it says
 
 
 @dataclass
@@ -91,16 +93,20 @@ async def run(context, chat: int, update_id: int | None, changer) -> Table | Non
     d = deps(context)
     change = d.host.change(chat, update_id, changer)
     if change.outs:
-        await send(context, change.table, change.outs)
+        await send(context, change.table, change.outs, update_id)
+    if change.repeated:
+        raise ApplicationHandlerStop  # a redelivery: its answers went out the first time
     return change.table
 
 
-async def send(context, table: Table | None, outs: list[dict]) -> None:
+async def send(
+    context, table: Table | None, outs: list[dict], update_id: int | None = None
+) -> None:
     """Deliver messages, remember new message ids, tell the group about unreachable players."""
     d = deps(context)
     delivery = await deliver(context.bot, outs, {})
-    if table is not None and delivery.ids:
-        d.host.remember(table.chat, table.game, delivery.ids, delivery.board_tag)
+    if table is not None and (delivery.ids or update_id is not None):
+        d.host.remember(table.chat, table.game, delivery.ids, delivery.board_tag, update_id)
     if table is not None and delivery.unreachable and table.status == PLAYING:
         await tell_unreachable(context, table, delivery.unreachable)
     if table is not None and delivery.migrated_to:
@@ -163,6 +169,39 @@ async def bot_can_delete(context, chat: int) -> bool:
 def is_group(update: Update) -> bool:
     """True for groups and supergroups."""
     return update.effective_chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+def table_chat(update: Update) -> int | None:
+    """The group whose table an update may change, if any."""
+    if update.callback_query is not None:
+        press = callbacks.decode(update.callback_query.data)
+        return press.chat if press else None
+    message = update.effective_message
+    if message is None or update.effective_chat is None:
+        return None
+    if is_group(update):
+        return update.effective_chat.id
+    words = (message.text or "").split()
+    if len(words) == 2 and words[0] == "/start":
+        target = callbacks.parse_join(words[1])
+        return target[0] if target else None
+    return None
+
+
+async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Telegram delivered an update again that already changed its table: send only what that
+    change still owes (a run that died before sending), and handle it no further."""
+    chat = table_chat(update)
+    if chat is None:
+        return
+    d = deps(context)
+    table = d.host.load(chat)
+    if table is None or update.update_id not in table.data.get("applied", []):
+        return
+    outs = d.host.owed(table, update.update_id)
+    if outs:
+        await send(context, table, outs, update.update_id)
+    raise ApplicationHandlerStop
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -415,6 +454,10 @@ async def press_lobby(update: Update, context, p: callbacks.Press) -> str:
     else:
         raise Refused("bad_button")
     saved = await run(context, p.chat, update.update_id, changer)
+    if saved is not None and p.arg == "start" and saved.status == PLAYING:
+        # Every player, the host too, finds this game from the private chat (/mycard, /start).
+        for uid, _ in saved.players:
+            d.host.put(user_key(uid), {"chat": p.chat})
     if saved is not None and p.arg.startswith("t:"):
         prefs = d.host.get(prefs_key(p.chat)) or {}
         d.host.put(prefs_key(p.chat), {**prefs, "settings": saved.settings, "lang": saved.lang})
@@ -621,7 +664,10 @@ async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
         if table is None or table.deadline() is None:
             return None, []
         if d.clock() < table.deadline():
-            d.host.wake(update.chat, table.deadline())  # early (a resumed or hopping timer)
+            # Early: a resumed timer, or a hop towards a far deadline, is set again; a timer for
+            # a deadline since replaced is dropped (the new deadline has a timer of its own).
+            if update.due is None or update.due == table.deadline():
+                d.host.wake(update.chat, table.deadline())
             return None, []
         return table, table.catch_up(d.clock())
 
@@ -645,6 +691,7 @@ async def migrate(context, old: int, new: int) -> None:
         return Table(data), []
 
     d.host.change(new, None, move)
+    d.host.point(old, new)
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -680,6 +727,7 @@ def build(
         builder = builder.updater(None)
     application = builder.build()
     application.bot_data["deps"] = Deps(Host(store, wake_at, clock), clock, seed or (lambda: None))
+    application.add_handler(TypeHandler(Update, skip_repeat), group=-1)
     only_new = filters.UpdateType.MESSAGE
     for name, callback in (
         ("newgame", newgame),

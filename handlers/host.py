@@ -62,9 +62,17 @@ class Host:
         self.wake = wake or (lambda chat, when: None)
         self.clock = clock
 
+    def _follow(self, chat: int) -> tuple[int, Item | None]:
+        """The group's chat id and stored item, following its upgrade to a supergroup."""
+        item = self.store.load(game_key(chat))
+        moved = item.data.get("moved_to") if item else None
+        if moved is None:
+            return chat, item
+        return moved, self.store.load(game_key(moved))
+
     def load(self, chat: int) -> Table | None:
         """The group's table as stored (read-only use)."""
-        item = self.store.load(game_key(chat))
+        _, item = self._follow(chat)
         return Table(item.data) if item else None
 
     def change(self, chat: int, update_id: int | None, changer: Changer) -> Change:
@@ -73,41 +81,78 @@ class Host:
         `changer` gets the loaded table (or None) and returns the table to save (or None to save
         nothing) and the messages owed. It may raise `Refused`; then nothing is saved.
         """
-        key = game_key(chat)
         for _ in range(ATTEMPTS):
-            item = self.store.load(key)
+            chat, item = self._follow(chat)
+            key = game_key(chat)
             table = Table(item.data) if item else None
             if table is not None and update_id in table.data.get("applied", []):
-                return Change(table, table.data.get("outbox", []), repeated=True)
+                return Change(table, self.owed(table, update_id), repeated=True)
+            before = table.deadline() if table is not None else None
             new, outs = changer(table)
             if new is None:
                 return Change(table, outs)
             new.remember_update(update_id)
             new.data["outbox"] = outs
+            new.data["outbox_for"] = update_id
             version = item.version if item else 0  # a new game replaces the old one in place
             try:
                 self.store.save(Item(key, version, new.data, self._expiry(new)))
             except Conflict:
                 continue
             deadline = new.deadline()
-            if deadline is not None:
+            if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)
             return Change(new, outs)
-        raise Conflict(key)
+        raise Conflict(game_key(chat))
 
-    def remember(self, chat: int, game: int, ids: dict[str, int], board_tag: int | None) -> None:
-        """Store the ids of messages just posted (lobby, turn message) for later edits.
+    def point(self, old: int, new: int) -> None:
+        """Leave a group's old key pointing at its supergroup's, so that buttons, join links and
+        timers made with the old chat id still find the game (the pointer lasts a day)."""
+        key = game_key(old)
+        for _ in range(ATTEMPTS):
+            item = self.store.load(key)
+            if item is None or item.data.get("moved_to") == new:
+                return
+            data = {"chat": old, "game": item.data.get("game"), "status": CANCELLED}
+            try:
+                self.store.save(
+                    Item(key, item.version, {**data, "moved_to": new}, self._expiry(Table(data)))
+                )
+                return
+            except Conflict:
+                continue
+
+    @staticmethod
+    def owed(table: Table, update_id: int | None) -> list[Out]:
+        """What the change made by `update_id` still owes: its outbox, unless it was delivered."""
+        if update_id is None or table.data.get("outbox_for") != update_id:
+            return []
+        return table.data.get("outbox", [])
+
+    def remember(
+        self,
+        chat: int,
+        game: int,
+        ids: dict[str, int],
+        board_tag: int | None,
+        update_id: int | None = None,
+    ) -> None:
+        """Store the ids of messages just posted (lobby, turn message) for later edits, and
+        mark the outbox of `update_id` delivered, so a redelivery of it sends nothing again.
 
         A turn message's id is kept only while that turn message is still the current one.
         """
-        if not ids:
-            return
         key = game_key(chat)
         for _ in range(ATTEMPTS):
             item = self.store.load(key)
             if item is None or item.data.get("game") != game:
                 return
             data = item.data
+            delivered = update_id is not None and data.get("outbox_for") == update_id
+            if not ids and not (delivered and data.get("outbox")):
+                return
+            if delivered:
+                data["outbox"] = []
             for ref, message_id in ids.items():
                 if ref == "board":
                     board = data.get("board")

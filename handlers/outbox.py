@@ -127,8 +127,10 @@ async def _one(bot: Bot, out: dict, refs: dict[str, int | None], delivery: Deliv
         elif out["op"] == "delete":
             await _call(lambda: bot.delete_message(chat_id=out["chat"], message_id=out["msg"]))
     except Forbidden:
-        if out.get("private"):
+        if out.get("private") and not out.get("quiet"):
             delivery.unreachable.append(out["chat"])
+        elif out.get("private"):
+            log.info("a secret wait's player cannot be reached; the group is not told")
         else:
             delivery.failed += 1
             log.warning("group %s refused a message (bot removed?)", out["chat"])

@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import SWAP
 from engine.cards import color
-from engine.state import SPEAK, TURN
-from engine.turns import may_decapitate, waiting_for
+from engine.state import SPEAK, SPY_PHASE, TURN, GameState, start_state
+from engine.turns import may_decapitate, replay, waiting_for
 from handlers import callbacks
 from handlers.callbacks import BOARD, GAME, LOBBY
 from handlers.texts import card_name, colour_name, t
@@ -49,9 +50,16 @@ def send_group(table: Table, text: str, kb: Keyboard, remember: str | None = Non
     return {"op": "send", "chat": table.chat, "text": text, "kb": kb, "remember": remember}
 
 
-def send_private(user: int, text: str, kb: Keyboard = None) -> Out:
-    """A new private message, protected from forwarding."""
-    return {"op": "send", "chat": user, "text": text, "kb": kb, "protect": True, "private": True}
+def send_private(user: int, text: str, kb: Keyboard = None, quiet: bool = False) -> Out:
+    """A new private message, protected from forwarding.
+
+    `quiet`: part of a secret wait (the Turncoat's, the Spy's); if it cannot be delivered the
+    group is not told, as naming its player would give the secret away.
+    """
+    out = {"op": "send", "chat": user, "text": text, "kb": kb, "protect": True, "private": True}
+    if quiet:
+        out["quiet"] = True
+    return out
 
 
 def edit_ref(table: Table, ref: str, text: str, kb: Keyboard) -> Out:
@@ -217,24 +225,24 @@ def private_event(table: Table, event: dict) -> list[Out]:
     if kind == "turncoat_offer":
         scout = seat_name(table, event["scout"])
         kb = [[game_button(table, "btn_swap", "w"), game_button(table, "btn_keep", "k")]]
-        return [send_private(user, t_(table, "prompt_turncoat", scout=scout), kb)]
+        return [send_private(user, t_(table, "prompt_turncoat", scout=scout), kb, quiet=True)]
     if kind == "new_card":
         other = seat_name(table, event["source"])
-        return [
-            send_private(user, t_(table, "new_card", other=other, card=card(table, event["card"])))
-        ]
+        text = t_(table, "new_card", other=other, card=card(table, event["card"]))
+        return [send_private(user, text, quiet=True)]
     if kind == "kept":
         return []
     if kind == "spy_turn":
-        return [send_private(user, t_(table, "prompt_spy_red"), seat_keyboard(table, "r", None))]
+        kb = seat_keyboard(table, "r", None)
+        return [send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)]
     return []
 
 
-def timed_out_private(table: Table, seat: int | None) -> list[Out]:
-    """Tell a human whose wait ran out."""
+def timed_out_private(table: Table, seat: int | None, quiet: bool = False) -> list[Out]:
+    """Tell a human whose wait ran out (`quiet` for a secret wait's player)."""
     if not seat or not table.user_at(seat):
         return []
-    return [send_private(table.user_at(seat), t_(table, "timed_out_private"))]
+    return [send_private(table.user_at(seat), t_(table, "timed_out_private"), quiet=quiet)]
 
 
 # -- the group's turn message ----------------------------------------------------------------
@@ -533,13 +541,36 @@ def status(table: Table) -> str:
     )
 
 
+def held_view(table: Table, seat: int) -> GameState:
+    """The game as `seat` may know it while the group's news is held: during the Turncoat's
+    window a swap is known only to its two seats; during the Spy's wait nothing is resolved."""
+    state = table.state
+    if not table.data.get("hold"):
+        return state
+    if state.over:
+        return state._replace(phase=SPY_PHASE)  # known_cards then reads events, not the reveal
+    last = state.log[-1] if state.log else None
+    if last is None or last.act != SWAP or seat in (state.turn, state.target):
+        return state
+    start = start_state(
+        variants=state.variants,
+        names=state.names,
+        virtual=state.virtual,
+        deal=state.deal,
+        set_aside=state.set_aside,
+        first=state.first,
+        seed=state.seed,
+    )
+    return replay(start, state.log[:-1])
+
+
 def my_card(table: Table, seat: int, popup: bool) -> str:
     """A player's card and what they know; short enough for a popup when `popup`."""
     from engine.views import known_cards
 
     state = table.state
     code = state.cards[seat - 1]
-    known = known_cards(state, seat)
+    known = known_cards(held_view(table, seat), seat)
     if popup:
         facts = ", ".join(f"{s}:{card(table, c)}" for s, c in known.items() if s != seat)
         text = f"{t_(table, 'your_card', card=card(table, code))} ({seat})"

@@ -305,7 +305,7 @@ class Table:
                 seat = waiting_for(state)
                 state, events = apply(state, Action(TIMEOUT))
                 self._set_state(state)
-                outs += render.timed_out_private(self, seat)
+                outs += render.timed_out_private(self, seat, quiet=True)
                 hold["held"] += [e for e in events if e["to"] == "all"]
                 outs += self._deliver([e for e in events if e["to"] != "all"], now)
             held = hold["held"]
@@ -319,6 +319,9 @@ class Table:
         if phase == TURN:
             self.data["skips"] = self.data.get("skips", 0) + 1
             if self.data["skips"] >= len(self.state.humans()):
+                # The last skip goes on the board, which the cancellation then closes.
+                lines = [render.public_line(self, e) for e in events if e["to"] == "all"]
+                self.data["board"]["lines"] += [line for line in lines if line]
                 return outs + self.cancel(None)
         return outs + self._deliver(events, now)
 
@@ -426,7 +429,7 @@ class Table:
         text = render.t_(self, "cancelled", name=by) if by else render.t_(self, "cancelled_idle")
         if was_lobby:
             return [render.edit_ref(self, "lobby_msg", text, None)]
-        return [render.send_group(self, text, None)]
+        return [*self._close_board([]), render.send_group(self, text, None)]
 
     def deadline(self) -> float | None:
         """When the table next needs waking."""

@@ -11,6 +11,7 @@ import hmac
 import json
 import logging
 import os
+import time
 from typing import Any
 
 from infra.timers import SqsTimers, parse_wake
@@ -19,6 +20,8 @@ log = logging.getLogger(__name__)
 log.setLevel(logging.INFO)
 
 _state: dict[str, Any] = {}
+# What a test may fix before the Application is built: "clock" (epoch seconds), "seed" (deals).
+_hooks: dict[str, Any] = {}
 
 
 def _loop() -> asyncio.AbstractEventLoop:
@@ -44,6 +47,21 @@ def bot_token(env: dict | os._Environ = os.environ) -> str:
     return _state["token"]
 
 
+def webhook_secret(env: dict | os._Environ = os.environ) -> str:
+    """Telegram's secret_token for the webhook: from Secrets Manager (WEBHOOK_SECRET_ARN,
+    read once per process) when deployed, else WEBHOOK_SECRET from the environment."""
+    arn = env.get("WEBHOOK_SECRET_ARN")
+    if not arn:
+        return env.get("WEBHOOK_SECRET", "")
+    cached = _state.get("webhook_secret")
+    if cached is None or cached[0] != arn:
+        import boto3
+
+        secret = boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+        cached = _state["webhook_secret"] = (arn, secret.strip())
+    return cached[1]
+
+
 def application():
     """The process's Application (webhook mode, DynamoDB store, SQS timers), initialized once."""
     app = _state.get("app")
@@ -54,19 +72,38 @@ def application():
     from infra.dynamo_store import DynamoStore
 
     env = os.environ
-    store = DynamoStore(env["DECAPITATION_TABLE"])
-    timers = SqsTimers(env["TIMER_QUEUE_URL"]) if env.get("TIMER_QUEUE_URL") else None
+    clock = _hooks.get("clock") or time.time
+    store = DynamoStore(env["DECAPITATION_TABLE"], clock=clock)
+    queue = env.get("TIMER_QUEUE_URL")
+    timers = SqsTimers(queue, clock=clock) if queue else None
     app = build(
         bot_token(env),
         store,
         base_url=env.get("TELEGRAM_API_BASE_URL") or None,
         polling=False,
         wake_at=timers,
+        clock=clock,
+        seed=_hooks.get("seed"),
     )
     _loop().run_until_complete(app.initialize())
     render.BOT_USERNAME["name"] = env.get("BOT_USERNAME") or app.bot.username
     _state["app"] = app
     return app
+
+
+def reset(*, clock=None, seed=None) -> None:
+    """Forget the process's Application, loop and token, as a cold start would (for tests).
+
+    `clock` and `seed` fix the time and the deal of the Application built next.
+    """
+    app, loop = _state.get("app"), _state.get("loop")
+    if app is not None and loop is not None and not loop.is_closed():
+        loop.run_until_complete(app.shutdown())
+    if loop is not None and not loop.is_closed():
+        loop.close()
+    _state.clear()
+    _hooks.clear()
+    _hooks.update({k: v for k, v in (("clock", clock), ("seed", seed)) if v is not None})
 
 
 def _answer(status: int, text: str = "") -> dict:
@@ -78,7 +115,7 @@ def webhook(event: dict, context: Any = None) -> dict:
     from telegram import Update
 
     headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
-    secret = os.environ.get("WEBHOOK_SECRET", "")
+    secret = webhook_secret()
     given = headers.get("x-telegram-bot-api-secret-token", "")
     if not secret or not hmac.compare_digest(str(given).encode(), secret.encode()):
         return _answer(403, "forbidden")
@@ -110,5 +147,5 @@ def timer(event: dict, context: Any = None) -> dict:
         if wake is None:
             log.warning("ignored a malformed timer message")
             continue
-        _loop().run_until_complete(app.process_update(Wake(wake[0])))
+        _loop().run_until_complete(app.process_update(Wake(*wake)))
     return {"batchItemFailures": []}

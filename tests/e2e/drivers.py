@@ -1,0 +1,291 @@
+"""The bot under test, run two ways: the local poller on SQLite, and the Lambda entries on moto.
+
+Both offer the same small surface to the simulated players: `act` (a user does something in
+Telegram, then the bot handles it), `advance` (the clock moves on and due timers fire) and
+`item` (what the store holds for a group).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, TypeHandler
+
+from handlers.app import Wake
+from infra import lambda_entry
+from infra.local import ALLOWED_UPDATES, make_application
+from infra.store import GameStore, Item
+from tests.fake_telegram import FakeTelegram
+
+SETTLE_SECONDS = 5.0
+WEBHOOK_SECRET = "e2e-secret_0123456789"
+
+
+class FakeClock:
+    """A settable clock in epoch seconds."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Bot:
+    """What both ways of running the bot share."""
+
+    kind = ""
+
+    def __init__(self, fake: FakeTelegram, clock: FakeClock) -> None:
+        self.fake = fake
+        self.clock = clock
+        self.seed: int | None = None
+        self.errors: list[BaseException] = []
+        self.tables: list[Any] = []  # the players.Table helpers that played here
+
+    @property
+    def application(self) -> Application:
+        raise NotImplementedError
+
+    @property
+    def store(self) -> GameStore:
+        """The store the bot's host writes to."""
+        return self.application.bot_data["deps"].host.store
+
+    def item(self, chat: int) -> Item | None:
+        """The stored table of a group, as the bot left it."""
+        return self.store.load(f"game#{chat}")
+
+    def act(self, deed: Callable[[], dict | None]) -> dict | None:
+        """A user acts in Telegram; returns the update (if the bot got one) once it is handled."""
+        raise NotImplementedError
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` pass on the clock and handle every timer that falls due."""
+        raise NotImplementedError
+
+    def settle(self) -> None:
+        """Handle every update Telegram has for the bot (one not returned by a user's act)."""
+        raise NotImplementedError("only the Lambda bot is handed its updates one by one")
+
+    async def _on_error(self, update: object, context: Any) -> None:
+        """An error handler beside the bot's own: a failing handler fails the test."""
+        self.errors.append(context.error)
+
+
+class LambdaBot(Bot):
+    """The webhook and timer Lambda entries, on DynamoDB and SQS under moto."""
+
+    kind = "lambda"
+
+    def __init__(self, fake: FakeTelegram, clock: FakeClock, sqs: Any, queue_url: str) -> None:
+        super().__init__(fake, clock)
+        self.sqs = sqs
+        self.queue_url = queue_url
+        lambda_entry.reset(clock=clock, seed=lambda: self.seed)
+
+    @property
+    def application(self) -> Application:
+        fresh = "app" not in lambda_entry._state
+        app = lambda_entry.application()
+        if fresh:
+            app.add_error_handler(self._on_error)
+        return app
+
+    @staticmethod
+    def event(body: str, headers: dict[str, str] | None = None) -> dict:
+        """An API Gateway (HTTP API v2) event carrying `body`."""
+        if headers is None:
+            headers = {
+                "content-type": "application/json",
+                "x-telegram-bot-api-secret-token": WEBHOOK_SECRET,
+            }
+        return {
+            "version": "2.0",
+            "routeKey": "POST /webhook",
+            "rawPath": "/webhook",
+            "rawQueryString": "",
+            "headers": headers,
+            "body": body,
+            "isBase64Encoded": False,
+            "requestContext": {
+                "http": {"method": "POST", "path": "/webhook", "sourceIp": "149.154.167.1"},
+                "routeKey": "POST /webhook",
+                "stage": "$default",
+            },
+        }
+
+    def post(self, update: dict) -> dict:
+        """Deliver one update to the webhook entry, as Telegram would."""
+        self.application  # noqa: B018 - a cold start builds it; the recorder must be on it
+        answer = lambda_entry.webhook(self.event(json.dumps(update)))
+        assert answer["statusCode"] == 200, answer
+        return answer
+
+    def settle(self) -> None:
+        """Deliver every update Telegram holds for the bot, in order."""
+        while updates := self.fake.next_updates():
+            for update in updates:
+                self.post(update)
+
+    def act(self, deed: Callable[[], dict | None]) -> dict | None:
+        update = deed()
+        self.settle()
+        return update
+
+    def due_timers(self) -> list[str]:
+        """Take the timer messages SQS would deliver now (moto's SQS keeps the test's time)."""
+        bodies = []
+        while True:
+            got = self.sqs.receive_message(
+                QueueUrl=self.queue_url, MaxNumberOfMessages=10, WaitTimeSeconds=0
+            )
+            messages = got.get("Messages", [])
+            if not messages:
+                return bodies
+            for message in messages:
+                bodies.append(message["Body"])  # one hop of a long wait may come early
+                self.sqs.delete_message(
+                    QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"]
+                )
+
+    def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        for _ in range(20):
+            bodies = self.due_timers()
+            if not bodies:
+                return
+            lambda_entry.timer({"Records": [{"body": body} for body in bodies]})
+            self.settle()
+        raise AssertionError("timers keep firing")
+
+    def close(self) -> None:
+        lambda_entry.reset()
+
+
+class LocalBot(Bot):
+    """The long-polling bot of `make play`, on a SQLite file, in its own thread and loop."""
+
+    kind = "local"
+
+    def __init__(self, fake: FakeTelegram, clock: FakeClock, db: Path) -> None:
+        super().__init__(fake, clock)
+        self.db = db
+        self._app: Application | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._cond = threading.Condition()
+        self._handled: set[int] = set()
+        self._wakes_handled = 0
+        self._wakes_sent = 0
+        self._timers: dict[int, float] = {}  # chat -> the deadline it was last woken for
+        self._crash: BaseException | None = None
+
+    @property
+    def application(self) -> Application:
+        assert self._app is not None, "the local bot is not running"
+        return self._app
+
+    def start(self) -> LocalBot:
+        self._thread = threading.Thread(target=self._run, name="local-bot", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(10) or self._crash:
+            raise AssertionError(f"the local bot did not start: {self._crash!r}")
+        return self
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as err:  # surfaced by start() and close()
+            self._crash = err
+            self._ready.set()
+
+    async def _main(self) -> None:
+        env = {"DECAPITATION_DB": str(self.db), "TELEGRAM_API_BASE_URL": self.fake.url}
+        app = make_application(self.fake.token, env, clock=self.clock, seed=lambda: self.seed)
+        app.add_handler(TypeHandler(object, self._handled_one), group=99)
+        app.add_error_handler(self._on_error)
+        host = app.bot_data["deps"].host
+        wake = host.wake
+
+        def wake_at(chat: int, when: float) -> None:
+            with self._cond:
+                self._timers[chat] = when
+            wake(chat, when)
+
+        host.wake = wake_at
+        self._app, self._loop, self._stop = app, asyncio.get_running_loop(), asyncio.Event()
+        await app.initialize()
+        await app.post_init(app)
+        await app.start()
+        await app.updater.start_polling(
+            poll_interval=0, timeout=1, allowed_updates=ALLOWED_UPDATES
+        )
+        self._ready.set()
+        await self._stop.wait()
+        await app.updater.stop()
+        await app.stop()
+        await app.post_stop(app)
+        await app.shutdown()
+        app.bot_data["deps"].host.store.close()
+
+    async def _handled_one(self, update: object, context: Any) -> None:
+        with self._cond:
+            if isinstance(update, Update):
+                self._handled.add(update.update_id)
+            elif isinstance(update, Wake):
+                self._wakes_handled += 1
+            self._cond.notify_all()
+
+    def _wait(self, done: Callable[[], bool], what: str) -> None:
+        with self._cond:
+            if not self._cond.wait_for(done, SETTLE_SECONDS):
+                raise AssertionError(f"the local bot did not handle {what} in time")
+
+    def act(self, deed: Callable[[], dict | None]) -> dict | None:
+        update = deed()
+        if update is not None:
+            uid = update["update_id"]
+            self._wait(lambda: uid in self._handled, f"update {uid}")
+        return update
+
+    def wait_for_wakes(self, count: int) -> None:
+        """Wait until the bot has handled `count` timer wake-ups since it started."""
+        self._wait(lambda: self._wakes_handled >= count, f"{count} wake-ups")
+
+    def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        for _ in range(20):
+            with self._cond:
+                due = [chat for chat, when in self._timers.items() if when <= self.clock()]
+                for chat in due:
+                    del self._timers[chat]
+                self._wakes_sent += len(due)
+            if not due:
+                return
+            for chat in due:
+                # Re-arm the bot's own timer for now: it fires through LocalTimers as it would.
+                timers = self.application.bot_data["timers"]
+                self._loop.call_soon_threadsafe(timers, chat, self.clock())
+            self._wait(lambda: self._wakes_handled >= self._wakes_sent, "a timer")
+        raise AssertionError("timers keep firing")
+
+    def close(self) -> None:
+        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._stop.set)
+        if self._thread is not None:
+            self._thread.join(10)
+            assert not self._thread.is_alive(), "the local bot did not stop"
+        if self._crash is not None:
+            raise self._crash

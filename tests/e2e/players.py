@@ -1,0 +1,322 @@
+"""Simulated people at a Telegram table: they read their chats and press what they are shown.
+
+A `Player` is one Telegram user; a `Table` is a group of them playing through the bot, with
+helpers for each kind of move ("seat 1 scouts seat 5, then Done").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine import GameState
+from handlers.texts import t
+from tests.e2e.drivers import Bot
+from tests.fake_telegram import FakeChat, FakeMessage, FakeUser
+
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
+GROUP_TITLE = "Friday club"
+OK_ANSWERS = (None, "OK", "好")
+
+
+class Player:
+    """One Telegram user, who sees only their own chats."""
+
+    def __init__(self, bot: Bot, user: FakeUser, group: FakeChat) -> None:
+        self.bot = bot
+        self.fake = bot.fake
+        self.user = user
+        self.group = group
+
+    def __repr__(self) -> str:
+        return f"Player({self.name})"
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        """The name the bot shows for this user."""
+        return " ".join(p for p in (self.user.first_name, self.user.last_name) if p)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def messages(self) -> list[FakeMessage]:
+        """The bot's messages in this user's private chat, as they look now."""
+        return [m for m in self.fake.chat(self.user) if m.from_bot and not m.deleted]
+
+    def texts(self) -> list[str]:
+        """The texts of the bot's private messages."""
+        return [m.text or "" for m in self.messages()]
+
+    def last_text(self) -> str:
+        """The newest private message from the bot."""
+        return self.texts()[-1]
+
+    def prompt(self) -> FakeMessage | None:
+        """The newest private message that has buttons to press, as a person would look for."""
+        for message in reversed(self.messages()):
+            if any(b.callback_data for row in message.buttons for b in row):
+                return message
+        return None
+
+    def labels(self) -> list[str]:
+        """The labels of the buttons on the newest prompt."""
+        prompt = self.prompt()
+        return prompt.button_labels if prompt else []
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def press(
+        self, label: str, message: FakeMessage | None = None, chat: Any = None
+    ) -> str | None:
+        """Press a button (on the newest prompt unless told); returns the popup text shown."""
+        if message is None:
+            message = self.prompt()
+            assert message is not None, f"{self.name} has no buttons to press: {self.texts()}"
+        where = chat if chat is not None else message.chat_id
+        update = self.bot.act(lambda: self.fake.press(self.user, where, message.message_id, label))
+        return self.answer_to(update)
+
+    def press_data(self, data: str, message: FakeMessage, chat: Any = None) -> str | None:
+        """A press carrying `data` on `message`, whatever its buttons say (a forged client)."""
+        where = chat if chat is not None else message.chat_id
+        update = self.bot.act(
+            lambda: self.fake.press(self.user, where, message.message_id, callback_data=data)
+        )
+        return self.answer_to(update)
+
+    def answer_to(self, update: dict | None) -> str | None:
+        """The callback answer the bot gave to a press (AssertionError if it gave none)."""
+        if update is None or "callback_query" not in update:
+            return None
+        query = update["callback_query"]["id"]
+        for answer in self.fake.callback_answers:
+            if answer.query_id == query:
+                return answer.text
+        raise AssertionError(f"the bot never answered {self.name}'s press")
+
+    def say(self, text: str, chat: Any = None) -> dict | None:
+        """Write in the group (or another chat); returns the update if the bot got one."""
+        where = chat if chat is not None else self.group
+        return self.bot.act(lambda: self.fake.send_text(self.user, where, text))
+
+    def private(self, text: str) -> dict | None:
+        """Write to the bot privately."""
+        return self.say(text, chat=self.user)
+
+    def open_link(self, url: str) -> dict | None:
+        """Open a t.me deep link and tap Start."""
+        return self.bot.act(lambda: self.fake.open_deep_link(self.user, url))
+
+
+class Table:
+    """A group of players and the game they play through the bot."""
+
+    def __init__(self, bot: Bot, players: Sequence[Player], group: FakeChat, lang: str) -> None:
+        self.bot = bot
+        self.fake = bot.fake
+        self.players = list(players)
+        self.group = group
+        self.groups = [group]  # every chat the group has had (an upgrade gives it a new one)
+        self.lang = lang
+        self.snapshots: dict[int, tuple[GameState, list[int]]] = {}  # game -> (state, seats)
+        bot.tables.append(self)
+
+    @classmethod
+    def of(
+        cls,
+        bot: Bot,
+        count: int,
+        *,
+        lang: str = "en",
+        bot_admin: bool = False,
+        started: bool = True,
+        names: Sequence[str] = NAMES,
+    ) -> Table:
+        """`count` users in a new group with the bot; the first one owns the group."""
+        code = "zh-hans" if lang == "zh" else "en"
+        users = [
+            bot.fake.add_user(name, language_code=code, started=started) for name in names[:count]
+        ]
+        group = bot.fake.add_group(GROUP_TITLE, users, owner=users[0], bot_admin=bot_admin)
+        return cls(bot, [Player(bot, u, group) for u in users], group, lang)
+
+    def upgrade_to_supergroup(self) -> None:
+        """Telegram upgrades the group: it gets a new chat id, the old chat is read-only."""
+        new = self.fake.migrate(self.group)
+        self.bot.settle()
+        self.group = self.fake.chats[new]
+        self.groups.append(self.group)
+        for player in self.players:
+            player.group = self.group
+
+    @property
+    def host(self) -> Player:
+        return self.players[0]
+
+    @property
+    def chat(self) -> int:
+        return self.group.id
+
+    def t(self, key: str, **kw: Any) -> str:
+        """A bot text in the table's language, as Telegram shows it (no HTML tags)."""
+        text = t(self.lang, key, **kw)
+        for tag in ("<b>", "</b>"):
+            text = text.replace(tag, "")
+        return text
+
+    # -- the store -----------------------------------------------------------------------------
+
+    def data(self) -> dict:
+        """The group's table as stored."""
+        item = self.bot.item(self.chat)
+        assert item is not None, "no table stored for the group"
+        return item.data
+
+    def refresh(self) -> GameState | None:
+        """Remember the stored game as it is now (the leak check needs every game's deal)."""
+        item = self.bot.item(self.chat)
+        if item is None or "engine" not in item.data:
+            return None
+        state = GameState.from_dict(item.data["engine"])
+        self.snapshots[item.data["game"]] = (state, list(item.data["seats"]))
+        return state
+
+    @property
+    def state(self) -> GameState:
+        """The engine's state of the running game."""
+        state = self.refresh()
+        assert state is not None, "no game was dealt"
+        return state
+
+    def player_at(self, seat: int) -> Player:
+        """The player sitting in `seat`."""
+        user = self.data()["seats"][seat - 1]
+        assert user, f"seat {seat} is a virtual player"
+        return next(p for p in self.players if p.id == user)
+
+    def seat_of(self, player: Player) -> int:
+        return self.data()["seats"].index(player.id) + 1
+
+    def seat_label(self, seat: int) -> str:
+        """A seat as its button reads: '5. Eve'."""
+        return self.t("seat_label", seat=seat, name=self.state.names[seat - 1])
+
+    # -- the group -----------------------------------------------------------------------------
+
+    def group_messages(self) -> list[FakeMessage]:
+        """The bot's messages in the group, as they look now."""
+        return [m for m in self.fake.chat(self.group) if m.from_bot and not m.deleted]
+
+    def group_texts(self) -> list[str]:
+        return [m.text or "" for m in self.group_messages()]
+
+    def lobby_message(self) -> FakeMessage:
+        """The lobby (or settings) message of the current game."""
+        return self.fake.message(self.group, self.data()["lobby_msg"])
+
+    def board(self) -> FakeMessage:
+        """The current turn message in the group."""
+        return self.fake.message(self.group, self.data()["board"]["msg"])
+
+    def ending(self) -> FakeMessage | None:
+        """The final reveal, once the game is over."""
+        title = self.t("end_title", colour="")[:2]
+        for message in reversed(self.group_messages()):
+            if (message.text or "").startswith(title):
+                return message
+        return None
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    def open(self, players: Sequence[Player] | None = None) -> None:
+        """The host sends /newgame in the group; the others press Join and Start the bot."""
+        self.host.say("/newgame")
+        for player in players if players is not None else self.players[1:]:
+            self.join(player)
+
+    def join(self, player: Player) -> None:
+        lobby = self.lobby_message()
+        player.press(self.t("btn_join"), message=lobby, chat=self.group)
+        assert player.last_text() == self.t("joined", group=GROUP_TITLE), player.texts()
+
+    def configure(self, **settings: Any) -> None:
+        """The host opens Settings, steps each setting to the value asked, and goes back."""
+        assert self.host.press(self.t("btn_settings"), self.lobby_message()) is None
+        for key, value in settings.items():
+            if isinstance(value, bool):
+                value = self.t("on" if value else "off")
+            wanted = self.t(f"set_{key}", v=value)
+            for _ in range(8):
+                menu = self.lobby_message()
+                label = next(
+                    b.text for row in menu.buttons for b in row if b.callback_data.endswith(key)
+                )
+                if label == wanted:
+                    break
+                assert self.host.press(label, menu) is None
+            else:
+                raise AssertionError(f"the settings never showed {wanted!r}")
+        assert self.host.press(self.t("btn_back"), self.lobby_message()) is None
+
+    def start(self, seed: int | None = None) -> GameState:
+        """The host presses Start (with the deal fixed by `seed`)."""
+        self.bot.seed = seed
+        answer = self.host.press(self.t("btn_start"), self.lobby_message())
+        assert answer is None, answer
+        return self.state
+
+    def lobby_names(self) -> list[str]:
+        """The players' names in lobby order, as the deal sees them."""
+        return [name for _, name in self.data()["players"]]
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def _move(self, player: Player, label: str) -> None:
+        answer = player.press(label)
+        assert answer in OK_ANSWERS, f"{player.name} pressed {label!r} and was told {answer!r}"
+        self.refresh()
+
+    def scout(self, seat: int, target: int) -> None:
+        """The seat's player scouts `target` from their private turn prompt."""
+        player = self.player_at(seat)
+        self._move(player, self.t("btn_scout"))
+        self._move(player, self.seat_label(target))
+
+    def done(self, seat: int) -> None:
+        """The scout ends their speaking moment."""
+        self._move(self.player_at(seat), self.t("btn_done"))
+
+    def scout_and_done(self, seat: int, target: int) -> None:
+        self.scout(seat, target)
+        self.done(seat)
+
+    def predict(self, seat: int, colour: str) -> None:
+        """The Observer reveals and predicts after their scout."""
+        self._move(self.player_at(seat), self.t(f"btn_predict_{colour}"))
+
+    def decapitate(
+        self, seat: int, target: int, proxy: bool | None = None, bodyguard: bool | None = None
+    ) -> None:
+        """The seat's player decapitates `target`, answering the declarations asked."""
+        player = self.player_at(seat)
+        self._move(player, self.t("btn_decapitate"))
+        self._move(player, self.seat_label(target))
+        for declared in (proxy, bodyguard):
+            if declared is not None:
+                self._move(player, self.t("btn_yes" if declared else "btn_no"))
+        self._move(player, self.t("btn_confirm"))
+
+    def swap(self, seat: int) -> None:
+        self._move(self.player_at(seat), self.t("btn_swap"))
+
+    def keep(self, seat: int) -> None:
+        self._move(self.player_at(seat), self.t("btn_keep"))
+
+    def spy_guess(self, seat: int, red: int, blue: int) -> None:
+        """The Spy names the Red captain, then the Blue one."""
+        player = self.player_at(seat)
+        self._move(player, self.seat_label(red))
+        self._move(player, self.seat_label(blue))

@@ -1,0 +1,189 @@
+"""Around the games: Play again, /cancel, unreachable players, silence, /status, /mycard, 中文."""
+
+from __future__ import annotations
+
+from tests.e2e.drivers import LambdaBot, LocalBot
+from tests.e2e.players import Table
+from tests.e2e.test_worked_example import WORKED_EXAMPLE_SEED
+
+
+def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 5)
+    outsider = table.players[4]
+    table.open(table.players[1:4])
+    table.configure(speak_seconds=30, bodyguards=True)
+    state = table.start(seed=21)
+    table.decapitate(state.first, state.first % 4 + 1, bodyguard=False)
+    ending = table.ending()
+    again = table.t("btn_play_again")
+    assert ending.button_labels == [again]
+
+    answer = outsider.press(again, ending)
+    assert answer == "You are not playing in this game."
+    assert table.data()["game"] == 1
+    second = table.players[2]
+    assert second.press(again, ending) is None
+    data = table.data()
+    assert data["game"] == 2 and data["status"] == "lobby"
+    assert data["creator"] == second.id
+    assert data["players"][0][0] == second.id
+    assert {uid for uid, _ in data["players"]} == {p.id for p in table.players[:4]}
+    assert data["settings"]["speak_seconds"] == 30 and data["settings"]["bodyguards"]
+    lobby = table.lobby_message()
+    assert lobby.message_id > ending.message_id
+    assert "Players (4/12):" in lobby.text and "Bodyguards" in lobby.text
+
+    assert table.host.press(again, ending) == "That button is from an old game."
+    assert table.players[3].press(table.t("btn_start"), lobby) == (
+        "Only the host or a group admin may do that."
+    )
+    lambda_bot.seed = 22
+    assert second.press(table.t("btn_start"), lobby) is None
+    state = table.state
+    assert table.data()["game"] == 2 and table.data()["status"] == "playing"
+    table.decapitate(state.first, state.first % 4 + 1, bodyguard=True)
+    assert table.ending().message_id > lobby.message_id
+
+
+def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> None:
+    table = Table.of(local_bot, 4)
+    table.open()
+    state = table.start(seed=23)
+    guest = table.players[1]
+    before = local_bot.item(table.chat)
+    guest.say("/cancel")
+    assert table.group_texts()[-1] == "Only the host or a group admin may do that."
+    assert local_bot.item(table.chat) == before
+
+    first = table.player_at(state.first)
+    prompt = first.prompt()
+    table.host.say("/cancel")
+    assert table.group_texts()[-1] == "🛑 The game was cancelled by Ann."
+    assert table.group_messages()[-2].buttons == []  # the turn message is closed
+    assert table.data()["status"] == "cancelled" and table.data()["deadline"] is None
+    assert first.press(table.t("btn_scout"), prompt) == "Too late: the game has moved on."
+    table.host.say("/status")
+    assert table.group_texts()[-1] == "No game here. /newgame opens one."
+    table.host.say("/cancel")
+    assert table.group_texts()[-1] == "There is no game to cancel."
+
+
+def test_admin_who_does_not_play_may_cancel(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 5)
+    admin = table.players[4]
+    lambda_bot.fake.set_admin(table.group, admin.user)
+    table.open(table.players[1:4])
+    table.start(seed=24)
+    admin.say("/cancel")
+    assert table.group_texts()[-1] == "🛑 The game was cancelled by Eve."
+    assert table.data()["status"] == "cancelled"
+
+
+def test_out_of_turn_chatter_is_deleted_when_the_bot_may_delete(local_bot: LocalBot) -> None:
+    table = Table.of(local_bot, 5, bot_admin=True)
+    outsider = table.players[4]
+    table.open(table.players[1:4])
+    state = table.start(seed=25)
+    assert table.t("silence_enforced") in table.group_messages()[-2].text
+    first = table.player_at(state.first)
+    other = table.player_at(state.first % 4 + 1)
+
+    def kept(update: dict) -> bool:
+        message_id = update["message"]["message_id"]
+        return not local_bot.fake.message(table.group, message_id).deleted
+
+    assert not kept(other.say("I am the captain"))
+    assert not kept(first.say("let me think"))  # a turn is not a speaking moment
+    assert kept(outsider.say("good luck all"))
+    table.scout(state.first, table.seat_of(other))
+    assert kept(first.say("seat 2 is red"))
+    assert not kept(other.say("no I am not"))
+    table.done(state.first)
+    assert not kept(first.say("one more thing"))
+
+
+def test_status_my_card_button_and_mycard_command(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 5)
+    outsider = table.players[4]
+    table.open(table.players[1:4])
+    table.host.say("/status")
+    assert table.group_texts()[-1] == "A lobby is open with 4 players."
+    state = table.start(seed=26)
+    first = table.player_at(state.first)
+    table.host.say("/status")
+    name = state.names[state.first - 1]
+    assert (
+        table.group_texts()[-1] == f"Seat {state.first}, {name}, is to act (scout or decapitate)."
+    )
+    target = state.first % 4 + 1
+    table.scout(state.first, target)
+    table.host.say("/status")
+    assert table.group_texts()[-1] == f"Seat {state.first}, {name}, is to act (speaking)."
+
+    def card(code: str) -> str:
+        return ("Red " if code[0] == "R" else "Blue ") + code[1:]
+
+    board = table.board()
+    popup = first.press(table.t("btn_my_card"), board)
+    mine, seen = card(state.cards[state.first - 1]), card(state.cards[target - 1])
+    assert popup == f"🃏 Your card: {mine} ({state.first}) | {target}:{seen}"
+    assert outsider.press(table.t("btn_my_card"), board) == "You are not playing in this game."
+
+    first.private("/mycard")
+    text = first.last_text()
+    assert f"Your card: {mine}" in text
+    assert f"What you know:\n{table.seat_label(target)}: {seen}" in text
+    table.host.say("/mycard")
+    assert table.group_texts()[-1].startswith("Send /mycard to me in a private chat")
+    outsider.private("/mycard")
+    assert outsider.last_text() == "You are not in a running game."
+    table.host.private("/mycard")  # the host opened the lobby and never used a Join link
+    host_card = card(state.cards[table.seat_of(table.host) - 1])
+    assert f"Your card: {host_card}" in table.host.last_text()
+    table.done(state.first)
+
+
+def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 6, lang="zh")
+    table.open()
+    assert table.lobby_message().text.startswith("🎯 斩首行动 — 新的一局")
+    table.configure(turncoat=True)
+    state = table.start(seed=WORKED_EXAMPLE_SEED)
+    assert "你的人物：红1" in table.player_at(1).texts()[-2]
+    table.scout(1, 5)
+    lambda_bot.advance(10)  # the Turncoat window, though no X is in a six-seat game
+    assert table.player_at(1).texts()[-2] == f"🔍 {table.seat_label(5)} 的人物是 红4。"
+    table.done(1)
+    table.scout(2, 3)
+    lambda_bot.advance(10)
+    table.done(2)
+    table.decapitate(3, 5)
+    ending = table.ending().text
+    assert ending.startswith("🏁 蓝方获胜！")
+    assert f"{table.seat_label(5)}: 红4 👑 队长" in ending
+    assert state.deal == ("R1", "R3", "B7", "B4", "R4", "B3")
+
+
+def test_game_follows_its_group_upgraded_to_a_supergroup(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(seed=27)
+    old = table.chat
+    table.scout(state.first, state.first % 4 + 1)
+    table.upgrade_to_supergroup()
+    assert table.chat != old and table.data()["chat"] == table.chat
+    table.done(state.first)  # a button made before the upgrade
+    board = table.board()
+    assert board.chat_id == table.chat
+    assert board.text.startswith(f"▶️ {table.seat_label(state.first % 4 + 1)}'s turn")
+    table.host.say("/status")
+    assert table.group_texts()[-1].startswith(f"Seat {state.first % 4 + 1},")
+    lambda_bot.advance(90)  # a timer set for the old chat id
+    assert table.t("skipped_line", name=table.seat_label(state.first % 4 + 1)) in "".join(
+        table.group_texts()
+    )
+    table.decapitate(table.state.turn, state.first)
+    assert table.ending().chat_id == table.chat
+    assert [m.text for m in lambda_bot.fake.chat(old) if m.from_bot][-1].startswith("▶️")

@@ -1,0 +1,183 @@
+"""Every kind of wait runs out on the clock, and the game goes on as the rules say."""
+
+from __future__ import annotations
+
+from engine import Variants, captains
+from engine.cards import color, is_x
+from tests.e2e import leaks
+from tests.e2e.deals import find_seed
+from tests.e2e.drivers import Bot, LambdaBot, LocalBot
+from tests.e2e.players import Table
+
+
+def test_turn_that_runs_out_is_skipped_and_the_group_is_told(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    state = table.start(seed=11)
+    late = table.player_at(state.first)
+    stale = late.prompt()
+    bot.advance(89)
+    assert table.state.turn == state.first
+    bot.advance(1)
+    skipped = table.t("skipped_line", name=table.seat_label(state.first))
+    assert skipped in table.group_texts()[-2]
+    assert table.group_texts()[-1].startswith(f"▶️ {table.seat_label(state.first % 4 + 1)}'s turn")
+    assert late.last_text() == "⌛ Time ran out."
+    assert late.press(table.t("btn_scout"), stale) == "Too late: the game has moved on."
+    assert table.state.turn == state.first % 4 + 1
+    assert table.player_at(table.state.turn).labels() == [
+        table.t("btn_scout"),
+        table.t("btn_decapitate"),
+    ]
+    table.decapitate(table.state.turn, state.first)
+    assert table.ending() is not None
+
+
+def test_speaking_moment_that_runs_out_ends_the_turn(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.configure(speak_seconds=30)
+    state = table.start(seed=12)
+    table.scout(state.first, state.first % 4 + 1)
+    scout = table.player_at(state.first)
+    assert scout.labels() == [table.t("btn_done")]
+    bot.advance(30)
+    over = table.t("speak_over_line", name=table.seat_label(state.first))
+    assert over in table.group_texts()[-2]
+    assert scout.last_text() == "⌛ Time ran out."
+    assert table.state.turn == state.first % 4 + 1
+    table.decapitate(table.state.turn, state.first)
+    assert table.ending() is not None
+
+
+def test_turncoat_who_stays_silent_keeps_the_card(lambda_bot: LambdaBot) -> None:
+    def x_scoutable(state):
+        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+        return len(xs) == 1 and xs[0] != state.first
+
+    seed, _ = find_seed(7, Variants(turncoat=True), x_scoutable)
+    table = Table.of(lambda_bot, 7)
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=10)
+    state = table.start(seed)
+    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    table.scout(state.first, holder)
+    turncoat = table.player_at(holder)
+    offer = turncoat.prompt()
+    assert offer.button_labels == [table.t("btn_swap"), table.t("btn_keep")]
+    lambda_bot.advance(10)
+    assert turncoat.last_text() == "⌛ Time ran out."
+    assert table.state.cards == state.cards  # no swap
+    assert "🔄" not in table.board().text
+    assert turncoat.press(table.t("btn_swap"), offer) == "Too late: the game has moved on."
+    table.done(state.first)
+    table.decapitate(table.state.turn, holder)
+    assert table.ending() is not None
+
+
+def test_spy_who_makes_no_guess_in_time_loses(local_bot: LocalBot) -> None:
+    def spy_with_a_human(state):
+        spy = state.holder("SPY")
+        return spy not in (None, state.first) and color(state.cards[state.first - 1]) is not None
+
+    seed, _ = find_seed(6, Variants(spy=True), spy_with_a_human)
+    table = Table.of(local_bot, 6)
+    table.open()
+    table.configure(spy=True, spy_seconds=10)
+    state = table.start(seed)
+    spy = state.holder("SPY")
+    caps = captains(state.cards)
+    target = next(s for s in range(1, 7) if s not in (state.first, spy))
+    table.decapitate(state.first, target)
+    prompt = table.player_at(spy).prompt()
+    local_bot.advance(10)
+    assert table.player_at(spy).last_text() == "⌛ Time ran out."
+    ending = table.ending().text
+    assert f"🕵 The Spy {table.seat_label(spy)} made no guess and loses." in ending
+    late = table.player_at(spy).press(table.seat_label(caps["red"] or 1), prompt)
+    assert late == "Too late: the game has moved on."
+
+
+def test_game_nobody_plays_for_a_whole_round_is_cancelled(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.configure(turn_seconds=30)
+    table.start(seed=13)
+    for _ in range(3):
+        bot.advance(30)
+        assert table.data()["status"] == "playing"
+    last = table.state.turn
+    bot.advance(30)
+    assert table.data()["status"] == "cancelled"
+    assert (
+        table.group_texts()[-1] == "🛑 Nobody played for a whole round, so the game was cancelled."
+    )
+    board = table.group_messages()[-2]
+    assert board.text.endswith(table.t("skipped_line", name=table.seat_label(last)))
+    assert board.buttons == []  # no countdown and no My card button left behind
+    assert table.data()["deadline"] is None
+    bot.advance(600)
+    assert (
+        table.group_texts()[-1] == "🛑 Nobody played for a whole round, so the game was cancelled."
+    )
+
+
+def test_lobby_nobody_starts_closes_after_an_hour(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    lambda_bot.advance(3599)
+    assert table.data()["status"] == "lobby"
+    lambda_bot.advance(1)
+    assert table.data()["status"] == "cancelled"
+    lobby = table.lobby_message()
+    assert lobby.text == "This lobby closed without a game. /newgame opens a new one."
+    assert lobby.buttons == []
+
+
+def test_local_bot_restarted_late_applies_the_deadline_it_missed(local_bot: LocalBot) -> None:
+    table = Table.of(local_bot, 4)
+    table.open()
+    state = table.start(seed=14)
+    local_bot.close()
+    local_bot.tables.remove(table)
+    local_bot.clock.advance(500)  # the bot was down well past the turn's deadline
+
+    again = LocalBot(local_bot.fake, local_bot.clock, local_bot.db).start()
+    try:
+        table.bot = again
+        for player in table.players:
+            player.bot = again
+        again.wait_for_wakes(1)  # resumed from the store at start-up
+        skipped = table.t("skipped_line", name=table.seat_label(state.first))
+        assert skipped in table.group_texts()[-2]
+        assert table.state.turn == state.first % 4 + 1
+        assert table.data()["deadline"] == local_bot.clock() + 90
+        table.decapitate(table.state.turn, state.first)
+        assert table.ending() is not None
+        leaks.check(table)
+        assert not again.errors
+    finally:
+        again.close()
+
+
+def test_each_deadline_costs_one_timer_message_however_long_the_game(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 5)
+    table.open()
+    lambda_bot.advance(1000)  # the lobby's hour is reached in hops of 15 minutes
+    timers = lambda_bot.application.bot_data["deps"].host.wake
+    assert timers.sent == 1 + 1  # one for the lobby's deadline, one hop
+    table.start(seed=15)
+    sent = timers.sent
+    for _ in range(12):  # people take their time, so older timers come before their deadline
+        seat = table.state.turn
+        lambda_bot.advance(20)
+        table.scout(seat, seat % 5 + 1)
+        lambda_bot.advance(20)
+        table.done(seat)
+    assert timers.sent - sent == 24  # one per new deadline, none for timers since replaced
+    table.decapitate(table.state.turn, table.state.turn % 5 + 1)
+    lambda_bot.advance(3600)
+    assert timers.sent - sent == 24
+    assert lambda_bot.due_timers() == []

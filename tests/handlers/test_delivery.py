@@ -1,0 +1,106 @@
+"""Players the bot cannot message privately: the group is told, and the game goes on."""
+
+from __future__ import annotations
+
+from engine import Variants
+from engine.cards import color, is_x
+from tests.e2e.deals import find_seed
+from tests.e2e.drivers import Bot, LambdaBot
+from tests.e2e.players import GROUP_TITLE, NAMES, Table
+from tests.e2e.test_worked_example import WORKED_EXAMPLE_SEED
+
+
+def test_player_the_bot_cannot_reach_is_named_with_a_button_and_the_game_goes_on(
+    bot: Bot,
+) -> None:
+    table = Table.of(bot, 4)
+    host = table.host
+    host.user.started = False  # the host opened the game in the group, never the bot's chat
+    table.open()
+    state = table.start(seed=WORKED_EXAMPLE_SEED)
+    seat = table.seat_of(host)
+    warning = next(m for m in table.group_messages() if m.text.startswith("⚠️"))
+    assert warning.text.startswith(f"⚠️ I can't send {table.seat_label(seat)} private messages.")
+    (button,) = warning.buttons[0]
+    assert button.text == table.t("btn_open_chat") and button.url.startswith("https://t.me/")
+    assert host.messages() == []
+    assert table.data()["status"] == "playing"
+
+    # The others play on; when the host's turn comes, the host opens the chat from the button.
+    while table.state.turn != seat:
+        table.scout_and_done(table.state.turn, seat)
+    host.press(button.text, warning)
+    texts = host.texts()
+    assert texts[0].startswith("Hello! I host Decapitation")
+    assert f"You sit in seat {seat} in {GROUP_TITLE}." in texts[1]
+    assert host.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
+    table.decapitate(seat, state.first if state.first != seat else seat % 4 + 1)
+    assert table.ending() is not None
+
+
+def test_player_who_blocks_the_bot_mid_game_is_named_and_skipped_in_time(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(seed=WORKED_EXAMPLE_SEED)
+    nxt = state.first % 4 + 1
+    blocker = table.player_at(nxt)
+    lambda_bot.fake.block(blocker.user)
+    table.scout_and_done(state.first, nxt)
+    warning = table.group_texts()[-1]
+    assert warning.startswith(f"⚠️ I can't send {table.seat_label(nxt)} private messages.")
+    assert table.state.turn == nxt
+    lambda_bot.advance(90)
+    skipped = table.t("skipped_line", name=table.seat_label(nxt))
+    assert any(skipped in text for text in table.group_texts())
+    assert table.state.turn == nxt % 4 + 1
+
+
+def group_calls_since(table: Table, mark: int) -> list[str]:
+    calls = table.fake.calls[mark:]
+    return [c.method for c in calls if c.params.get("chat_id") == table.chat and c.kind == "ok"]
+
+
+def test_unreachable_spy_is_not_named_when_the_secret_wait_begins_or_ends(bot: Bot) -> None:
+    def host_is_the_spy(state):
+        spy = state.holder("SPY")
+        first = color(state.cards[state.first - 1])
+        return spy not in (None, state.first) and state.names[spy - 1] == NAMES[0] and first
+
+    seed, _ = find_seed(6, Variants(spy=True), host_is_the_spy)
+    table = Table.of(bot, 6)
+    table.host.user.started = False  # the host (the Spy, it turns out) never opened the chat
+    table.open()
+    table.configure(spy=True, spy_seconds=10)
+    state = table.start(seed)
+    assert table.player_at(state.holder("SPY")) is table.host
+    mark = len(bot.fake.calls)
+    table.decapitate(state.first, next(s for s in range(1, 7) if s != state.first))
+    bot.advance(9)
+    assert group_calls_since(table, mark) == ["editMessageText"]
+    bot.advance(1)
+    assert group_calls_since(table, mark)[1:] == ["editMessageText", "sendMessage"]
+    assert table.ending() is not None
+
+
+def test_unreachable_turncoat_is_not_named_when_scouted_or_when_the_window_ends(
+    lambda_bot: LambdaBot,
+) -> None:
+    def host_holds_the_x(state):
+        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+        return len(xs) == 1 and xs[0] != state.first and state.names[xs[0] - 1] == NAMES[0]
+
+    seed, _ = find_seed(7, Variants(turncoat=True), host_holds_the_x)
+    table = Table.of(lambda_bot, 7)
+    table.host.user.started = False
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=10)
+    state = table.start(seed)
+    holder = table.seat_of(table.host)
+    assert is_x(state.cards[holder - 1])
+    mark = len(lambda_bot.fake.calls)
+    table.scout(state.first, holder)
+    lambda_bot.advance(10)
+    assert group_calls_since(table, mark) == ["editMessageText", "editMessageText"]
+    table.done(state.first)

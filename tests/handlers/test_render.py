@@ -1,0 +1,189 @@
+"""Rendering: what the lobby suggests, what each prompt offers, names made safe, short popups."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action
+from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
+from engine.cards import is_x
+from engine.variants import Variants
+from handlers import render
+from handlers.callbacks import decode
+from tests.e2e.deals import find_seed
+from tests.handlers.test_table import NOW, lobby, started
+
+
+def labels(kb) -> list[str]:
+    return [label for row in kb or [] for label, _ in row]
+
+
+def args(kb) -> list[str]:
+    return [decode(data).arg for row in kb or [] for _, data in row if decode(data)]
+
+
+@pytest.mark.parametrize(
+    "players, settings, hints",
+    [
+        (4, {}, ["lobby_hint_4", "calm"]),
+        (4, {"virtual_players": 2}, ["calm"]),
+        (5, {}, ["lobby_hint_5", "calm"]),
+        (5, {"virtual_players": 1, "no_first_round_decapitation": True}, []),
+        (6, {"uncertain_sides": True, "virtual_players": 1}, ["calm", "uneven"]),
+    ],
+)
+def test_lobby_suggests_what_the_card_suggests(players: int, settings: dict, hints: list) -> None:
+    text, _ = render.lobby(lobby(players, **settings))
+    found = []
+    if "two virtual players at 4" in text:
+        found.append("lobby_hint_4")
+    if "at least one virtual player at 5" in text:
+        found.append("lobby_hint_5")
+    if "calmer play" in text:
+        found.append("calm")
+    if "very uneven" in text:
+        found.append("uneven")
+    assert found == hints
+
+
+def test_lobby_is_ready_only_with_four_to_twelve_players() -> None:
+    assert "Needs 4 to 12 players" in render.lobby(lobby(3))[0]
+    assert "Ready: the host or an admin may press Start." in render.lobby(lobby(4))[0]
+
+
+def test_names_are_escaped_in_texts_and_plain_on_buttons() -> None:
+    table = lobby(3)
+    table.join(4, "<b>Zed</b> & Co")
+    assert "• &lt;b&gt;Zed&lt;/b&gt; &amp; Co" in render.lobby(table)[0]
+    table.start(NOW, 1)
+    seat = table.seat_of(4)
+    assert render.seat_name(table, seat) == f"{seat}. &lt;b&gt;Zed&lt;/b&gt; &amp; Co"
+    kb = render.seat_keyboard(table, "s", None)
+    assert f"{seat}. <b>Zed</b> & Co" in labels(kb)
+
+
+def test_seat_keyboard_offers_every_other_seat_two_a_row() -> None:
+    table = started(5)
+    kb = render.seat_keyboard(table, "s", 3)
+    assert args(kb) == ["s1", "s2", "s4", "s5"] and [len(row) for row in kb] == [2, 2]
+
+
+def test_turn_prompt_offers_only_the_legal_choices() -> None:
+    table = started(4)
+    first = table.state.first
+    text, kb = render.turn_prompt(table, first)
+    assert args(kb) == ["S", "D"] and text == "Your turn in Club. Scout or decapitate?"
+    table = started(4, no_first_round_decapitation=True)
+    text, kb = render.turn_prompt(table, table.state.first)
+    assert args(kb) == ["S"] and "First round: you must scout." in text
+    seed, _ = find_seed(6, Variants(observer=True), lambda s: s.cards[s.first - 1] == "OBS")
+    table = started(6, seed, observer=True)
+    text, kb = render.turn_prompt(table, table.state.first)
+    assert args(kb) == ["S"] and "must scout" not in text
+
+
+def test_speak_prompt_offers_the_observer_a_prediction_once() -> None:
+    seed, _ = find_seed(6, Variants(observer=True), lambda s: s.cards[s.first - 1] == "OBS")
+    table = started(6, seed, observer=True)
+    first = table.state.first
+    table.act(table.user_at(first), Action(SCOUT, first, target=first % 6 + 1), NOW)
+    assert args(render.speak_prompt(table, first)[1]) == ["e", "pr", "pb"]
+    table = started(6, 1)
+    first = table.state.first
+    table.act(table.user_at(first), Action(SCOUT, first, target=first % 6 + 1), NOW)
+    assert args(render.speak_prompt(table, first)[1]) == ["e"]
+
+
+@pytest.mark.parametrize(
+    "settings, steps",
+    [
+        ({}, [("d3", ["x3", "D"])]),
+        ({"bodyguards": True}, [("d3", ["d3b1", "d3b0", "D"]), ("d3b0", ["x3b0", "D"])]),
+        (
+            {"virtual_players": 1, "bodyguards": True},
+            [
+                ("d3", ["d3p1", "d3p0", "D"]),
+                ("d3p1", ["d3p1b1", "d3p1b0", "D"]),
+                ("d3p1b1", ["x3p1b1", "D"]),
+            ],
+        ),
+    ],
+)
+def test_decapitation_menu_asks_each_declaration_in_play(settings: dict, steps: list) -> None:
+    table = started(4, **settings)
+    seat = next(s for s in range(1, table.state.seats + 1) if s != 3 and table.user_at(s))
+    for arg, offered in steps:
+        _, kb = render.decapitation_menu(table, seat, arg)
+        assert args(kb) == offered
+
+
+@pytest.mark.parametrize(
+    "arg, parsed",
+    [("d5", (5, None, None)), ("x12p1b0", (12, True, False)), ("d3b1", (3, None, True))],
+)
+def test_decapitation_arguments_parse(arg: str, parsed: tuple) -> None:
+    assert render.parse_decapitation(arg) == parsed
+
+
+@pytest.mark.parametrize("arg", ["d", "dx", "d5p2", "d5b", "d5b1p1", "d-1", "d5q1"])
+def test_malformed_decapitation_arguments_are_refused(arg: str) -> None:
+    with pytest.raises(ValueError):
+        render.parse_decapitation(arg)
+
+
+def test_my_card_popup_fits_telegrams_200_characters() -> None:
+    table = started(12, 1)
+    first = table.state.first
+    for round_ in range(11):  # the first player scouts all eleven other seats
+        for _ in range(12):
+            turn = table.state.turn
+            target = (first + round_) % 12 + 1 if turn == first else turn % 12 + 1
+            table.act(table.user_at(turn), Action(SCOUT, turn, target=target), NOW)
+            table.act(table.user_at(turn), Action(END_TURN, turn), NOW)
+    popup = render.my_card(table, first, True)
+    assert len(popup) <= 200 and "<" not in popup
+    assert popup.count(":") == 12
+
+
+def test_card_views_stay_secret_while_the_reveal_is_held() -> None:
+    seed, _ = find_seed(6, Variants(spy=True), lambda s: s.holder("SPY") is None)
+    table = started(6, seed, spy=True)
+    first = table.state.first
+    target = first % 6 + 1
+    table.act(table.user_at(first), Action(DECAPITATE, first, target=target), NOW)
+    assert table.state.over and table.data["hold"]  # resolved, the Spy's wait still running
+    own = render.card(table, table.state.cards[first - 1])
+    assert render.my_card(table, first, True) == f"🃏 Your card: {own} ({first})"
+    assert "What you know" not in render.my_card(table, first, False)
+    table.catch_up(NOW + 15)
+    assert table.status == "over"
+    assert render.my_card(table, first, True).count(":") == 6
+
+
+def test_status_names_the_public_phase_only() -> None:
+    table = started(4)
+    first = table.state.first
+    assert render.status(table).endswith("(scout or decapitate).")
+    table.act(table.user_at(first), Action(SCOUT, first, target=first % 4 + 1), NOW)
+    assert render.status(table).endswith("(speaking).")
+
+
+def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
+    def x_holder(state):
+        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+        return len(xs) == 1 and xs[0] != state.first
+
+    seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
+    table = started(7, seed, turncoat=True, turncoat_seconds=10)
+    first = table.state.first
+    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    x = render.card(table, table.state.cards[holder - 1])
+    third = next(s for s in range(1, 8) if s not in (first, holder))
+    table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
+    table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)
+    assert f"{first}:{x}" not in render.my_card(table, third, True)
+    assert x not in render.my_card(table, third, False)
+    assert f"Your card: {x}" in render.my_card(table, first, True)
+    assert f"{first}:{x}" in render.my_card(table, holder, True)
+    table.catch_up(NOW + 10)  # the window ends and the group is told
+    assert f"{first}:{x}" in render.my_card(table, third, True)

@@ -1,0 +1,209 @@
+"""A group's table without Telegram: the lobby, turns, deadlines, holds and what each owes."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action
+from engine.actions import END_TURN, SCOUT, SWAP
+from engine.cards import is_x
+from engine.variants import Variants
+from handlers.table import (
+    APPLIED_KEPT,
+    DEFAULT_SETTINGS,
+    LOBBY_SECONDS,
+    Refused,
+    Table,
+    clean_settings,
+)
+from tests.e2e.deals import find_seed
+
+CHAT = -4_100_000_001
+NOW = 1_000_000.0
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
+
+
+def lobby(players: int = 4, **settings) -> Table:
+    table, _ = Table.open_lobby(CHAT, 1, 1, NAMES[0], "en", settings, NOW, "Club")
+    for uid in range(2, players + 1):
+        table.join(uid, NAMES[uid - 1])
+    return table
+
+
+def started(players: int = 4, seed: int = 1, **settings) -> Table:
+    table = lobby(players, **settings)
+    table.start(NOW, seed)
+    return table
+
+
+def refusal(call) -> str:
+    with pytest.raises(Refused) as caught:
+        call()
+    return caught.value.key
+
+
+def texts(outs: list[dict]) -> list[str]:
+    return [o["text"] for o in outs]
+
+
+def test_new_lobby_seats_its_creator_and_closes_after_an_hour() -> None:
+    table, outs = Table.open_lobby(CHAT, 3, 1, "Ann", "en", {}, NOW, "Club")
+    assert table.players == [[1, "Ann"]] and table.game == 3
+    assert table.deadline() == NOW + LOBBY_SECONDS
+    assert outs[0]["remember"] == "lobby_msg" and outs[0]["chat"] == CHAT
+    outs = table.catch_up(NOW + LOBBY_SECONDS)
+    assert table.status == "cancelled" and table.deadline() is None
+    assert texts(outs) == ["This lobby closed without a game. /newgame opens a new one."]
+
+
+def test_lobby_takes_twelve_players_once_each() -> None:
+    table = lobby(12)
+    assert refusal(lambda: table.join(13, "Mo")) == "lobby_full"
+    assert refusal(lambda: table.join(2, "Ben")) == "already_joined"
+    table.leave(2)
+    assert refusal(lambda: table.leave(2)) == "not_in_lobby"
+    table.join(13, "Mo")
+    assert len(table.players) == 12
+
+
+def test_start_needs_four_players() -> None:
+    table = lobby(3)
+    assert refusal(lambda: table.start(NOW, 1)) == "need_players"
+    table.join(4, "Dan")
+    table.start(NOW, 1)
+    assert table.status == "playing"
+    assert refusal(lambda: table.join(5, "Eve")) == "lobby_gone"
+    assert refusal(lambda: table.start(NOW, 1)) == "lobby_gone"
+    assert refusal(lambda: table.change_setting("spy")) == "lobby_gone"
+
+
+def test_players_with_the_same_name_are_told_apart() -> None:
+    table, _ = Table.open_lobby(CHAT, 1, 1, "Sam", "en", {}, NOW)
+    for uid in (2, 3, 4):
+        table.join(uid, "Sam")
+    table.start(NOW, 1)
+    assert sorted(table.state.names) == ["Sam (1)", "Sam (2)", "Sam (3)", "Sam (4)"]
+    for seat, name in enumerate(table.state.names, 1):
+        assert table.user_at(seat) == int(name[5])
+
+
+def test_settings_toggle_step_and_refuse_unknown_keys() -> None:
+    table = lobby()
+    table.change_setting("spy")
+    assert table.settings["spy"] is True
+    for expected in (1, 2, 0):
+        table.change_setting("virtual_players")
+        assert table.settings["virtual_players"] == expected
+    table.change_setting("turn_seconds")
+    assert table.settings["turn_seconds"] == 120
+    table.change_setting("lang")
+    assert table.lang == "zh"
+    assert refusal(lambda: table.change_setting("nonsense")) == "bad_button"
+    assert refusal(lambda: table.change_setting("chat")) == "bad_button"
+
+
+def test_saved_settings_out_of_range_or_of_the_wrong_type_are_ignored() -> None:
+    saved = {
+        "turn_seconds": 7,
+        "virtual_players": True,
+        "spy": "yes",
+        "speak_seconds": 45,
+        "observer": True,
+        "unknown": 1,
+    }
+    settings = clean_settings(saved)
+    assert settings == {**DEFAULT_SETTINGS, "speak_seconds": 45, "observer": True}
+    assert clean_settings(None) == DEFAULT_SETTINGS
+
+
+def test_only_the_seat_waited_for_may_act() -> None:
+    table = started()
+    first = table.state.first
+    user = table.user_at(first)
+    other = table.user_at(first % 4 + 1)
+    version = table.state.version
+    assert refusal(lambda: table.act(99, Action(SCOUT, 1, target=2), NOW)) == "not_a_player"
+    seat = first % 4 + 1
+    scout = Action(SCOUT, seat, target=first)
+    assert refusal(lambda: table.act(other, scout, NOW)) == "not_your_turn"
+    assert refusal(lambda: table.act(user, scout, NOW)) == "bad_button"  # someone else's seat
+    assert refusal(lambda: table.act(user, Action(END_TURN, first), NOW)) == "too_late"
+    assert table.state.version == version
+    table.act(user, Action(SCOUT, first, target=seat), NOW)
+    assert table.speaker() == user
+
+
+def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
+    table = started(turn_seconds=30)
+    first = table.state.first
+    assert table.deadline() == NOW + 30
+    assert table.catch_up(NOW + 29) == []
+    outs = table.catch_up(NOW + 30)
+    assert table.state.turn == first % 4 + 1
+    assert any("ran out of time" in o["text"] for o in outs if o["chat"] == CHAT)
+    told = next(o for o in outs if o["chat"] == table.user_at(first))
+    assert told["text"] == "⌛ Time ran out."
+    for step in (2, 3, 4):
+        table.catch_up(NOW + 30 * step)
+    assert table.status == "cancelled"
+    assert table.data["board"]["lines"][-1].startswith("⌛")
+
+
+def test_late_wake_skips_one_turn_and_gives_the_next_player_a_whole_turn() -> None:
+    table = started(6, turn_seconds=30)
+    table.catch_up(NOW + 10_000)
+    assert table.status == "playing"
+    assert table.data["skips"] == 1
+    assert table.deadline() == NOW + 10_030
+
+
+def test_turncoat_window_holds_the_group_news_and_the_scout() -> None:
+    def x_holder(state):
+        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+        return len(xs) == 1 and xs[0] != state.first
+
+    seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
+    table = started(7, seed, turncoat=True, turncoat_seconds=10)
+    first = table.state.first
+    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    scout_user, holder_user = table.user_at(first), table.user_at(holder)
+    outs = table.act(scout_user, Action(SCOUT, first, target=holder), NOW)
+    group = [o for o in outs if o["chat"] == CHAT]
+    assert len(group) == 1 and "may speak" not in group[0]["text"]
+    assert table.deadline() == NOW + 10 and table.speaker() is None
+    end = Action(END_TURN, first)
+    assert refusal(lambda: table.act(scout_user, end, NOW)) == "not_your_turn"
+    outs = table.act(holder_user, Action(SWAP, holder), NOW + 1)
+    assert [o["chat"] for o in outs] == [scout_user, holder_user]  # new cards, privately
+    assert table.catch_up(NOW + 9) == []
+    outs = table.catch_up(NOW + 10)
+    board = next(o for o in outs if o["chat"] == CHAT)["text"]
+    assert "may speak" in board and "swaps cards" in board
+    assert table.speaker() == scout_user
+    table.act(scout_user, end, NOW + 11)
+    assert table.state.turn != first
+
+
+def test_redelivered_update_ids_are_remembered_but_only_the_recent_ones() -> None:
+    table = lobby()
+    assert table.remember_update(None)
+    for update_id in range(100):
+        assert table.remember_update(update_id)
+    assert not table.remember_update(99)
+    assert table.data["applied"] == list(range(100 - APPLIED_KEPT, 100))
+
+
+def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
+    table = lobby()
+    outs = table.cancel("Ann")
+    assert outs[0]["ref"] == "lobby_msg" and outs[0]["kb"] is None
+    assert refusal(lambda: table.cancel("Ann")) == "cancel_none"
+    table = started()
+    table.data["board"]["msg"] = 77
+    outs = table.cancel("Ann")
+    assert [(o["op"], o.get("msg"), o["kb"]) for o in outs] == [
+        ("edit", 77, None),
+        ("send", None, None),
+    ]
+    assert outs[1]["text"] == "🛑 The game was cancelled by Ann."
+    assert table.deadline() is None and table.speaker() is None
