@@ -147,3 +147,16 @@ def start_state(
 def advance(state: GameState, **changes) -> GameState:
     """A copy with `changes` and the version bumped."""
     return state._replace(version=state.version + 1, **changes)
+
+
+def dealt(state: GameState) -> GameState:
+    """The same game as it stood right after the deal, before any decision."""
+    return start_state(
+        variants=state.variants,
+        names=state.names,
+        virtual=state.virtual,
+        deal=state.deal,
+        set_aside=state.set_aside,
+        first=state.first,
+        seed=state.seed,
+    )

@@ -7,7 +7,7 @@ its audience was told.
 from __future__ import annotations
 
 from engine.events import EVERYONE, Event, deal_events
-from engine.state import OVER, SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, start_state
+from engine.state import OVER, SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, dealt
 
 # The public never learns that a Turncoat is deciding or that a Spy is guessing.
 PUBLIC_PHASE = {TURN: TURN, TURNCOAT: SPEAK, SPEAK: SPEAK, SPY_PHASE: "decapitation", OVER: OVER}
@@ -17,15 +17,7 @@ def all_events(state: GameState) -> list[Event]:
     """Every event of the game so far, for every audience, by replaying it from the deal."""
     from engine.turns import apply  # views are read-only; the rules live in turns
 
-    current = start_state(
-        variants=state.variants,
-        names=state.names,
-        virtual=state.virtual,
-        deal=state.deal,
-        set_aside=state.set_aside,
-        first=state.first,
-        seed=state.seed,
-    )
+    current = dealt(state)
     events = deal_events(current)
     for action in state.log:
         current, new = apply(current, action)
