@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench simulate clean
+.PHONY: play test lint bench bench-bot simulate clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ simulate: $(BIN)/activate
 
 bench: $(BIN)/activate
 	$(BIN)/python bench/engine_speed.py
+
+bench-bot: $(BIN)/activate
+	$(BIN)/python bench/bot_speed.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

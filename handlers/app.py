@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, Update
+import httpx
+from telegram import BotCommand, BotCommandScopeAllGroupChats, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -15,16 +17,19 @@ from telegram.ext import (
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    ExtBot,
     MessageHandler,
     TypeHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
-from handlers import callbacks, render
+from handlers import callbacks, redact, render
 from handlers.callbacks import BOARD, GAME, LOBBY
 from handlers.host import Host, prefs_key, user_key
 from handlers.outbox import deliver
@@ -88,29 +93,127 @@ def display_name(user) -> str:
 # -- plumbing --------------------------------------------------------------------------------
 
 
+class RetryLater(Exception):
+    """Telegram should deliver this update again later: another run is still sending what the
+    update's change owes (and may die doing so)."""
+
+
+def _unchanged(table: Table | None):
+    return None, []
+
+
 async def run(context, chat: int, update_id: int | None, changer) -> Table | None:
-    """Change a group's table through the host and send what the change owes."""
+    """Change a group's table through the host and send what the change owes (a button's
+    answer, when ready, alongside: see `PressAnswer`)."""
     d = deps(context)
     change = d.host.change(chat, update_id, changer)
-    if change.outs:
-        await send(context, change.table, change.outs, update_id)
+    if change.outs or change.keys:
+        press = None if change.repeated else getattr(context, "press_answer", None)
+        await send(context, change.table, change.outs, change.keys, press)
+    if change.busy:
+        raise RetryLater(update_id)
     if change.repeated:
         raise ApplicationHandlerStop  # a redelivery: its answers went out the first time
     return change.table
 
 
+async def stop_if_repeat(context, update: Update, table: Table | None) -> None:
+    """Stop if `update` has already changed `table`: a redelivery that raced its first run
+    past the first check. It sends only what the host says is still owed, and answers nothing."""
+    if table is not None and update.update_id in table.data.get("applied", []):
+        await run(context, table.chat, update.update_id, _unchanged)
+        raise ApplicationHandlerStop
+
+
 async def send(
-    context, table: Table | None, outs: list[dict], update_id: int | None = None
+    context,
+    table: Table | None,
+    outs: list[dict],
+    keys: list[str] | tuple = (),
+    press: PressAnswer | None = None,
 ) -> None:
-    """Deliver messages, remember new message ids, tell the group about unreachable players."""
+    """Deliver messages, remember new message ids and mark the owed batches `keys` delivered,
+    tell the group about unreachable players. A press's answer goes out alongside, if ready."""
     d = deps(context)
-    delivery = await deliver(context.bot, outs, {})
-    if table is not None and (delivery.ids or update_id is not None):
-        d.host.remember(table.chat, table.game, delivery.ids, delivery.board_tag, update_id)
-    if table is not None and delivery.unreachable and table.status == PLAYING:
+    if press is not None and press.ready is not None:
+        delivery, _ = await asyncio.gather(deliver(context.bot, outs, {}), press.send())
+    else:
+        delivery = await deliver(context.bot, outs, {})
+    if table is None:
+        return
+    if delivery.ids or keys or delivery.retry:
+        d.host.remember(
+            table.chat,
+            table.game,
+            delivery.ids,
+            delivery.board_tag,
+            list(keys),
+            delivery.retry,
+            delivery.wait,
+        )
+    lobby = [out for out in outs if out.get("ref") == "lobby_msg" and out["op"] == "edit"]
+    if lobby and table.status == LOBBY_STATUS:
+        await settle_lobby(context, table, lobby[-1])
+    if delivery.unreachable and table.status == PLAYING:
         await tell_unreachable(context, table, delivery.unreachable)
-    if table is not None and delivery.migrated_to:
-        await migrate(context, table.chat, delivery.migrated_to)
+    if delivery.migrated_to:
+        await follow_upgrade(context, table, delivery)
+    if table.chat in delivery.removed_from:
+        await removed(context, table.chat, None)
+
+
+async def settle_lobby(context, table: Table, sent: dict) -> None:
+    """Make the lobby message end up showing the latest lobby. Runs that change the lobby at
+    the same moment (people joining together) save in turn, but their edits may reach Telegram
+    out of order; so after its edit each run looks again, and while the stored lobby reads
+    otherwise than what it sent last, it sends that. The last edit to land is then the newest."""
+    d = deps(context)
+    for _ in range(5):
+        latest = d.host.latest(table.chat)
+        if latest is None or latest.game != table.game or latest.status != LOBBY_STATUS:
+            return
+        out = latest.lobby_message()
+        if (out["text"], out["kb"]) == (sent["text"], sent["kb"]):
+            return
+        await deliver(context.bot, [out], {})
+        sent = out
+
+
+async def follow_upgrade(context, table: Table, delivery) -> None:
+    """The group became a supergroup before its service message reached the bot: move the
+    table, and post what the old chat refused in the new one (edits as new messages there)."""
+    new = delivery.migrated_to
+    await migrate(context, table.chat, new)
+    again = [
+        {**out, "chat": new, **({"msg": None} if out["op"] == "edit" else {})}
+        for out in delivery.moved
+        if out["op"] != "delete"
+    ]
+    if again:
+        resent = await deliver(context.bot, again, {})
+        if resent.ids:
+            deps(context).host.remember(new, table.game, resent.ids, resent.board_tag)
+
+
+async def removed(context, chat: int, update_id: int | None) -> None:
+    """The bot is no longer in the group: end its game (no timer is left running) and tell the
+    players privately."""
+
+    def end(table: Table | None):
+        if table is None or table.status not in (LOBBY_STATUS, PLAYING):
+            return None, []
+        return table, table.removed()
+
+    await run(context, chat, update_id, end)
+
+
+async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot's own membership changed: removed from a group, its game there ends."""
+    member = update.my_chat_member
+    if member.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        return
+    if member.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+        await removed(context, member.chat.id, update.update_id)
 
 
 async def tell_unreachable(context, table: Table, users: list[int]) -> None:
@@ -188,20 +291,93 @@ def table_chat(update: Update) -> int | None:
     return None
 
 
+def anonymous_admin(update: Update) -> bool:
+    """A message an admin posted as the group itself ("Remain anonymous")."""
+    message, chat = update.effective_message, update.effective_chat
+    return bool(message and message.sender_chat and chat and message.sender_chat.id == chat.id)
+
+
+NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language")
+_TEXT = (str, type(None))
+
+
+def _typed(obj: object, **kinds) -> bool:
+    return all(isinstance(getattr(obj, name, None), kind) for name, kind in kinds.items())
+
+
+def well_formed(update: Update) -> bool:
+    """The fields the handlers read have the types the Bot API promises. Telegram's updates
+    always do; one made up by hand may not (python-telegram-bot takes JSON as it comes)."""
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    if user is not None and not _typed(
+        user, id=int, is_bot=bool, first_name=str, last_name=_TEXT, username=_TEXT
+    ):
+        return False
+    if user is not None and not _typed(user, language_code=_TEXT):
+        return False
+    if chat is not None and not _typed(chat, id=int, type=str, title=_TEXT):
+        return False
+    if message is not None:
+        entities = getattr(message, "entities", ())  # a message too old to show has none
+        if not _typed(message, message_id=int, text=_TEXT) or not isinstance(entities, tuple):
+            return False
+        if not all(_typed(e, type=str, offset=int, length=int) for e in entities):
+            return False
+        if message.sender_chat is not None and not _typed(message.sender_chat, id=int):
+            return False
+        if not _typed(message, migrate_to_chat_id=(int, type(None))):
+            return False
+        markup = getattr(message, "reply_markup", None)
+        rows = getattr(markup, "inline_keyboard", ()) if markup is not None else ()
+        if not isinstance(rows, tuple) or not all(
+            isinstance(row, tuple) and all(_typed(b, text=str, callback_data=_TEXT) for b in row)
+            for row in rows
+        ):
+            return False
+    query = update.callback_query
+    if query is not None and not _typed(query, id=str, data=_TEXT):
+        return False
+    member = update.my_chat_member
+    return member is None or _typed(member.new_chat_member, status=str)
+
+
+async def guard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Let through only what a person sent: other bots, channels and posts made on behalf of a
+    channel are ignored. An anonymous admin may use the commands that need no player (and
+    /cancel, being an admin); /newgame gets told what to do instead."""
+    if update.channel_post is not None or update.edited_channel_post is not None:
+        raise ApplicationHandlerStop
+    if not well_formed(update):
+        log.info("ignored a malformed update")
+        raise ApplicationHandlerStop
+    message = update.effective_message
+    if message is not None and (update.effective_chat is None or update.effective_user is None):
+        raise ApplicationHandlerStop  # no chat or no sender: not a message a person sent
+    if update.callback_query is not None and update.callback_query.from_user is None:
+        raise ApplicationHandlerStop
+    if anonymous_admin(update):
+        words = (message.text or "").split()
+        command = words[0].split("@")[0].lower() if words and words[0][:1] == "/" else None
+        if command in NO_PLAYER_NEEDED and update.message is not None:
+            return
+        if command == "/newgame" and update.message is not None:
+            lang = lang_of(context, update.effective_chat.id, None)
+            await reply(update, t(lang, "anonymous_admin"))
+        raise ApplicationHandlerStop
+    if message is not None and message.sender_chat is not None:
+        raise ApplicationHandlerStop  # written on behalf of a channel
+    user = update.effective_user
+    if user is not None and user.is_bot and update.my_chat_member is None:
+        raise ApplicationHandlerStop
+
+
 async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Telegram delivered an update again that already changed its table: send only what that
     change still owes (a run that died before sending), and handle it no further."""
     chat = table_chat(update)
     if chat is None:
         return
-    d = deps(context)
-    table = d.host.load(chat)
-    if table is None or update.update_id not in table.data.get("applied", []):
-        return
-    outs = d.host.owed(table, update.update_id)
-    if outs:
-        await send(context, table, outs, update.update_id)
-    raise ApplicationHandlerStop
+    await stop_if_repeat(context, update, deps(context).host.load(chat))
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -257,17 +433,20 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def join(table: Table | None):
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        return table, table.join(user.id, display_name(user))
+        outs = table.join(user.id, display_name(user))
+        # The welcome is owed with the lobby's redraw, and goes out alongside it.
+        title = render.esc(table.data.get("title") or "")
+        text = t(table.lang, "joined", group=title)
+        return table, [*outs, {"op": "send", "chat": user.id, "text": text, "private": True}]
 
     try:
-        table = await run(context, chat, update.update_id, join)
+        await run(context, chat, update.update_id, join)
     except Refused as err:
         table = deps(context).host.load(chat)
+        await stop_if_repeat(context, update, table)
         await reply(update, t(table.lang if table else lang, err.key, **err.kw))
         return
     deps(context).host.put(user_key(user.id), {"chat": chat})
-    title = render.esc(table.data.get("title") or "") if table else ""
-    await reply(update, t(table.lang if table else lang, "joined", group=title))
 
 
 async def resend_private(update: Update, context) -> None:
@@ -330,9 +509,11 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
     table = d.host.load(chat.id)
     if table is None or table.status not in (LOBBY_STATUS, PLAYING):
+        await stop_if_repeat(context, update, table)
         await reply(update, t(lang_of(context, chat.id, user), "cancel_none"))
         return
-    if table.data["creator"] != user.id and not await is_admin(context, chat.id, user.id):
+    host = table.data["creator"] == user.id or anonymous_admin(update)
+    if not host and not await is_admin(context, chat.id, user.id):
         await reply(update, t(table.lang, "only_host"))
         return
 
@@ -367,17 +548,19 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     d = deps(context)
     new = ZH if lang_of(context, chat.id, user) == EN else EN
-    prefs = d.host.get(prefs_key(chat.id)) or {}
-    d.host.put(prefs_key(chat.id), {**prefs, "lang": new})
 
     def switch(table: Table | None):
         if table is None or table.status not in (LOBBY_STATUS, PLAYING):
             return None, []
-        table.data["lang"] = new
-        outs = [render.edit_lobby(table)] if table.status == LOBBY_STATUS else []
+        table.data["lang"] = ZH if table.lang == EN else EN
+        outs = [table.lobby_message(menu=False)] if table.status == LOBBY_STATUS else []
         return table, outs
 
-    await run(context, chat.id, update.update_id, switch)
+    table = await run(context, chat.id, update.update_id, switch)  # stops a redelivery
+    if table is not None and table.status in (LOBBY_STATUS, PLAYING):
+        new = table.lang
+    if not d.host.put_once(prefs_key(chat.id), update.update_id, lambda p: {**p, "lang": new}):
+        return  # a redelivery of a switch made without a table
     await reply(update, t(new, "language_set"))
 
 
@@ -396,6 +579,7 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = query.from_user
     p = callbacks.decode(query.data)
     answer = ""
+    press_answer = context.press_answer = PressAnswer(query)
     try:
         if p is None:
             raise Refused("bad_button")
@@ -407,12 +591,51 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             answer = press_board(context, p, user.id)
     except Refused as err:
         table = deps(context).host.load(p.chat) if p else None
+        await stop_if_repeat(context, update, table)
         lang = table.lang if table else language_for(user.language_code)
         answer = t(lang, err.key, **err.kw)
+    except (ApplicationHandlerStop, RetryLater):
+        raise
+    except Exception:
+        # The presser's button would spin until Telegram gives up: say so, then fail the update
+        # (the webhook asks Telegram to deliver it again).
+        if not press_answer.sent:
+            await answer_press(query, t(language_for(user.language_code), "try_again"))
+        raise
+    if not press_answer.sent:
+        await answer_press(query, answer)
+
+
+async def answer_press(query, answer: str) -> None:
+    """Answer a button press (a popup when `answer` is not empty)."""
     try:
         await query.answer(answer[:200] or None)
     except TelegramError as err:
         log.info("callback answer failed: %s", type(err).__name__)
+
+
+class PressAnswer:
+    """A button press's answer, sent once. A handler that knows what it will answer if its
+    change is saved says so in `ready` before changing; the answer then goes out alongside the
+    change's messages instead of a round trip after them."""
+
+    def __init__(self, query) -> None:
+        self.query = query
+        self.ready: str | None = None
+        self.sent = False
+
+    async def send(self) -> None:
+        """Answer with `ready` (once)."""
+        if not self.sent and self.ready is not None:
+            self.sent = True
+            await answer_press(self.query, self.ready)
+
+
+def answer_when_saved(context, answer: str) -> None:
+    """The answer to the press being handled, should the change that follows be saved."""
+    press = getattr(context, "press_answer", None)
+    if press is not None:
+        press.ready = answer
 
 
 def _group_message(update: Update, chat: int) -> bool:
@@ -434,6 +657,7 @@ async def press_lobby(update: Update, context, p: callbacks.Press) -> str:
     if table.status != LOBBY_STATUS:
         raise Refused("lobby_gone")
     if p.arg == "leave":
+        answer_when_saved(context, t(table.lang, "left"))
         await run(
             context, p.chat, update.update_id, _on_same_game(p, lambda t_: t_.leave(user.id))
         )
@@ -453,6 +677,7 @@ async def press_lobby(update: Update, context, p: callbacks.Press) -> str:
         changer = _on_same_game(p, lambda t_: t_.start(d.clock(), seed, can_delete))
     else:
         raise Refused("bad_button")
+    answer_when_saved(context, "")
     saved = await run(context, p.chat, update.update_id, changer)
     if saved is not None and p.arg == "start" and saved.status == PLAYING:
         # Every player, the host too, finds this game from the private chat (/mycard, /start).
@@ -460,7 +685,8 @@ async def press_lobby(update: Update, context, p: callbacks.Press) -> str:
             d.host.put(user_key(uid), {"chat": p.chat})
     if saved is not None and p.arg.startswith("t:"):
         prefs = d.host.get(prefs_key(p.chat)) or {}
-        d.host.put(prefs_key(p.chat), {**prefs, "settings": saved.settings, "lang": saved.lang})
+        defaults = {**prefs, "settings": saved.settings, "lang": saved.lang}
+        d.host.put_newer(prefs_key(p.chat), defaults, saved)
     return ""
 
 
@@ -501,6 +727,7 @@ async def play_again(update: Update, context, old: Table) -> str:
         new.data["players"] += [list(p) for p in others][: 12 - 1]
         return new, [render.send_group(new, *render.lobby(new), remember="lobby_msg")]
 
+    answer_when_saved(context, "")
     await run(context, old.chat, update.update_id, again)
     return ""
 
@@ -523,8 +750,7 @@ async def press_game(update: Update, context, p: callbacks.Press) -> str:
         raise Refused("not_a_player")
     if query.message is None or query.message.chat.id != user.id:
         raise Refused("bad_button")
-    state = table.state
-    if p.version != state.version:
+    if p.version != table.public_version:
         raise Refused("too_late")
     arg = p.arg
     menu = navigate(table, seat, arg)
@@ -538,20 +764,13 @@ async def press_game(update: Update, context, p: callbacks.Press) -> str:
             "kb": kb,
             "private": True,
         }
-        await deliver(context.bot, [edit], {})
+        answer_when_saved(context, "")  # a menu changes no game: answer while it opens
+        await asyncio.gather(deliver(context.bot, [edit], {}), context.press_answer.send())
         return ""
     action = decision(seat, arg)
     if action is None:
         raise Refused("bad_button")
 
-    def decide(current: Table | None):
-        if current is None or current.game != p.game:
-            raise Refused("stale_button")
-        if current.status == PLAYING and current.state.version != p.version:
-            raise Refused("too_late")
-        return current, current.act(user.id, action, d.clock())
-
-    await run(context, p.chat, update.update_id, decide)
     label = chosen_label(table, arg, query)
     done = {
         "op": "edit",
@@ -561,7 +780,17 @@ async def press_game(update: Update, context, p: callbacks.Press) -> str:
         "kb": None,
         "private": True,
     }
-    await deliver(context.bot, [done], {})
+
+    def decide(current: Table | None):
+        if current is None or current.game != p.game:
+            raise Refused("stale_button")
+        if current.status == PLAYING and current.public_version != p.version:
+            raise Refused("too_late")
+        # The prompt shows what was chosen; owed with the change, so a death cannot lose it.
+        return current, [*current.act(user.id, action, d.clock()), done]
+
+    answer_when_saved(context, t(table.lang, "ok"))
+    await run(context, p.chat, update.update_id, decide)
     return t(table.lang, "ok")
 
 
@@ -661,13 +890,13 @@ async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
 
     def due(table: Table | None):
-        if table is None or table.deadline() is None:
+        if table is None or table.next_wake() is None:
             return None, []
-        if d.clock() < table.deadline():
+        if d.clock() < table.next_wake():
             # Early: a resumed timer, or a hop towards a far deadline, is set again; a timer for
             # a deadline since replaced is dropped (the new deadline has a timer of its own).
-            if update.due is None or update.due == table.deadline():
-                d.host.wake(update.chat, table.deadline())
+            if update.due is None or update.due == table.next_wake():
+                d.host.wake(update.chat, table.next_wake())
             return None, []
         return table, table.catch_up(d.clock())
 
@@ -702,7 +931,12 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log a handler's failure by its kind only (never texts, cards or tokens)."""
+    """Log a handler's failure by its kind only (never texts, cards or tokens), and note it for
+    the webhook entry, which then asks Telegram to deliver the update again."""
+    context.application.bot_data.setdefault("failed", []).append(context.error)
+    if isinstance(context.error, RetryLater):
+        log.info("update %s is still being sent by another run", context.error)
+        return
     log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
 
 
@@ -718,15 +952,30 @@ def build(
     wake_at: Callable[[int, float], None] | None = None,
     clock: Callable[[], float] = time.time,
     seed: Callable[[], int | None] | None = None,
+    username: str | None = None,
 ) -> Application:
-    """The Application with every handler registered (built once per process)."""
-    builder = ApplicationBuilder().token(token)
-    if base_url:
-        builder = builder.base_url(f"{base_url.rstrip('/')}/bot")
+    """The Application with every handler registered (built once per process).
+
+    With the bot's `username` known, the Application starts without asking Telegram (getMe).
+    The token is kept out of every log record from here on (it is part of every API URL).
+    """
+    redact.hide(token)
+    api = f"{base_url.rstrip('/')}/bot" if base_url else None
+    clients = {} if polling else shared_tls_clients()
+    if username:
+        builder = ApplicationBuilder().bot(KnownBot(token, username, base_url=api, **clients))
+    else:
+        builder = ApplicationBuilder().token(token)
+        if api:
+            builder = builder.base_url(api)
+        if clients:
+            builder = builder.request(clients["request"])
+            builder = builder.get_updates_request(clients["get_updates_request"])
     if not polling:
         builder = builder.updater(None)
     application = builder.build()
     application.bot_data["deps"] = Deps(Host(store, wake_at, clock), clock, seed or (lambda: None))
+    application.add_handler(TypeHandler(Update, guard), group=-2)
     application.add_handler(TypeHandler(Update, skip_repeat), group=-1)
     only_new = filters.UpdateType.MESSAGE
     for name, callback in (
@@ -741,12 +990,42 @@ def build(
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     application.add_handler(CallbackQueryHandler(press))
+    application.add_handler(ChatMemberHandler(membership, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrated))
     application.add_handler(MessageHandler(only_new & filters.COMMAND, unknown))
     application.add_handler(MessageHandler(only_new & filters.ChatType.GROUPS, chatter))
     application.add_handler(TypeHandler(Wake, wake))
     application.add_error_handler(failed)
     return application
+
+
+def shared_tls_clients() -> dict[str, HTTPXRequest]:
+    """The bot's two HTTP clients (API calls, getUpdates) with one TLS context between them:
+    each would otherwise load the CA bundle itself, tens of milliseconds of a cold start."""
+    tls = httpx.create_ssl_context()
+    return {
+        name: HTTPXRequest(httpx_kwargs={"verify": tls})
+        for name in ("request", "get_updates_request")
+    }
+
+
+class KnownBot(ExtBot):
+    """A bot told its own account up front (its id is the token's first part), so that
+    `initialize()` makes no getMe call, a round trip to Telegram on every cold start."""
+
+    __slots__ = ("_known",)
+
+    def __init__(self, token: str, username: str, **kwargs) -> None:
+        super().__init__(token, **kwargs)
+        self._known = User(int(token.split(":", 1)[0]), username, True, username=username)
+        self._known.set_bot(self)
+
+    async def get_me(self, *args, **kwargs) -> User:
+        """The account given, without a call (any arguments: ask Telegram)."""
+        if args or kwargs:
+            return await super().get_me(*args, **kwargs)
+        self._bot_user = self._known
+        return self._known
 
 
 async def register_commands(application: Application) -> None:

@@ -1,13 +1,19 @@
 """The host: load a table, change it once, save it conditionally, hand back what it owes.
 
 Every change is keyed by the Telegram update that caused it, so a redelivered update is
-recognised and never applied twice; the messages owed for a saved version travel inside the
-same conditional write, so a redelivery can send what a crashed run did not.
+recognised and never applied twice. The messages a change owes travel inside the same
+conditional write, as a batch in the table's `owed` list, until the run that made the change
+reports them delivered (`remember`). A run has `LEASE` seconds to do so; a batch still owed after
+that belongs to a run that died, and the next run to touch the table (Telegram's redelivery, the
+next timer, anyone's next change) claims it, in a conditional write of its own, and sends it.
+While the lease runs, a redelivery of the same update sends nothing and asks to be delivered
+again later (`Change.busy`), so an update delivered many times at once is answered once.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +23,11 @@ from infra.store import Conflict, GameStore, Item
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 8
+ATTEMPTS = 30  # twenty writers racing for one table all get through well within this
+LEASE = 20.0  # seconds a run has to deliver what its change owes before another may take over
+OWED_KEPT = 12  # batches of undelivered messages kept at most (the oldest go first)
+PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
+APPLIED_PREFS = 10  # updates remembered in a small record
 FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /mycard), then expires
 LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 
@@ -44,6 +54,8 @@ class Change:
     table: Table | None
     outs: list[Out] = field(default_factory=list)
     repeated: bool = False  # the update had been applied before
+    keys: list[str] = field(default_factory=list)  # the owed batches `outs` deliver
+    busy: bool = False  # a repeat whose messages another run is still sending: try again later
 
 
 Changer = Callable[[Table | None], tuple[Table | None, list[Out]]]
@@ -75,35 +87,99 @@ class Host:
         _, item = self._follow(chat)
         return Table(item.data) if item else None
 
+    def latest(self, chat: int) -> Table | None:
+        """The group's table as stored this very moment (past any cache of the update's reads)."""
+        store = getattr(self.store, "backend", self.store)
+        item = store.load(game_key(chat))
+        return Table(item.data) if item else None
+
     def change(self, chat: int, update_id: int | None, changer: Changer) -> Change:
         """Apply `changer` to the group's table and save; retried from scratch on a conflict.
 
         `changer` gets the loaded table (or None) and returns the table to save (or None to save
-        nothing) and the messages owed. It may raise `Refused`; then nothing is saved.
+        nothing) and the messages owed. It may raise `Refused`; then nothing is saved. The
+        change's messages come back in `outs`, after any a dead run left owed (claimed here).
         """
-        for _ in range(ATTEMPTS):
+        for attempt in range(ATTEMPTS):
             chat, item = self._follow(chat)
             key = game_key(chat)
             table = Table(item.data) if item else None
+            now = self.clock()
             if table is not None and update_id in table.data.get("applied", []):
-                return Change(table, self.owed(table, update_id), repeated=True)
-            before = table.deadline() if table is not None else None
+                repeat = self._claim(item, now, update_id=update_id)
+                if repeat is not None:
+                    return repeat
+                self._pause(attempt)
+                continue
+            owed = list(item.data.get("owed") or []) if item else []
+            before = table.next_wake() if table is not None else None
             new, outs = changer(table)
+            if new is None and any(self.lapsed(batch, now) for batch in owed):
+                # Nothing to change, but a dead run's messages to send: claim them (on the item
+                # as stored, which the changer may have touched before it gave up).
+                claimed = self._claim(self.store.load(key), now, outs)
+                if claimed is not None:
+                    return claimed
+                self._pause(attempt)
+                continue
             if new is None:
                 return Change(table, outs)
             new.remember_update(update_id)
-            new.data["outbox"] = outs
-            new.data["outbox_for"] = update_id
             version = item.version if item else 0  # a new game replaces the old one in place
+            taken = [batch for batch in owed if self.lapsed(batch, now)]
+            kept = [{**b, "at": now} if self.lapsed(b, now) else b for b in owed]
+            mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
+            if outs:
+                kept.append({"key": mine, "at": now, "outs": outs})
+            new.data["owed"] = kept[-OWED_KEPT:]
+            deadline = new.next_wake()
+            if deadline is not None and deadline != before:  # an unchanged one is set already
+                self.wake(chat, deadline)  # before the save: a run that dies after it loses none
             try:
                 self.store.save(Item(key, version, new.data, self._expiry(new)))
             except Conflict:
+                self._pause(attempt)
                 continue
-            deadline = new.deadline()
-            if deadline is not None and deadline != before:  # an unchanged one is set already
-                self.wake(chat, deadline)
-            return Change(new, outs)
+            new.saved_version = version + 1
+            keys = [batch["key"] for batch in taken] + ([mine] if outs else [])
+            return Change(new, [o for b in taken for o in b["outs"]] + outs, keys=keys)
         raise Conflict(game_key(chat))
+
+    def _claim(
+        self, item: Item | None, now: float, extra: list[Out] = (), update_id: int | None = None
+    ) -> Change | None:
+        """Claim the batches dead runs left owed, in a conditional write of its own, to send them
+        now (then `extra`); None on a conflict. With `update_id`, the update is a redelivery:
+        it is `busy` while the run that applied it may still be sending its messages."""
+        if item is None:
+            return Change(None, list(extra))
+        data = item.data
+        owed = data.get("owed") or []
+        taken = [batch for batch in owed if self.lapsed(batch, now)]
+        mine = f"u{update_id}" if update_id is not None else None
+        busy = any(b["key"] == mine for b in owed if b not in taken)
+        repeated = update_id is not None
+        if not taken:
+            return Change(Table(data), list(extra), repeated=repeated, busy=busy)
+        data["owed"] = [{**b, "at": now} if b in taken else b for b in owed]
+        try:
+            self.store.save(Item(item.key, item.version, data, item.expires_at))
+        except Conflict:
+            return None
+        outs = [o for b in taken for o in b["outs"]] + list(extra)
+        keys = [batch["key"] for batch in taken]
+        return Change(Table(data), outs, repeated=repeated, keys=keys, busy=busy)
+
+    @staticmethod
+    def lapsed(batch: dict, now: float) -> bool:
+        """True when the run that owes `batch` has had its time and must be presumed dead."""
+        return now >= batch["at"] + LEASE
+
+    @staticmethod
+    def _pause(attempt: int) -> None:
+        """A short random wait after a conflict, longer each time, so that writers racing for
+        one table spread out instead of colliding again."""
+        time.sleep(random.uniform(0, min(0.25, 0.005 * 2**attempt)))
 
     def point(self, old: int, new: int) -> None:
         """Leave a group's old key pointing at its supergroup's, so that buttons, join links and
@@ -122,38 +198,40 @@ class Host:
             except Conflict:
                 continue
 
-    @staticmethod
-    def owed(table: Table, update_id: int | None) -> list[Out]:
-        """What the change made by `update_id` still owes: its outbox, unless it was delivered."""
-        if update_id is None or table.data.get("outbox_for") != update_id:
-            return []
-        return table.data.get("outbox", [])
-
     def remember(
         self,
         chat: int,
         game: int,
         ids: dict[str, int],
         board_tag: int | None,
-        update_id: int | None = None,
+        keys: list[str] = (),
+        retry: list[Out] = (),
+        wait: float = 0.0,
     ) -> None:
         """Store the ids of messages just posted (lobby, turn message) for later edits, and
-        mark the outbox of `update_id` delivered, so a redelivery of it sends nothing again.
+        mark the owed batches `keys` delivered, so that nobody sends them again. Messages
+        Telegram could not take now (`retry`) stay owed, to go out in `wait` seconds (a timer
+        is set for it).
 
         A turn message's id is kept only while that turn message is still the current one.
         """
         key = game_key(chat)
-        for _ in range(ATTEMPTS):
+        for attempt in range(ATTEMPTS):
             item = self.store.load(key)
-            if item is None or item.data.get("game") != game:
+            if item is None:
                 return
             data = item.data
-            delivered = update_id is not None and data.get("outbox_for") == update_id
-            if not ids and not (delivered and data.get("outbox")):
+            owed = data.get("owed") or []
+            left = [batch for batch in owed if batch["key"] not in keys]
+            same_game = data.get("game") == game
+            if len(left) == len(owed) and not (ids and same_game) and not retry:
                 return
-            if delivered:
-                data["outbox"] = []
-            for ref, message_id in ids.items():
+            now = self.clock()
+            if retry:  # owed by nobody alive: lapsed once `wait` has passed
+                batch = f"r{item.version + 1}.{random.randrange(10**6)}"
+                left.append({"key": batch, "at": now + wait - LEASE, "outs": list(retry)})
+            data["owed"] = left[-OWED_KEPT:]
+            for ref, message_id in ids.items() if same_game else ():
                 if ref == "board":
                     board = data.get("board")
                     if board is not None and board.get("tag") == board_tag:
@@ -162,24 +240,70 @@ class Host:
                     data[ref] = message_id
             try:
                 self.store.save(Item(key, item.version, data, item.expires_at))
-                return
             except Conflict:
+                self._pause(attempt)
                 continue
+            if retry:
+                self.wake(chat, now + max(wait, 1.0))
+            return
 
     def _expiry(self, table: Table) -> int:
         ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL
         return int(self.clock()) + ttl
 
-    def put(self, key: str, data: dict, ttl: int = 30 * 24 * 3600) -> None:
-        """Write a small record (prefs, user pointers), last writer wins."""
+    def _ttl(self, ttl: int) -> int:
+        return int(self.clock()) + ttl
+
+    def put(self, key: str, data: dict, ttl: int = PREFS_TTL) -> None:
+        """Write a small record (prefs, user pointers), last writer wins; a record that already
+        says so for more than half its time to live is left as it is (no write)."""
         for _ in range(ATTEMPTS):
             item = self.store.load(key)
             version = item.version if item else 0
+            expires = int(self.clock()) + ttl
+            fresh = item is not None and (item.expires_at or 0) > expires - ttl / 2
+            if fresh and item.data == data:
+                return
             try:
-                self.store.save(Item(key, version, data, int(self.clock()) + ttl))
+                self.store.save(Item(key, version, data, expires))
                 return
             except Conflict:
                 continue
+
+    def put_newer(self, key: str, data: dict, table: Table) -> None:
+        """Write a small record made from `table` as just saved, unless one made from a later
+        save is there already, so that writers racing leave the latest table's, not the last
+        writer's. Saves are ordered by the lobby's opening time, then by version (a group's
+        item may expire and start again at version 1, but never opens a lobby back in time)."""
+        made_from = [table.data.get("opened", 0), getattr(table, "saved_version", 0)]
+        for attempt in range(ATTEMPTS):
+            item = self.store.load(key)
+            if item is not None and item.data.get("made_from", [0, 0]) >= made_from:
+                return
+            record = {**data, "made_from": made_from}
+            stored = item.version if item else 0
+            try:
+                self.store.save(Item(key, stored, record, self._ttl(PREFS_TTL)))
+                return
+            except Conflict:
+                self._pause(attempt)
+
+    def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
+        """Change a small record once per update (conditionally); False if `update_id` had
+        changed it already."""
+        for attempt in range(ATTEMPTS):
+            item = self.store.load(key)
+            data = dict(item.data) if item else {}
+            applied = data.get("applied") or []
+            if update_id in applied:
+                return False
+            data = {**change(data), "applied": [*applied, update_id][-APPLIED_PREFS:]}
+            try:
+                self.store.save(Item(key, item.version if item else 0, data, self._ttl(PREFS_TTL)))
+                return True
+            except Conflict:
+                self._pause(attempt)
+        raise Conflict(key)
 
     def get(self, key: str) -> dict | None:
         """A small record's data, or None."""

@@ -1,25 +1,36 @@
 """Sending what a change owes: group messages in order, private ones side by side.
 
-Telegram's refusals are handled here: a 429 waits its retry_after, an unchanged edit is
+Telegram's refusals are handled here: a short 429 waits its retry_after, an unchanged edit is
 fine, a lost message is posted again, a player who never opened (or blocked) the private chat
-is reported so the group can be told.
+is reported so the group can be told. A new message Telegram could not take now (a long 429,
+a 5xx or a timeout after a few tries) is handed back in `Delivery.retry`, to be kept owed and
+sent later; one to a group the bot was removed from, or that became a supergroup, is reported.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 
 log = logging.getLogger(__name__)
 
-MAX_WAIT = 30.0  # longest 429 wait we sit through inside one update
+MAX_WAIT = 5.0  # longest 429 wait sat through inside one update; longer ones are sent later
 TRIES = 3
+BACKOFF = 0.5  # seconds before the second try of a call that failed, twice that before the third
 
 
 @dataclass
@@ -30,6 +41,10 @@ class Delivery:
     board_tag: int | None = None
     unreachable: list[int] = field(default_factory=list)  # users we could not message
     migrated_to: int | None = None
+    moved: list[dict] = field(default_factory=list)  # what the old group refused for it
+    removed_from: set[int] = field(default_factory=set)  # groups that no longer have the bot
+    retry: list[dict] = field(default_factory=list)  # new messages to send again later
+    wait: float = 0.0  # seconds Telegram asked to wait before `retry`
     failed: int = 0
 
 
@@ -56,8 +71,7 @@ async def _call(coro_factory, tries: int = TRIES) -> Any:
         try:
             return await coro_factory()
         except RetryAfter as err:
-            wait = err.retry_after
-            wait = wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+            wait = _retry_after(err)
             if wait > MAX_WAIT or attempt == tries - 1:
                 raise
             await asyncio.sleep(wait)
@@ -66,7 +80,7 @@ async def _call(coro_factory, tries: int = TRIES) -> Any:
         except TelegramError:
             if attempt == tries - 1:
                 raise
-            await asyncio.sleep(0.5 * (attempt + 1))
+            await asyncio.sleep(BACKOFF * (attempt + 1))
     return None
 
 
@@ -133,13 +147,44 @@ async def _one(bot: Bot, out: dict, refs: dict[str, int | None], delivery: Deliv
             log.info("a secret wait's player cannot be reached; the group is not told")
         else:
             delivery.failed += 1
-            log.warning("group %s refused a message (bot removed?)", out["chat"])
+            delivery.removed_from.add(out["chat"])
+            log.warning("a group refused a message: the bot is no longer in it")
     except ChatMigrated as err:
         delivery.migrated_to = err.new_chat_id
+        delivery.moved.append(out)
         delivery.failed += 1
+    except RetryAfter as err:
+        _later(delivery, out, _retry_after(err))
+    except BadRequest as err:
+        delivery.failed += 1
+        log.warning("%s refused: %s", out["op"], type(err).__name__)
+    except NetworkError as err:  # a 5xx or a timeout, several times over
+        _later(delivery, out, 0.0)
+        log.warning("%s failed: %s", out["op"], type(err).__name__)
     except TelegramError as err:
         delivery.failed += 1
         log.warning("%s failed: %s", out["op"], type(err).__name__)
+
+
+def _seconds(wait: Any) -> float:
+    return wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+
+
+def _retry_after(err: RetryAfter) -> float:
+    """The seconds a 429 asks to wait (python-telegram-bot warns that the type will change)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _seconds(err.retry_after)
+
+
+def _later(delivery: Delivery, out: dict, wait: float) -> None:
+    """Keep a new message Telegram could not take now for later; an edit or a deletion is let
+    go (the next change redraws the message, and a stale redraw could overwrite a newer one)."""
+    if out["op"] == "send":
+        delivery.retry.append(out)
+        delivery.wait = max(delivery.wait, wait)
+    else:
+        delivery.failed += 1
 
 
 async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> Delivery:

@@ -301,15 +301,18 @@ def board(table: Table, seconds: int | None, final: bool = False) -> tuple[str, 
 
 
 def edit_board(table: Table, seconds: int | None, final: bool = False) -> Out:
-    """An edit of the current turn message."""
-    return edit_ref(table, "board", *board(table, seconds, final))
+    """An edit of the current turn message (tagged with it, so that a message posted again in
+    its place, when it was deleted, is remembered as the turn message)."""
+    out = edit_ref(table, "board", *board(table, seconds, final))
+    out["tag"] = (table.data.get("board") or {}).get("tag")
+    return out
 
 
 # -- private prompts -------------------------------------------------------------------------
 
 
 def game_button(table: Table, key: str, arg: str) -> list[str]:
-    return _button(t_(table, key), GAME, table, table.state.version, arg)
+    return _button(t_(table, key), GAME, table, table.public_version, arg)
 
 
 def seat_keyboard(table: Table, prefix: str, exclude: int | None) -> Keyboard:
@@ -318,7 +321,7 @@ def seat_keyboard(table: Table, prefix: str, exclude: int | None) -> Keyboard:
     buttons = [
         [
             seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
-            callbacks.encode(GAME, table.chat, table.game, state.version, f"{prefix}{s}"),
+            callbacks.encode(GAME, table.chat, table.game, table.public_version, f"{prefix}{s}"),
         ]
         for s in range(1, state.seats + 1)
         if s != exclude

@@ -21,6 +21,8 @@ MAX_PLAYERS = 12
 MIN_PLAYERS = 4
 APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
 LOBBY_SECONDS = 3600  # an unstarted lobby closes after an hour
+REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
+REMIND_MIN = 30  # waits shorter than this get no refresh
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "virtual_players": 0,
@@ -139,9 +141,21 @@ class Table:
             self._state = GameState.from_dict(self.data["engine"])
         return self._state
 
-    def _set_state(self, state: GameState) -> None:
+    def _set_state(self, state: GameState, secret: bool = False) -> None:
+        """Store the engine's new state; `secret` when it follows a decision the group must not
+        learn of (a Turncoat's or the Spy's, or their silence)."""
         self._state = state
         self.data["engine"] = state.to_dict()
+        if secret:
+            self.data["shift"] = self.data.get("shift", 0) - 1
+
+    @property
+    def public_version(self) -> int:
+        """The game's version as buttons carry it. It counts what everyone sees (decisions,
+        and the end of each secret wait) and not the decisions made in secret, so nobody can
+        tell from a button whether a Turncoat or a Spy decided, and a Turncoat's buttons are
+        out of date once the wait is over."""
+        return self.state.version + self.data.get("shift", 0)
 
     def seat_of(self, user: int) -> int | None:
         """The seat a user sits in, or None."""
@@ -184,26 +198,35 @@ class Table:
         if len(self.players) >= MAX_PLAYERS:
             raise Refused("lobby_full")
         self.players.append([user, name[:32]])
-        return [render.edit_lobby(self)]
+        return [self.lobby_message(menu=False)]
 
     def leave(self, user: int) -> list[Out]:
         """Take a user out of the lobby."""
         if self.status != LOBBY or not self.is_player(user):
             raise Refused("not_in_lobby")
         self.data["players"] = [p for p in self.players if p[0] != user]
-        return [render.edit_lobby(self)]
+        return [self.lobby_message(menu=False)]
 
     def show_settings(self) -> list[Out]:
         """Turn the lobby message into the settings menu."""
         if self.status != LOBBY:
             raise Refused("lobby_gone")
-        return [render.edit_ref(self, "lobby_msg", *render.settings_menu(self))]
+        return [self.lobby_message(menu=True)]
 
     def show_lobby(self) -> list[Out]:
         """Back from the settings menu."""
         if self.status != LOBBY:
             raise Refused("lobby_gone")
-        return [render.edit_lobby(self)]
+        return [self.lobby_message(menu=False)]
+
+    def lobby_message(self, menu: bool | None = None) -> Out:
+        """The edit that makes the lobby message read as it should now: the lobby, or the
+        settings menu (`menu` switches between them; None keeps the one shown)."""
+        if menu is not None:
+            self.data["menu"] = menu
+        if self.data.get("menu"):
+            return render.edit_ref(self, "lobby_msg", *render.settings_menu(self))
+        return render.edit_lobby(self)
 
     def change_setting(self, key: str) -> list[Out]:
         """Toggle a switch or step a choice to its next value."""
@@ -220,7 +243,7 @@ class Table:
             self.settings[key] = not self.settings[key]
         else:
             raise Refused("bad_button")
-        return [render.edit_ref(self, "lobby_msg", *render.settings_menu(self))]
+        return [self.lobby_message(menu=True)]
 
     def variants(self) -> Variants:
         """The variants the settings switch on."""
@@ -255,9 +278,10 @@ class Table:
     # -- play ----------------------------------------------------------------------------------
 
     def act(self, user: int, action: Action, now: float) -> list[Out]:
-        """Apply a seated user's decision (after any deadline that has passed)."""
+        """Apply a seated user's decision, unless a deadline passed before it came."""
+        version = self.state.version if self.status == PLAYING else None
         outs = self.catch_up(now)
-        if self.status != PLAYING:
+        if self.status != PLAYING or self.state.version != version:
             raise Refused("too_late")
         seat = self.seat_of(user)
         if seat is None:
@@ -266,12 +290,13 @@ class Table:
             raise Refused("bad_button")
         if waiting_for(self.state) != seat or self._held_from(seat):
             raise Refused("not_your_turn")
+        secret = self.state.phase in (TURNCOAT, SPY_PHASE)
         try:
             state, events = apply(self.state, action)
         except IllegalAction:
             raise Refused("too_late") from None
         self.data["skips"] = 0
-        self._set_state(state)
+        self._set_state(state, secret)
         return outs + self._deliver(events, now)
 
     def _held_from(self, seat: int) -> bool:
@@ -287,6 +312,29 @@ class Table:
             if deadline is None or now < deadline:
                 break
             outs += self._on_deadline(now)
+        reminder = self._reminder()
+        if reminder is not None and now >= reminder:
+            self.data["reminder"] = None
+            outs += self._remind(now)
+        return outs
+
+    def _reminder(self) -> float | None:
+        """When the board's countdown is next refreshed (only for the wait it was set for)."""
+        reminder = self.data.get("reminder")
+        if not reminder or reminder[1] != self.data.get("deadline"):
+            return None
+        return reminder[0]
+
+    def _remind(self, now: float) -> list[Out]:
+        """Refresh the turn message's countdown and nudge the player being waited for."""
+        if self.status != PLAYING or self.data.get("hold"):
+            return []
+        left = self.data["deadline"] - now
+        outs = [render.edit_board(self, left)]
+        seat = waiting_for(self.state)
+        if seat is not None and self.user_at(seat):
+            text = render.t_(self, "hurry", s=max(int(left), 0))
+            outs.append({**render.send_private(self.user_at(seat), text), "quiet": True})
         return outs
 
     def _on_deadline(self, now: float) -> list[Out]:
@@ -304,12 +352,13 @@ class Table:
             if state.phase in (TURNCOAT, SPY_PHASE):
                 seat = waiting_for(state)
                 state, events = apply(state, Action(TIMEOUT))
-                self._set_state(state)
+                self._set_state(state, secret=True)
                 outs += render.timed_out_private(self, seat, quiet=True)
                 hold["held"] += [e for e in events if e["to"] == "all"]
                 outs += self._deliver([e for e in events if e["to"] != "all"], now)
             held = hold["held"]
             self.data["hold"] = None
+            self.data["shift"] = self.data.get("shift", 0) + 1  # the wait's end, seen by all
             return outs + self._deliver(held, now)
         seat = waiting_for(state)
         phase = state.phase
@@ -373,6 +422,7 @@ class Table:
 
     def _hold(self, seconds: int, now: float) -> dict:
         hold = {"until": now + seconds, "held": []}
+        self.data["reminder"] = None  # the window is fixed; nothing else wakes the table
         self.data["hold"] = hold
         return hold
 
@@ -385,6 +435,11 @@ class Table:
             SPY_PHASE: "spy_seconds",
         }.get(phase)
         self.data["deadline"] = now + self.settings[seconds] if seconds else None
+        self.data["reminder"] = None
+        if seconds and self.settings[seconds] >= REMIND_MIN:
+            # One countdown refresh near the end: the group sees time running out.
+            deadline = self.data["deadline"]
+            self.data["reminder"] = [deadline - REMIND_BEFORE, deadline]
 
     def _open_board(self, seat: int, now: float) -> Out:
         tag = self.state.version
@@ -431,9 +486,27 @@ class Table:
             return [render.edit_ref(self, "lobby_msg", text, None)]
         return [*self._close_board([]), render.send_group(self, text, None)]
 
+    def removed(self) -> list[Out]:
+        """The bot is no longer in the group: end the lobby or game, with no wait left, and
+        tell its players privately (the group can no longer be told)."""
+        if self.status not in (LOBBY, PLAYING):
+            return []
+        self.data["status"] = CANCELLED
+        self.data["deadline"] = None
+        self.data["hold"] = None
+        title = render.esc(self.data.get("title") or "")
+        users = self.data.get("seats") or [uid for uid, _ in self.players]
+        text = render.t_(self, "removed", group=title)
+        return [render.send_private(user, text) for user in users if user]
+
     def deadline(self) -> float | None:
-        """When the table next needs waking."""
+        """When the current wait ends (None when nothing waits)."""
         return self.data.get("deadline")
+
+    def next_wake(self) -> float | None:
+        """When the table next needs waking: the countdown refresh, else the deadline."""
+        reminder = self._reminder()
+        return reminder if reminder is not None else self.data.get("deadline")
 
     def speaker(self) -> int | None:
         """The user whose speaking moment it is now, if any."""

@@ -254,6 +254,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "你的猜测已密封：红方 {red}，蓝方 {blue}。",
     },
     "chosen": {EN: "✔️ {what}", ZH: "✔️ {what}"},
+    "hurry": {EN: "⏳ {s} s left to decide.", ZH: "⏳ 还剩 {s} 秒，请尽快决定。"},
     "timed_out_private": {EN: "⌛ Time ran out.", ZH: "⌛ 超时。"},
     # end
     "end_title": {EN: "🏁 <b>{colour} wins!</b>", ZH: "🏁 <b>{colour}获胜！</b>"},
@@ -362,6 +363,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "too_late": {EN: "Too late: the game has moved on.", ZH: "太迟了：局势已变化。"},
     "stale_button": {EN: "That button is from an old game.", ZH: "这是旧游戏的按钮。"},
     "bad_button": {EN: "That button is not valid.", ZH: "无效的按钮。"},
+    "try_again": {
+        EN: "Sorry, that did not go through. Please try again.",
+        ZH: "抱歉，操作没有成功，请再试一次。",
+    },
     "ok": {EN: "OK", ZH: "好"},
     "cannot_reach": {
         EN: "⚠️ I can't send {name} private messages. {name}, press the button and then Start, "
@@ -373,6 +378,14 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "你好！我可以在群里主持《斩首行动》。把我加入群聊并发送 /newgame。",
     },
     "cancel_none": {EN: "There is no game to cancel.", ZH: "没有可以取消的游戏。"},
+    "anonymous_admin": {
+        EN: "I can't tell who you are while you post as the group. Turn off “Remain anonymous” in your admin rights to host or play.",
+        ZH: "你正以群组身份匿名发言，我无法识别你。请在管理员权限中关闭「匿名发言」后再开局或加入。",
+    },
+    "removed": {
+        EN: "🛑 I was removed from {group}, so the game there is cancelled. Add me back and send /newgame to play again.",
+        ZH: "🛑 我已被移出「{group}」，那里的游戏已取消。把我加回群里并发送 /newgame 即可重新开局。",
+    },
     "language_set": {EN: "Language: English.", ZH: "语言：中文。"},
     "bot_removed": {EN: "", ZH: ""},
     "mycard_none": {EN: "You are not in a running game.", ZH: "你不在进行中的游戏里。"},

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
@@ -42,14 +40,15 @@ _IS_EXPECTED = "#v = :expected AND (attribute_not_exists(#exp) OR #exp > :now)"
 def default_client() -> Any:
     """The process-wide DynamoDB client, created on first use so warm Lambda starts reuse it.
 
-    Region is `AWS_REGION` (set by Lambda) or `AWS_DEFAULT_REGION`; credentials as boto3 finds
-    them.
+    Region is `AWS_REGION` (set by Lambda) or `AWS_DEFAULT_REGION`; credentials as botocore
+    finds them.
     """
     global _client
     with _client_lock:
         if _client is None:
-            region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-            _client = boto3.client("dynamodb", region_name=region, config=_CONFIG)
+            from infra import aws
+
+            _client = aws.client("dynamodb", config=_CONFIG)
         return _client
 
 
@@ -100,7 +99,7 @@ class DynamoStore:
 
     @property
     def client(self) -> Any:
-        """The boto3 DynamoDB client in use (the shared default unless one was given)."""
+        """The DynamoDB client in use (the shared default unless one was given)."""
         if self._client is None:
             self._client = default_client()
         return self._client

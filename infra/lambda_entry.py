@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hmac
 import json
 import logging
@@ -38,9 +39,9 @@ def bot_token(env: dict | os._Environ = os.environ) -> str:
         return _state["token"]
     arn = env.get("TELEGRAM_TOKEN_SECRET_ARN")
     if arn:
-        import boto3
+        from infra import aws
 
-        token = boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+        token = aws.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
     else:
         token = env.get("TELEGRAM_BOT_TOKEN", "")
     _state["token"] = token.strip()
@@ -55,25 +56,30 @@ def webhook_secret(env: dict | os._Environ = os.environ) -> str:
         return env.get("WEBHOOK_SECRET", "")
     cached = _state.get("webhook_secret")
     if cached is None or cached[0] != arn:
-        import boto3
+        from infra import aws
 
-        secret = boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+        secret = aws.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
         cached = _state["webhook_secret"] = (arn, secret.strip())
     return cached[1]
 
 
 def application():
-    """The process's Application (webhook mode, DynamoDB store, SQS timers), initialized once."""
+    """The process's Application (webhook mode, DynamoDB store, SQS timers), initialized once.
+
+    With BOT_USERNAME set, it starts without asking Telegram who the bot is (getMe).
+    """
     app = _state.get("app")
     if app is not None:
         return app
     from handlers import render
     from handlers.app import build
     from infra.dynamo_store import DynamoStore
+    from infra.read_cache import ReadCache
 
     env = os.environ
     clock = _hooks.get("clock") or time.time
-    store = DynamoStore(env["DECAPITATION_TABLE"], clock=clock)
+    store = ReadCache(DynamoStore(env["DECAPITATION_TABLE"], clock=clock))
+    username = (env.get("BOT_USERNAME") or "").strip().lstrip("@") or None
     queue = env.get("TIMER_QUEUE_URL")
     timers = SqsTimers(queue, clock=clock) if queue else None
     app = build(
@@ -84,9 +90,10 @@ def application():
         wake_at=timers,
         clock=clock,
         seed=_hooks.get("seed"),
+        username=username,
     )
     _loop().run_until_complete(app.initialize())
-    render.BOT_USERNAME["name"] = env.get("BOT_USERNAME") or app.bot.username
+    render.BOT_USERNAME["name"] = username or app.bot.username
     _state["app"] = app
     return app
 
@@ -110,42 +117,79 @@ def _answer(status: int, text: str = "") -> dict:
     return {"statusCode": status, "headers": {"content-type": "text/plain"}, "body": text}
 
 
+MAX_BODY = 256 * 1024  # bytes; a Telegram update is a few kilobytes
+
+
+def _handle(app, update: Any) -> list[BaseException]:
+    """Run one update through the handlers; the errors they raised (see handlers.app.failed)."""
+    failed = app.bot_data["failed"] = []
+    store = app.bot_data["deps"].host.store
+    with store.scope() if hasattr(store, "scope") else contextlib.nullcontext():
+        _loop().run_until_complete(app.process_update(update))
+    return failed
+
+
 def webhook(event: dict, context: Any = None) -> dict:
-    """API Gateway (HTTP API v2) -> one Telegram update through the handlers."""
+    """API Gateway (HTTP API v2) -> one Telegram update through the handlers.
+
+    200 when the update is handled; 403 without the secret, 400 or 413 for a body that is no
+    update, before anything is loaded. 500 when a handler failed and 503 when another run is
+    still sending what the update's change owes: Telegram then delivers the update again, which
+    is safe, as every change is keyed by its update.
+    """
     from telegram import Update
+
+    from handlers import redact
+    from handlers.app import RetryLater
 
     headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
     secret = webhook_secret()
+    redact.hide(secret)
     given = headers.get("x-telegram-bot-api-secret-token", "")
     if not secret or not hmac.compare_digest(str(given).encode(), secret.encode()):
         return _answer(403, "forbidden")
     body = event.get("body") or ""
+    if not isinstance(body, str):
+        return _answer(400, "bad update")
+    if len(body) > MAX_BODY * 4 // 3 + 4:
+        return _answer(413, "too large")
     try:
         if event.get("isBase64Encoded"):
             body = base64.b64decode(body).decode()
+        if len(body.encode()) > MAX_BODY:
+            return _answer(413, "too large")
         data = json.loads(body)
         if not isinstance(data, dict) or type(data.get("update_id")) is not int:
             raise ValueError("not an update")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeError, RecursionError):
         return _answer(400, "bad update")
     app = application()
     try:
         update = Update.de_json(data, app.bot)
     except Exception:  # a body Telegram would never send; refusing it is the answer
         return _answer(400, "bad update")
-    _loop().run_until_complete(app.process_update(update))
+    failed = _handle(app, update)
+    if any(not isinstance(error, RetryLater) for error in failed):
+        return _answer(500, "failed")
+    if failed:
+        return _answer(503, "busy")
     return _answer(200, "ok")
 
 
 def timer(event: dict, context: Any = None) -> dict:
-    """SQS -> wake the tables whose deadlines have come."""
+    """SQS -> wake the tables whose deadlines have come.
+
+    A wake-up whose handling failed is reported back, so SQS delivers it again.
+    """
     from handlers.app import Wake
 
     app = application()
+    failures = []
     for record in event.get("Records", []):
         wake = parse_wake(record.get("body", ""))
         if wake is None:
             log.warning("ignored a malformed timer message")
             continue
-        _loop().run_until_complete(app.process_update(Wake(*wake)))
-    return {"batchItemFailures": []}
+        if _handle(app, Wake(*wake)):
+            failures.append({"itemIdentifier": record.get("messageId", "")})
+    return {"batchItemFailures": failures}

@@ -29,7 +29,7 @@ def main() -> int:
     return 0
 
 
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 
 
 def make_application(token: str, env, clock=None, seed=None):

@@ -61,9 +61,9 @@ class SqsTimers:
     def client(self) -> Any:
         """The SQS client (created on first use)."""
         if self._client is None:
-            import boto3
+            from infra import aws
 
-            self._client = boto3.client("sqs")
+            self._client = aws.client("sqs")
         return self._client
 
     def __call__(self, chat: int, when: float) -> None:

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 log.setLevel(logging.INFO)
 
 DEFAULT_API_BASE_URL = "https://api.telegram.org"  # TELEGRAM_API_BASE_URL overrides it
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 DEFAULT_MAX_CONNECTIONS = 40
 PHYSICAL_RESOURCE_ID = "telegram-webhook"
 SUCCESS, FAILED = "SUCCESS", "FAILED"

@@ -147,7 +147,7 @@ def test_create_sets_the_webhook_and_the_commands(
     assert fake_telegram.webhook["secret_token"] == WEBHOOK_SECRET
     assert fake_telegram.webhook["max_connections"] == 40
     (set_webhook,) = fake_telegram.calls_to("setWebhook")
-    assert set_webhook.params["allowed_updates"] == ["message", "callback_query"]
+    assert set_webhook.params["allowed_updates"] == ["message", "callback_query", "my_chat_member"]
     assert set_webhook.params["drop_pending_updates"] is False
     group = {"type": "all_group_chats"}
     assert fake_telegram.commands() == commands("en")

@@ -885,17 +885,20 @@ class FakeTelegram:
         except ApiError as err:
             with self._cond:
                 call.status, call.kind, call.description = err.status, err.kind, err.description
+                call.answered = time.time()
                 self._cond.notify_all()
             return err.status, err.payload()
         except Exception as exc:
             with self._cond:
                 self.crashes.append(traceback.format_exc())
                 call.status, call.kind, call.description = 500, "crashed", repr(exc)
+                call.answered = time.time()
                 self._cond.notify_all()
             description = f"Internal Server Error: the fake crashed: {exc!r}"
             return 500, {"ok": False, "error_code": 500, "description": description}
         with self._cond:
             call.kind, call.result = "ok", copy.deepcopy(result)
+            call.answered = time.time()
             self._cond.notify_all()
         self._flush_hook()
         return 200, {"ok": True, "result": result}

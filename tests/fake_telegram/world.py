@@ -162,6 +162,7 @@ class Call:
     kind: str = "ok"
     description: str | None = None
     result: Any = None
+    answered: float | None = None  # when the answer was ready (time.time()), None while pending
 
     def __str__(self) -> str:
         outcome = "ok" if self.kind == "ok" else f"{self.status} {self.description}"

@@ -137,7 +137,12 @@ def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
     table = started(turn_seconds=30)
     first = table.state.first
     assert table.deadline() == NOW + 30
-    assert table.catch_up(NOW + 29) == []
+    assert table.catch_up(NOW + 14) == []
+    outs = table.catch_up(NOW + 29)
+    assert table.state.turn == first, "a reminder is not a timeout"
+    assert outs[0]["op"] == "edit" and outs[0]["text"].endswith("⏳ 1 s")
+    assert outs[1]["chat"] == table.user_at(first) and outs[1]["text"].startswith("⏳ 1 s left")
+    assert table.catch_up(NOW + 29) == [], "the countdown is refreshed once"
     outs = table.catch_up(NOW + 30)
     assert table.state.turn == first % 4 + 1
     assert any("ran out of time" in o["text"] for o in outs if o["chat"] == CHAT)
@@ -147,6 +152,22 @@ def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
         table.catch_up(NOW + 30 * step)
     assert table.status == "cancelled"
     assert table.data["board"]["lines"][-1].startswith("⌛")
+
+
+def test_countdown_is_refreshed_once_shortly_before_the_deadline() -> None:
+    table = started(turn_seconds=60)
+    assert table.next_wake() == NOW + 45
+    outs = table.catch_up(NOW + 45)
+    assert [o["op"] for o in outs] == ["edit", "send"]
+    assert "⏳ 15 s" in outs[0]["text"]
+    assert table.next_wake() == table.deadline() == NOW + 60
+
+
+def test_secret_windows_get_no_countdown_refresh() -> None:
+    table = started(turn_seconds=30, turncoat=True, turncoat_seconds=30)
+    first = table.state.first
+    table.act(table.user_at(first), Action(SCOUT, first, target=first % 4 + 1), NOW)
+    assert table.next_wake() == table.deadline() == NOW + 30, "the Turncoat's window is fixed"
 
 
 def test_late_wake_skips_one_turn_and_gives_the_next_player_a_whole_turn() -> None:

@@ -1,0 +1,93 @@
+"""A store wrapper that reads each item from its backend at most once per update.
+
+Handling one update loads the same table several times (the redelivery check, the handler's
+own checks, the change, marking its messages delivered). On DynamoDB each load is a round trip
+and a read unit; inside `scope()` the wrapper answers repeated loads from what it last loaded
+or saved. Every write stays conditional on the version, so a stale copy can only cost a
+`Conflict`, after which the key is read afresh. Outside `scope()` every call goes through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from infra.store import GameStore, Item, decode_data, encode_data
+
+_ABSENT = None
+
+
+class ReadCache:
+    """A `GameStore` over `backend` that remembers items for the length of one `scope()`."""
+
+    def __init__(self, backend: GameStore) -> None:
+        self.backend = backend
+        self._items: dict[str, tuple[int, str, int | None] | None] | None = None
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """Remember loads and saves until the block ends (one update's handling)."""
+        self._items = {}
+        try:
+            yield
+        finally:
+            self._items = None
+
+    @property
+    def reads(self) -> int:
+        """Loads that reached the backend."""
+        return self.backend.reads  # type: ignore[attr-defined]
+
+    @property
+    def writes(self) -> int:
+        """Saves and deletes that reached the backend."""
+        return self.backend.writes  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.backend, name)
+
+    def load(self, key: str) -> Item | None:
+        """The item under `key`: from this scope's memory when seen, else from the backend.
+
+        Every load returns its own copy of the data, so a caller may change it freely.
+        """
+        items = self._items
+        if items is not None and key in items:
+            kept = items[key]
+            if kept is _ABSENT:
+                return None
+            version, text, expires_at = kept
+            return Item(key, version, decode_data(text), expires_at)
+        item = self.backend.load(key)
+        if items is not None:
+            items[key] = self._keep(item)
+        return item
+
+    def save(self, item: Item) -> Item:
+        """Save through the backend; remember the saved item, or forget the key on a `Conflict`."""
+        try:
+            saved = self.backend.save(item)
+        except BaseException:  # a Conflict, or a failure after which the item is unknown
+            self._forget(item.key)
+            raise
+        if self._items is not None:
+            self._items[item.key] = self._keep(saved)
+        return saved
+
+    def delete(self, key: str, version: int) -> None:
+        """Delete through the backend and forget the key."""
+        try:
+            self.backend.delete(key, version)
+        finally:
+            self._forget(key)
+
+    def _forget(self, key: str) -> None:
+        if self._items is not None:
+            self._items.pop(key, None)
+
+    @staticmethod
+    def _keep(item: Item | None) -> tuple[int, str, int | None] | None:
+        if item is None:
+            return _ABSENT
+        return item.version, encode_data(item.data), item.expires_at

@@ -1,0 +1,263 @@
+"""Nothing that reaches the group depends on a card before the reveal.
+
+Hundreds of seeded games, every variant in play, are played twice: on two different deals with
+the same seating and first player, with the same public decisions at the same moments (random
+legal decisions and timeouts, driven straight through `handlers.table.Table`, every message
+rendered). Whatever each deal's hidden players do in secret (a Turncoat keeping or staying
+silent, a Spy guessing early or never), the group's messages (texts, buttons, callback data,
+edits, in the same order at the same moments) and every group-facing time (deadlines, holds,
+countdown refreshes) are the same in both games until the final reveal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from engine import Action, GameState, Variants
+from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
+from engine.deal import deal
+from engine.events import deal_events
+from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, start_state
+from engine.turns import may_decapitate, waiting_for
+from handlers import render
+from handlers import table as table_module
+from handlers.table import CHOICES, PLAYING, Table
+
+GROUP = -1001234567890
+GAMES = 300
+T0 = 4_000_000_000.0
+END = "🏁"
+
+
+@dataclass
+class Seen:
+    """How often the pairs exercised what the group must not notice."""
+
+    x_only_in_one: int = 0  # a scouted X in one deal, none in the other
+    spy_only_in_one: int = 0  # a human Spy guessing in one deal, none in the other
+    early_secret_moves: int = 0  # a Turncoat or Spy deciding before the wait ends
+    steps: int = 0
+    ends: dict = field(default_factory=dict)
+
+
+def visible(outs: list[dict]) -> list[str]:
+    """The group's part of a change's messages, as comparable text (the reveal left out; the
+    tag, which only pairs a turn message with its id in the store, never leaves the bot)."""
+    return [
+        json.dumps({k: v for k, v in out.items() if k != "tag"}, sort_keys=True)
+        for out in outs
+        if out["chat"] == GROUP and not (out.get("text") or "").startswith(END)
+    ]
+
+
+def public_times(t: Table) -> tuple:
+    """Every time and state the group can read off the table, and the version every player's
+    buttons carry."""
+    hold = t.data.get("hold")
+    playing = t.status == PLAYING
+    return (
+        t.status,
+        t.data.get("deadline"),
+        t.next_wake(),
+        hold["until"] if hold else None,
+        t.speaker(),
+        render.status(t) if playing else None,
+        t.public_version if playing else None,
+    )
+
+
+def button_versions(t: Table, outs: list[dict]) -> set[int]:
+    """The versions the game buttons of `outs` carry (any chat)."""
+    data = [b[1] for out in outs for row in out.get("kb") or [] for b in row]
+    return {int(d.split("|")[3]) for d in data if d.startswith("g|")}
+
+
+def twin_deals(rng: random.Random) -> tuple[GameState, GameState, dict]:
+    """Two deals for one seating and first player, and the lobby settings that make them."""
+    while True:
+        variants = Variants(
+            virtual_players=rng.choice((0, 0, 1, 2)),
+            no_first_round_decapitation=rng.random() < 0.4,
+            uncertain_sides=rng.random() < 0.3,
+            turncoat=rng.random() < 0.6,
+            bodyguards=rng.random() < 0.4,
+            observer=rng.random() < 0.5,
+            spy=rng.random() < 0.6,
+        )
+        names = [f"P{i}" for i in range(rng.randint(4, 12))]
+        try:
+            a = deal(names, variants, seed=rng.randrange(2**32))
+            other = deal(names, variants, seed=rng.randrange(2**32))
+        except ValueError:
+            continue
+        break
+    pool = list(other.deal + other.set_aside)
+    rng.shuffle(pool)
+    seats = a.seats
+    b = start_state(
+        variants=a.variants,
+        names=a.names,
+        virtual=a.virtual,
+        deal=tuple(pool[:seats]),
+        set_aside=tuple(sorted(pool[seats:])),
+        first=a.first,
+        seed=a.seed,
+    )
+    settings = {name: getattr(variants, name) for name in variants.to_dict()}
+    settings.update({key: rng.choice(options) for key, options in CHOICES.items()})
+    settings["virtual_players"] = variants.virtual_players
+    return a, b, {"names": names, "settings": settings, "lang": rng.choice(("en", "zh"))}
+
+
+def seated(state: GameState, lobby: dict, silence: bool, monkeypatch) -> tuple[Table, list]:
+    """A table dealt `state` from the lobby described."""
+    names = lobby["names"]
+    table, _ = Table.open_lobby(GROUP, 1, 1, names[0], lobby["lang"], lobby["settings"], T0)
+    for uid, name in enumerate(names[1:], 2):
+        table.join(uid, name)
+    monkeypatch.setattr(table_module, "new_game", lambda *a, **k: (state, deal_events(state)))
+    outs = table.start(T0, None, silence)
+    return table, outs
+
+
+class Pair:
+    """The two games, driven in step; every step compares what the group sees."""
+
+    def __init__(self, a: Table, b: Table, seen: Seen) -> None:
+        self.a, self.b, self.seen = a, b, seen
+        self.now = T0
+
+    def same(self, outs_a: list[dict], outs_b: list[dict], what: str) -> None:
+        assert visible(outs_a) == visible(outs_b), what
+        assert public_times(self.a) == public_times(self.b), what
+        for t, outs in ((self.a, outs_a), (self.b, outs_b)):
+            assert button_versions(t, outs) <= {t.public_version}, what
+        self.seen.steps += 1
+
+    def advance(self, until: float) -> None:
+        """Let time pass to `until`, waking both tables whenever they asked to be woken."""
+        for _ in range(20):
+            when = self.a.next_wake()
+            assert when == self.b.next_wake()
+            if when is None or when > until:
+                break
+            self.now = max(self.now, when)
+            self.same(self.a.catch_up(self.now), self.b.catch_up(self.now), "a wake")
+        self.now = max(self.now, until)
+
+    def both(self, action: Action, what: str) -> None:
+        user = self.a.user_at(action.seat)
+        outs_a = self.a.act(user, action, self.now)
+        outs_b = self.b.act(user, action, self.now)
+        self.same(outs_a, outs_b, what)
+
+
+def secret_moves(pair: Pair, rng: random.Random) -> bool:
+    """During a hold, each deal's hidden player may decide in secret; True if a swap was made
+    (the group learns of it when the hold ends, so the pair is compared no further)."""
+    until = pair.a.data["hold"]["until"]
+    hidden = [
+        t.state.phase in (TURNCOAT, SPY_PHASE) and bool(t.user_at(waiting_for(t.state)))
+        for t in (pair.a, pair.b)
+    ]
+    if hidden[0] != hidden[1]:
+        if pair.a.state.phase == SPY_PHASE or pair.b.state.phase == SPY_PHASE:
+            pair.seen.spy_only_in_one += 1
+        else:
+            pair.seen.x_only_in_one += 1
+    swapped = False
+    moment = pair.now + rng.uniform(0, until - pair.now - 0.01)
+    pair.advance(moment)
+    for t, is_hidden in zip((pair.a, pair.b), hidden, strict=True):
+        if not is_hidden or rng.random() < 0.3:
+            continue  # silent until the wait ends
+        seat = waiting_for(t.state)
+        if t.state.phase == TURNCOAT:
+            swap = rng.random() < 0.15
+            swapped |= swap
+            action = Action(SWAP if swap else KEEP, seat)
+        else:
+            seats = t.state.seats
+            action = Action(SPY_GUESS, seat, red=rng.randint(1, seats), blue=rng.randint(1, seats))
+        outs = t.act(t.user_at(seat), action, pair.now)
+        assert visible(outs) == [], "a secret decision showed in the group"
+        assert button_versions(t, outs) <= {t.public_version}
+        pair.seen.early_secret_moves += 1
+    assert public_times(pair.a) == public_times(pair.b)
+    if swapped:
+        return True  # the swap is announced when the wait ends: a reveal, as the rules say
+    pair.advance(until)
+    return False
+
+
+def public_move(pair: Pair, rng: random.Random) -> None:
+    """The seat whose turn or speaking moment it is acts (or lets the time run out)."""
+    a, b = pair.a.state, pair.b.state
+    assert (a.phase, a.turn) == (b.phase, b.turn)
+    seat = a.turn
+    deadline = pair.a.data["deadline"]
+    if rng.random() < 0.15 or not pair.a.user_at(seat):
+        pair.advance(deadline)
+        return
+    pair.advance(pair.now + rng.uniform(0, deadline - pair.now - 0.01))
+    others = [s for s in range(1, a.seats + 1) if s != seat]
+    if a.phase == TURN:
+        may = may_decapitate(a, seat) is None and may_decapitate(b, seat) is None
+        if may and rng.random() < 0.12:
+            v = a.variants
+            action = Action(
+                DECAPITATE,
+                seat,
+                target=rng.choice(others),
+                proxy=rng.random() < 0.5 if v.virtual_players else None,
+                bodyguard=rng.random() < 0.5 if v.bodyguards else None,
+            )
+        else:
+            action = Action(SCOUT, seat, target=rng.choice(others))
+    else:
+        assert a.phase == SPEAK
+        predict = all(s.cards[seat - 1] == "OBS" and s.prediction is None for s in (a, b))
+        if predict and rng.random() < 0.5:
+            action = Action(PREDICT, seat, color=rng.choice(("red", "blue")))
+        else:
+            action = Action(END_TURN, seat)
+    pair.both(action, f"{action}")
+
+
+def play_twice(seed: int, seen: Seen, monkeypatch) -> None:
+    rng = random.Random(seed)
+    deal_a, deal_b, lobby = twin_deals(rng)
+    silence = rng.random() < 0.5
+    a, outs_a = seated(deal_a, lobby, silence, monkeypatch)
+    b, outs_b = seated(deal_b, lobby, silence, monkeypatch)
+    pair = Pair(a, b, seen)
+    pair.same(outs_a, outs_b, "the deal")
+    for _ in range(400):
+        if a.status != PLAYING:
+            break
+        if a.data.get("hold"):
+            if secret_moves(pair, rng):
+                return
+        elif a.state.phase in (TURN, SPEAK):
+            public_move(pair, rng)
+        else:
+            raise AssertionError(f"the group waits on nothing it knows of: {a.state.phase}")
+    assert a.status == b.status != PLAYING, "the game did not end"
+    seen.ends[a.status] = seen.ends.get(a.status, 0) + 1
+
+
+def test_the_group_sees_the_same_on_two_deals_until_the_reveal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen = Seen()
+    for seed in range(GAMES):
+        play_twice(seed, seen, monkeypatch)
+    # The pairs did meet what the group must not notice, many times over.
+    assert seen.x_only_in_one >= 20, seen
+    assert seen.spy_only_in_one >= 20, seen
+    assert seen.early_secret_moves >= 40, seen
+    assert seen.ends.get("over", 0) >= GAMES // 2, seen
