@@ -180,3 +180,27 @@ def test_virtual_x_never_offers_the_choice():
     assert state.phase == "speak"
     assert waiting(state) == 1
     assert all(e["to"] in ("all", 1) for e in events)
+
+
+def _x_swapped_between_8_and_3():
+    """Seat 8 (Blue X) scouts seat 3 (Red X), who swaps: 8 shows the Red X, 3 holds the Blue X."""
+    state = _skip_to(table(CARDS, variants=TURNCOAT), 8)
+    state, _ = play(state, scout(8, 3), swap(3), end(8))
+    assert state.cards[2] == "BX" and state.cards[7] == "RX", show(state)
+    return state
+
+
+def test_an_x_received_face_down_keeps_its_power():
+    state = _x_swapped_between_8_and_3()
+    assert public_view(state)["seats"][2]["face_up"] is None, show(state)
+    state, _ = apply(state, scout(1, 3))
+    assert waiting(state) == 3 and state.phase == "turncoat", show(state)
+
+
+def test_a_face_up_x_stays_face_up_when_it_changes_hands_again():
+    state = _skip_to(_x_swapped_between_8_and_3(), 8)
+    state, _ = play(state, scout(8, 3), swap(3), end(8))
+    seats = public_view(state)["seats"]
+    assert (seats[2]["face_up"], seats[7]["face_up"]) == ("RX", "BX"), show(state)
+    state, _ = apply(_skip_to(state, 1), scout(1, 3))
+    assert state.phase == "speak", "a face-up X has no power: " + show(state)
