@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import SWAP
 from engine.cards import color
-from engine.state import SPEAK, SPY_PHASE, TURN, GameState, start_state
+from engine.state import SPEAK, SPY_PHASE, TURN, GameState, dealt
 from engine.turns import may_decapitate, replay, waiting_for
 from handlers import callbacks
 from handlers.callbacks import BOARD, GAME, LOBBY
@@ -555,16 +555,7 @@ def held_view(table: Table, seat: int) -> GameState:
     last = state.log[-1] if state.log else None
     if last is None or last.act != SWAP or seat in (state.turn, state.target):
         return state
-    start = start_state(
-        variants=state.variants,
-        names=state.names,
-        virtual=state.virtual,
-        deal=state.deal,
-        set_aside=state.set_aside,
-        first=state.first,
-        seed=state.seed,
-    )
-    return replay(start, state.log[:-1])
+    return replay(dealt(state), state.log[:-1])
 
 
 def my_card(table: Table, seat: int, popup: bool) -> str:

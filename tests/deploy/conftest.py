@@ -26,7 +26,7 @@ SERVERLESS = ROOT / "node_modules" / ".bin" / "serverless"
 STAGE = "ci"
 REGION = "us-east-1"
 # Shaped like a real token (the template's AllowedPattern) and easy to search for.
-DUMMY_TOKEN = "999000111:DUMMY_bot_token_for_the_template_check"
+DUMMY_TOKEN = "99900:DUMMY-bot-token-for-the-template-check"  # not shaped like a real one
 COPIED = ("serverless.yml", "package.json", "package-lock.json", "pyproject.toml")
 COPIED_DIRS = ("engine", "handlers", "infra")
 PACKAGE_TIMEOUT = 600
