@@ -383,11 +383,18 @@ async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 # -- commands --------------------------------------------------------------------------------
 
 
+async def refuse_outside_group(update: Update) -> bool:
+    """Answer a group-only command sent elsewhere; True when it was refused."""
+    if is_group(update):
+        return False
+    await reply(update, t(language_for(update.effective_user.language_code), "group_only"))
+    return True
+
+
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/newgame: open a lobby in the group."""
     user, chat = update.effective_user, update.effective_chat
-    if not is_group(update):
-        await reply(update, t(language_for(user.language_code), "group_only"))
+    if await refuse_outside_group(update):
         return
     d = deps(context)
     prefs = d.host.get(prefs_key(chat.id)) or {}
@@ -488,8 +495,7 @@ async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/status: the state of play in this group."""
     chat = update.effective_chat
-    if not is_group(update):
-        await reply(update, t(language_for(update.effective_user.language_code), "group_only"))
+    if await refuse_outside_group(update):
         return
     table = deps(context).host.load(chat.id)
     if table is None or table.status in (OVER_STATUS, CANCELLED):
@@ -503,8 +509,7 @@ async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/cancel: the host or an admin ends the lobby or game."""
     user, chat = update.effective_user, update.effective_chat
-    if not is_group(update):
-        await reply(update, t(language_for(user.language_code), "group_only"))
+    if await refuse_outside_group(update):
         return
     d = deps(context)
     table = d.host.load(chat.id)
@@ -543,8 +548,7 @@ async def help_(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/language: switch the group's language (saved with its settings)."""
     chat, user = update.effective_chat, update.effective_user
-    if not is_group(update):
-        await reply(update, t(language_for(user.language_code), "group_only"))
+    if await refuse_outside_group(update):
         return
     d = deps(context)
     new = ZH if lang_of(context, chat.id, user) == EN else EN

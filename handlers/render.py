@@ -146,20 +146,9 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     """The settings menu: one button per setting, each showing its value."""
     s = table.settings
     rows = []
-    for key in (
-        "virtual_players",
-        "no_first_round_decapitation",
-        "uncertain_sides",
-        "turncoat",
-        "bodyguards",
-        "observer",
-        "spy",
-        "turn_seconds",
-        "speak_seconds",
-        "turncoat_seconds",
-        "spy_seconds",
-        "delete_chatter",
-    ):
+    from handlers.table import SETTING_KEYS  # table imports render; the keys live there
+
+    for key in SETTING_KEYS:
         value = s[key]
         if isinstance(value, bool):
             value = t_(table, "on" if value else "off")
