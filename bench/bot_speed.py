@@ -9,7 +9,6 @@ a moto server on loopback, so the network is never the floor.
 from __future__ import annotations
 
 import argparse
-import base64
 import cProfile
 import json
 import logging
@@ -24,7 +23,6 @@ import sys
 import tempfile
 import time
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
@@ -44,7 +42,14 @@ from handlers.host import Host  # noqa: E402
 from handlers.table import Table as GameTable  # noqa: E402
 from infra import lambda_entry  # noqa: E402
 from infra.dynamo_store import create_table  # noqa: E402
-from infra.store import Conflict, Item, decode_data, encode_data, size_of  # noqa: E402
+from infra.store import (  # noqa: E402
+    Conflict,
+    Item,
+    decode_data,
+    encode_data,
+    pack_data,
+    size_of,
+)
 from tests.e2e.deals import find_seed  # noqa: E402
 from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock, LambdaBot  # noqa: E402
 from tests.e2e.players import Player, Table  # noqa: E402
@@ -739,10 +744,9 @@ def item_sizes(games: int) -> None:
         for how, shrink, saves in (
             ("", None, saved),
             (f"  saves within the first {SHORT_GAME} decisions", None, short),
-            ("  owed messages zlib + base64", _compressed, saved),
-            ("  owed messages not stored", _without, saved),
+            ("  the same saves as plain JSON text", _plain_size, saved),
         ):
-            values = [size if shrink is None else size_of(shrink(item)) for size, item in saves]
+            values = [size if shrink is None else shrink(item) for size, item in saves]
             units = sum(write_units(v) for v in values) / len(values)
             over = sum(1 for v in values if v > 3072) / len(values)
             print(
@@ -763,25 +767,9 @@ def _decisions(item: Item) -> int:
     return (item.data.get("engine") or {}).get("version", 0)
 
 
-def _owed_key(data: dict) -> str | None:
-    return next((k for k in ("owed", "outbox") if data.get(k)), None)
-
-
-def _compressed(item: Item) -> Item:
-    """The item with its owed messages stored as zlib-compressed, base64-encoded JSON."""
-    key = _owed_key(item.data)
-    if key is None:
-        return item
-    packed = zlib.compress(encode_data({key: item.data[key]}).encode(), 9)
-    data = {**item.data, key: base64.b64encode(packed).decode()}
-    return Item(item.key, item.version, data, item.expires_at)
-
-
-def _without(item: Item) -> Item:
-    """The item without its owed messages."""
-    key = _owed_key(item.data)
-    data = item.data if key is None else {**item.data, key: []}
-    return Item(item.key, item.version, data, item.expires_at)
+def _plain_size(item: Item) -> int:
+    """What the item would occupy with its data as uncompressed JSON text (a string attribute)."""
+    return size_of(item) - len(pack_data(item.data)) + len(encode_data(item.data).encode())
 
 
 def _pct(values: list[int], pct: int) -> int:

@@ -18,9 +18,9 @@ from infra.store import (
     Conflict,
     Item,
     check_item,
-    decode_data,
-    encode_data,
     is_expired,
+    pack_data,
+    unpack_data,
 )
 
 _CONFIG = Config(
@@ -120,7 +120,7 @@ class DynamoStore:
         expires_at = int(stored[EXPIRES_AT]["N"]) if EXPIRES_AT in stored else None
         if is_expired(expires_at, now):
             return None
-        return Item(key, int(stored[VERSION]["N"]), decode_data(stored[DATA]["S"]), expires_at)
+        return Item(key, int(stored[VERSION]["N"]), unpack_data(stored[DATA]), expires_at)
 
     def save(self, item: Item) -> Item:
         """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`."""
@@ -128,7 +128,7 @@ class DynamoStore:
         attributes: dict[str, Any] = {
             PK: {"S": item.key},
             VERSION: {"N": str(item.version + 1)},
-            DATA: {"S": encode_data(item.data)},
+            DATA: {"B": pack_data(item.data)},
         }
         if item.expires_at is not None:
             attributes[EXPIRES_AT] = {"N": str(item.expires_at)}

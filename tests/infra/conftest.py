@@ -6,6 +6,7 @@ import logging
 import sqlite3
 import threading
 import uuid
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -198,7 +199,8 @@ def reopen(store: GameStore, clock: FakeClock) -> Iterator[Callable[[], GameStor
 
 @pytest.fixture
 def raw_data(store: GameStore) -> Callable[[str], str | None]:
-    """Read the stored JSON text under a key straight from the backend."""
+    """Read the stored JSON text under a key straight from the backend (DynamoDB's binary
+    attribute decompressed)."""
 
     def read(key: str) -> str | None:
         if isinstance(store, SQLiteStore):
@@ -212,6 +214,8 @@ def raw_data(store: GameStore) -> Callable[[str], str | None]:
         got = store.client.get_item(
             TableName=store.table_name, Key={"pk": {"S": key}}, ConsistentRead=True
         )
-        return got["Item"]["data"]["S"] if "Item" in got else None
+        if "Item" not in got:
+            return None
+        return zlib.decompress(got["Item"]["data"]["B"]).decode()
 
     return read

@@ -5,10 +5,12 @@ Backend-specific checks (SQLite cleanup and locking, the DynamoDB table layout) 
 
 from __future__ import annotations
 
+import base64
 import sqlite3
 import subprocess
 import sys
 import threading
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -22,7 +24,16 @@ from hypothesis import strategies as st
 from infra import dynamo_store
 from infra.dynamo_store import DynamoStore
 from infra.sqlite_store import SQLiteStore
-from infra.store import Conflict, GameStore, Item, encode_data, open_store, size_of
+from infra.store import (
+    Conflict,
+    GameStore,
+    Item,
+    encode_data,
+    open_store,
+    pack_data,
+    size_of,
+    unpack_data,
+)
 
 from .conftest import START, FakeClock
 
@@ -77,7 +88,7 @@ def test_save_can_set_and_clear_the_expiry(store: GameStore) -> None:
     assert store.load(KEY) == Item(KEY, 3, {"round": 1}, None)
 
 
-def test_data_is_stored_as_compact_utf8_json(
+def test_data_is_stored_as_compact_utf8_json_compressed_in_dynamodb(
     store: GameStore, raw_data: Callable[[str], str | None]
 ) -> None:
     create(store, phase="投票", seats=[1, 2])
@@ -324,19 +335,49 @@ def test_stores_satisfy_the_protocol(store: GameStore) -> None:
 # --- Sizes and configuration -----------------------------------------------------------------
 
 
-def test_size_of_is_the_json_length_plus_the_attribute_overhead() -> None:
+def test_size_of_is_the_compressed_data_plus_the_attribute_overhead() -> None:
     item = Item(KEY, 7, GAME, expires_at=START + 3600)
-    json_bytes = len(encode_data(GAME).encode())
+    packed = len(pack_data(GAME))
 
-    overhead = size_of(item) - json_bytes
+    overhead = size_of(item) - packed
     assert len(KEY) <= overhead <= len(KEY) + 40
 
 
 def test_size_of_counts_names_values_and_utf8_bytes() -> None:
-    # pk: 2 + 1, version: 7 + 2 (the stored 1), data: 4 + len('{"a":"刺客"}') in UTF-8
-    assert size_of(Item("k", 0, {"a": "刺客"})) == 3 + 9 + 4 + len('{"a":"刺客"}'.encode())
+    # pk: 2 + 1, version: 7 + 2 (the stored 1), data: 4 + the compressed JSON's bytes
+    assert size_of(Item("k", 0, {"a": "刺客"})) == 3 + 9 + 4 + len(pack_data({"a": "刺客"}))
     # expires_at: 10 + (10 significant digits -> 5 bytes) + 1
-    assert size_of(Item("k", 0, {}, 1_700_000_123)) == 3 + 9 + 6 + 16
+    assert size_of(Item("k", 0, {}, 1_700_000_123)) == 3 + 9 + 4 + len(pack_data({})) + 16
+
+
+def test_packed_data_is_far_smaller_than_its_json_when_names_repeat() -> None:
+    data = {
+        "players": [[i, "斩首行动玩家" * 4] for i in range(12)],
+        "log": ["斩首行动玩家" * 4] * 30,
+    }
+
+    assert len(pack_data(data)) * 5 < len(encode_data(data).encode())
+    assert unpack_data({"B": pack_data(data)}) == data
+
+
+def test_unpack_data_reads_binary_base64_text_and_the_older_json_text() -> None:
+    data = {"game": 3, "name": "蓝X"}
+    blob = pack_data(data)
+
+    assert unpack_data({"B": blob}) == data
+    assert unpack_data({"B": base64.b64encode(blob).decode()}) == data
+    assert unpack_data({"S": encode_data(data)}) == data
+
+
+def test_a_game_item_stored_as_json_text_before_is_still_loaded(
+    dynamo_store: DynamoStore,
+) -> None:
+    dynamo_store.client.put_item(
+        TableName=dynamo_store.table_name,
+        Item={"pk": {"S": KEY}, "version": {"N": "4"}, "data": {"S": encode_data(GAME)}},
+    )
+
+    assert dynamo_store.load(KEY) == Item(KEY, 4, GAME)
 
 
 def test_open_store_uses_dynamodb_when_a_table_is_named() -> None:
@@ -395,7 +436,7 @@ def test_dynamo_item_attributes(dynamo_store: DynamoStore) -> None:
     assert raw["Item"] == {
         "pk": {"S": KEY},
         "version": {"N": "1"},
-        "data": {"S": '{"a":1}'},
+        "data": {"B": zlib.compress(b'{"a":1}', 6)},
         "expires_at": {"N": str(START + 5)},
     }
 
