@@ -212,8 +212,29 @@ async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     member = update.my_chat_member
     if member.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         return
-    if member.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+    status = member.new_chat_member.status
+    if status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         await removed(context, member.chat.id, update.update_id)
+        return
+    can_delete = status == ChatMemberStatus.ADMINISTRATOR and bool(
+        getattr(member.new_chat_member, "can_delete_messages", False)
+    )
+    await note_rights(context, member.chat.id, update.update_id, can_delete)
+
+
+async def note_rights(context, chat: int, update_id: int, can_delete: bool) -> None:
+    """Remember whether the bot may delete messages in the group (Telegram says so whenever
+    its rights change), so that Start need not ask before dealing."""
+    d = deps(context)
+    d.host.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
+
+    def note(table: Table | None):
+        if table is None or table.data.get(BOT_CAN_DELETE) == can_delete:
+            return None, []
+        table.data[BOT_CAN_DELETE] = can_delete
+        return table, []
+
+    await run(context, chat, update_id, note)
 
 
 async def tell_unreachable(context, table: Table, users: list[int]) -> None:
@@ -296,6 +317,8 @@ def anonymous_admin(update: Update) -> bool:
     message, chat = update.effective_message, update.effective_chat
     return bool(message and message.sender_chat and chat and message.sender_chat.id == chat.id)
 
+
+BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages in the group, as last heard
 
 NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language")
 _TEXT = (str, type(None))
@@ -406,7 +429,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if table is not None and table.status == PLAYING:
             raise Refused("game_running")
         game = table.game + 1 if table else 1
-        return Table.open_lobby(
+        new, outs = Table.open_lobby(
             chat.id,
             game,
             user.id,
@@ -416,6 +439,10 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             d.clock(),
             chat.title or "",
         )
+        rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
+        if rights is not None:
+            new.data[BOT_CAN_DELETE] = rights
+        return new, outs
 
     try:
         await run(context, chat.id, update.update_id, open_lobby)
@@ -676,7 +703,9 @@ async def press_lobby(update: Update, context, p: callbacks.Press) -> str:
     elif p.arg.startswith("t:"):
         changer = _on_same_game(p, lambda t_: t_.change_setting(p.arg[2:]))
     elif p.arg == "start":
-        can_delete = await bot_can_delete(context, p.chat)
+        can_delete = table.data.get(BOT_CAN_DELETE)
+        if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
+            can_delete = await bot_can_delete(context, p.chat)
         seed = d.seed()
         changer = _on_same_game(p, lambda t_: t_.start(d.clock(), seed, can_delete))
     else:
@@ -727,6 +756,8 @@ async def play_again(update: Update, context, old: Table) -> str:
             d.clock(),
             table.data.get("title") or "",
         )
+        if table.data.get(BOT_CAN_DELETE) is not None:
+            new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
         others = [p for p in table.players if p[0] != user.id]
         new.data["players"] += [list(p) for p in others][: 12 - 1]
         return new, [render.send_group(new, *render.lobby(new), remember="lobby_msg")]

@@ -127,9 +127,12 @@ async def _one(bot: Bot, out: dict, refs: dict[str, int | None], delivery: Deliv
             message_id = out.get("msg") or refs.get(out.get("ref") or "")
             if message_id and await _edit(bot, out, message_id):
                 return
-            if out.get("kb") is None and out.get("ref") == "lobby_msg":
+            if out.get("side"):  # out of the chat's order: posted anew, remembered by nobody
+                out = {**out, "op": "send", "remember": None}
+            elif out.get("kb") is None and out.get("ref") == "lobby_msg":
                 return  # closing a lobby message that is gone: nothing to say
-            out = {**out, "op": "send", "remember": out.get("ref")}
+            else:
+                out = {**out, "op": "send", "remember": out.get("ref")}
         if out["op"] == "send":
             message_id = await _send(bot, out)
             ref = out.get("remember")
@@ -188,15 +191,22 @@ def _later(delivery: Delivery, out: dict, wait: float) -> None:
 
 
 async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> Delivery:
-    """Send a change's messages: each chat's in order, different chats side by side."""
+    """Send a change's messages: each chat's in order, different chats side by side. An edit
+    marked `side` changes a message already in place, so it needs no turn in its chat's order
+    and goes out alongside."""
     delivery = Delivery()
     by_chat: dict[int, list[dict]] = {}
+    side: list[dict] = []
     for out in outs:
-        by_chat.setdefault(out["chat"], []).append(out)
+        if out.get("side") and out["op"] == "edit":
+            side.append(out)
+        else:
+            by_chat.setdefault(out["chat"], []).append(out)
 
     async def in_order(queue: list[dict]) -> None:
         for out in queue:
             await _one(bot, out, refs, delivery)
 
-    await asyncio.gather(*(in_order(queue) for queue in by_chat.values()))
+    queues = [*by_chat.values(), *([out] for out in side)]
+    await asyncio.gather(*(in_order(queue) for queue in queues))
     return delivery

@@ -136,12 +136,6 @@ def edit_lobby(table: Table) -> Out:
     return edit_ref(table, "lobby_msg", *lobby(table))
 
 
-def lobby_closed(table: Table) -> str:
-    """What the lobby message says once the game has started."""
-    names = ", ".join(esc(name) for _, name in table.players)
-    return f"{t_(table, 'lobby_title')}\n{names}\n▶️"
-
-
 def settings_menu(table: Table) -> tuple[str, Keyboard]:
     """The settings menu: one button per setting, each showing its value."""
     s = table.settings
@@ -162,7 +156,11 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
 
 
 def seating(table: Table, silence: bool) -> Out:
-    """The group's seating circle, the variants and the silence rule."""
+    """The lobby message turned into the seating circle, the variants and the silence rule.
+
+    It is an edit of a message already in the chat, so it goes out alongside the first turn
+    message rather than before it (`side`); should the lobby message be gone, it is posted anew.
+    """
     state = table.state
     lines = [t_(table, "seating_title")]
     for seat in range(1, state.seats + 1):
@@ -171,7 +169,7 @@ def seating(table: Table, silence: bool) -> Out:
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
     lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
-    return send_group(table, "\n".join(lines), None)
+    return {**edit_ref(table, "lobby_msg", "\n".join(lines), None), "side": True}
 
 
 def card_hint(table: Table, code: str) -> str:

@@ -250,7 +250,8 @@ class Table:
         return Variants(**{name: self.settings[name] for name in VARIANT_NAMES})
 
     def start(self, now: float, seed: int | None = None, can_delete: bool = False) -> list[Out]:
-        """Deal: seat everyone, send each their card, post the seating and the first turn."""
+        """Deal: seat everyone, send each their card, turn the lobby message into the seating
+        and post the first turn."""
         if self.status != LOBBY:
             raise Refused("lobby_gone")
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
@@ -269,11 +270,9 @@ class Table:
         self.data["board"] = {"msg": None, "lines": []}
         self.data["hold"] = None
         self._set_state(state)
-        outs = [render.edit_ref(self, "lobby_msg", render.lobby_closed(self), None)]
         silence = self.settings["delete_chatter"] and can_delete
         self.data["silence"] = silence
-        outs += self._deliver(events, now, intro=render.seating(self, silence))
-        return outs
+        return self._deliver(events, now, intro=render.seating(self, silence))
 
     # -- play ----------------------------------------------------------------------------------
 

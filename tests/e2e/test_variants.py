@@ -38,7 +38,7 @@ def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
     table.configure(virtual_players=2)
     state = table.start(seed)
     assert state.deal == dealt.deal and sum(state.virtual) == 2
-    seating = table.group_messages()[-2].text
+    seating = table.lobby_message().text
     for seat in range(1, 7):
         tag = " (virtual)" if state.virtual[seat - 1] else ""
         assert f"\n{table.seat_label(seat)}{tag}\n" in seating

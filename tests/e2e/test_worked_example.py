@@ -26,7 +26,7 @@ def test_worked_example_captain_decapitates_captain_and_blue_wins(bot: Bot) -> N
     assert state.deal == expected.deal == WORKED_EXAMPLE_DEAL
     assert state.first == 1
 
-    seating = table.group_messages()[-2].text
+    seating = table.lobby_message().text
     assert seating.startswith("🎲 The game begins.")
     assert table.t("starts", name=table.seat_label(1)) in seating
     for seat, card in enumerate(("Red 1", "Red 3", "Blue 7", "Blue 4", "Red 4", "Blue 3"), 1):

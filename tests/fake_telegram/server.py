@@ -98,6 +98,9 @@ class _Delay:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    # Telegram takes many connections at once; the standard backlog of 5 would drop the SYNs
+    # of a bot that opens a dozen side by side, and the kernel retries them a second later.
+    request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):

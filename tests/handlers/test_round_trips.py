@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.drivers import LambdaBot
@@ -50,3 +52,43 @@ def test_with_the_username_configured_a_cold_start_asks_telegram_nothing(
     join = table.lobby_message().button(table.t("btn_join")).url
     assert join.startswith(f"https://t.me/{BOT_USERNAME}?start=")
     assert len(table.data()["players"]) == 4
+
+
+def test_start_posts_the_first_turn_and_the_cards_alongside_the_seating_edit(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 6)
+    table.open()
+    fake = lambda_bot.fake
+    fake.delay_next("editMessageText", 0.5)  # the lobby message turning into the seating
+    mark = len(fake.calls)
+    table.start(seed=51)
+    calls = fake.calls[mark:]
+    edit = next(c for c in calls if c.method == "editMessageText")
+    sent = [c for c in calls if c.method == "sendMessage"]
+    to_group = [c for c in sent if int(c.params["chat_id"]) == table.chat]
+    # One new group message (the first turn); it and the cards did not wait for the edit.
+    assert len(to_group) == 1
+    assert re.sub("<[^>]+>", "", to_group[0].params["text"]) == table.board().text
+    assert all(c.time < edit.answered for c in sent)
+    assert edit.params["message_id"] == table.data()["lobby_msg"]
+    assert table.lobby_message().text.startswith(table.t("seating_title")[:8])
+
+
+def test_start_posts_the_seating_anew_when_the_lobby_message_is_gone(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    lobby = table.lobby_message()
+    # Deleted by an admin as Start was pressed: Telegram cannot edit it any more.
+    lambda_bot.fake.fail_next(
+        "editMessageText", status=400, description="Bad Request: message to edit not found"
+    )
+    state = table.start(seed=51)
+    seating = [m for m in table.group_messages() if m.text.startswith("🎲 The game begins.")]
+    assert len(seating) == 1
+    assert table.t("starts", name=table.seat_label(state.first)) in seating[0].text
+    # The turn message is still the one the game edits; the seating is remembered by nobody.
+    assert table.data()["board"]["msg"] == table.board().message_id != seating[0].message_id
+    assert table.data()["lobby_msg"] == lobby.message_id
