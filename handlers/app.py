@@ -8,7 +8,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import httpx
 from telegram import BotCommand, BotCommandScopeAllGroupChats, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
@@ -31,11 +30,12 @@ from engine import Action
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
 from handlers import callbacks, redact, render
 from handlers.callbacks import BOARD, GAME, LOBBY
-from handlers.host import Host, prefs_key, user_key
+from handlers.host import Host, pointed_chats, prefs_key, user_key
 from handlers.outbox import deliver
 from handlers.table import CANCELLED, OVER_STATUS, PLAYING, Refused, Table
 from handlers.table import LOBBY as LOBBY_STATUS
 from handlers.texts import EN, ZH, language_for, t
+from infra.aws import tls_context
 from infra.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -448,6 +448,9 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await run(context, chat.id, update.update_id, open_lobby)
     except Refused as err:
         await reply(update, t(lang_of(context, chat.id, user), err.key, **err.kw))
+        return
+    # The host finds this game from the private chat (/mycard, /start), as joiners do.
+    d.host.point_user(user.id, chat.id)
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -480,21 +483,30 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await stop_if_repeat(context, update, table)
         await reply(update, t(table.lang if table else lang, err.key, **err.kw))
         return
-    deps(context).host.put(user_key(user.id), {"chat": chat})
+    deps(context).host.point_user(user.id, chat)
+
+
+def playing_table(context, user: int, statuses: tuple[str, ...]) -> Table | None:
+    """The table of the user's latest group where they hold a seat in a game with one of
+    `statuses` (a game in play before a finished one), or None."""
+    d = deps(context)
+    found: Table | None = None
+    for chat in pointed_chats(d.host.get(user_key(user))):
+        table = d.host.load(chat)
+        if table is None or table.status not in statuses or table.seat_of(user) is None:
+            continue
+        if table.status == PLAYING:
+            return table
+        found = found or table
+    return found
 
 
 async def resend_private(update: Update, context) -> None:
     """After /start: a seated player who could not be reached gets their card and prompt."""
-    d = deps(context)
-    pointer = d.host.get(user_key(update.effective_user.id))
-    if not pointer:
-        return
-    table = d.host.load(pointer["chat"])
-    if table is None or table.status != PLAYING:
+    table = playing_table(context, update.effective_user.id, (PLAYING,))
+    if table is None:
         return
     seat = table.seat_of(update.effective_user.id)
-    if seat is None:
-        return
     outs = [render.send_private(update.effective_user.id, render.my_card(table, seat, False))]
     if table.state.turn == seat or table.state.phase in ("turncoat", "spy"):
         outs += [o for o in render.prompt(table) if o["chat"] == update.effective_user.id]
@@ -508,10 +520,8 @@ async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if is_group(update):
         await reply(update, t(lang_of(context, update.effective_chat.id, user), "private_only"))
         return
-    d = deps(context)
-    pointer = d.host.get(user_key(user.id))
-    table = d.host.load(pointer["chat"]) if pointer else None
-    seat = table.seat_of(user.id) if table and table.status in (PLAYING, OVER_STATUS) else None
+    table = playing_table(context, user.id, (PLAYING, OVER_STATUS))
+    seat = table.seat_of(user.id) if table else None
     if seat is None:
         await reply(update, t(lang, "mycard_none"))
         return
@@ -712,10 +722,6 @@ async def press_lobby(update: Update, context, p: callbacks.Press) -> str:
         raise Refused("bad_button")
     answer_when_saved(context, "")
     saved = await run(context, p.chat, update.update_id, changer)
-    if saved is not None and p.arg == "start" and saved.status == PLAYING:
-        # Every player, the host too, finds this game from the private chat (/mycard, /start).
-        for uid, _ in saved.players:
-            d.host.put(user_key(uid), {"chat": p.chat})
     if saved is not None and p.arg.startswith("t:"):
         prefs = d.host.get(prefs_key(p.chat)) or {}
         defaults = {**prefs, "settings": saved.settings, "lang": saved.lang}
@@ -1037,7 +1043,7 @@ def build(
 def shared_tls_clients() -> dict[str, HTTPXRequest]:
     """The bot's two HTTP clients (API calls, getUpdates) with one TLS context between them:
     each would otherwise load the CA bundle itself, tens of milliseconds of a cold start."""
-    tls = httpx.create_ssl_context()
+    tls = tls_context()
     return {
         name: HTTPXRequest(httpx_kwargs={"verify": tls})
         for name in ("request", "get_updates_request")

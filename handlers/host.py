@@ -43,8 +43,20 @@ def prefs_key(chat: int) -> str:
 
 
 def user_key(user: int) -> str:
-    """The store key that points a user at the group they last joined."""
+    """The store key that points a user at the groups they last joined."""
     return f"user#{user}"
+
+
+POINTED = 4  # groups a user's pointer keeps, the latest first
+
+
+def pointed_chats(data: dict | None) -> list[int]:
+    """The groups a user's pointer names, the latest first (older pointers name one)."""
+    if not data:
+        return []
+    if "chats" in data:
+        return [int(chat) for chat in data["chats"]][:POINTED]
+    return [int(data["chat"])] if "chat" in data else []
 
 
 @dataclass
@@ -269,6 +281,27 @@ class Host:
                 return
             except Conflict:
                 continue
+
+    def point_user(self, user: int, chat: int) -> None:
+        """Put `chat` first among the groups a user's private commands look in (no write when
+        it is first already and the pointer has more than half its time to live)."""
+        key = user_key(user)
+        for attempt in range(ATTEMPTS):
+            item = self.store.load(key)
+            chats = pointed_chats(item.data if item else None)
+            latest = [chat, *(c for c in chats if c != chat)][:POINTED]
+            expires = self._ttl(PREFS_TTL)
+            if (
+                item is not None
+                and chats == latest
+                and (item.expires_at or 0) > expires - (PREFS_TTL // 2)
+            ):
+                return
+            try:
+                self.store.save(Item(key, item.version if item else 0, {"chats": latest}, expires))
+                return
+            except Conflict:
+                self._pause(attempt)
 
     def put_newer(self, key: str, data: dict, table: Table) -> None:
         """Write a small record made from `table` as just saved, unless one made from a later

@@ -92,3 +92,18 @@ def test_start_posts_the_seating_anew_when_the_lobby_message_is_gone(
     # The turn message is still the one the game edits; the seating is remembered by nobody.
     assert table.data()["board"]["msg"] == table.board().message_id != seating[0].message_id
     assert table.data()["lobby_msg"] == lobby.message_id
+
+
+def test_start_reads_its_table_once_and_writes_no_pointers(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 6, bot_admin=True)
+    lambda_bot.fake.set_bot_admin(table.group, True)
+    lambda_bot.settle()
+    table.open()
+    store, lobby, start = lambda_bot.store, table.lobby_message(), table.t("btn_start")
+    lambda_bot.seed = 51
+    reads, writes = store.reads, store.writes
+    assert table.host.press(start, lobby) is None
+    # The change, then the new message ids and the delivery marked; joiners were pointed at
+    # the game when they joined, the host when the lobby opened.
+    assert (store.reads - reads, store.writes - writes) == (1, 2)
+    assert lambda_bot.fake.calls_to("getChatMember") == []
