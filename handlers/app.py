@@ -820,6 +820,7 @@ async def press_game(update: Update, context, p: callbacks.Press) -> str:
         "text": t(table.lang, "chosen", what=label),
         "kb": None,
         "private": True,
+        "side": True,  # the pressed prompt, in place: it goes out alongside what follows
     }
 
     def decide(current: Table | None):

@@ -121,13 +121,16 @@ async def _edit(bot: Bot, out: dict, message_id: int) -> bool:
     return True
 
 
-async def _one(bot: Bot, out: dict, refs: dict[str, int | None], delivery: Delivery) -> None:
+async def _one(
+    bot: Bot, out: dict, refs: dict[str, int | None], delivery: Delivery, side: bool = False
+) -> None:
+    original = out
     try:
         if out["op"] == "edit":
             message_id = out.get("msg") or refs.get(out.get("ref") or "")
             if message_id and await _edit(bot, out, message_id):
                 return
-            if out.get("side"):  # out of the chat's order: posted anew, remembered by nobody
+            if side:  # out of the chat's order: posted anew, remembered by nobody
                 out = {**out, "op": "send", "remember": None}
             elif out.get("kb") is None and out.get("ref") == "lobby_msg":
                 return  # closing a lobby message that is gone: nothing to say
@@ -154,7 +157,7 @@ async def _one(bot: Bot, out: dict, refs: dict[str, int | None], delivery: Deliv
             log.warning("a group refused a message: the bot is no longer in it")
     except ChatMigrated as err:
         delivery.migrated_to = err.new_chat_id
-        delivery.moved.append(out)
+        delivery.moved.append(original)
         delivery.failed += 1
     except RetryAfter as err:
         _later(delivery, out, _retry_after(err))
@@ -191,22 +194,35 @@ def _later(delivery: Delivery, out: dict, wait: float) -> None:
 
 
 async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> Delivery:
-    """Send a change's messages: each chat's in order, different chats side by side. An edit
-    marked `side` changes a message already in place, so it needs no turn in its chat's order
-    and goes out alongside."""
+    """Send a change's messages: each chat's in order, different chats side by side.
+
+    An edit marked `side` changes a message already in place, so it needs no turn in its
+    chat's order and goes out alongside (unless another message of the batch touches the same
+    message: then it keeps its place).
+    """
     delivery = Delivery()
     by_chat: dict[int, list[dict]] = {}
     side: list[dict] = []
-    for out in outs:
-        if out.get("side") and out["op"] == "edit":
+    targets = [_target(out) for out in outs]
+    for out, target in zip(outs, targets, strict=True):
+        if out.get("side") and out["op"] == "edit" and targets.count(target) == 1:
             side.append(out)
         else:
             by_chat.setdefault(out["chat"], []).append(out)
 
-    async def in_order(queue: list[dict]) -> None:
+    async def in_order(queue: list[dict], alongside: bool = False) -> None:
         for out in queue:
-            await _one(bot, out, refs, delivery)
+            await _one(bot, out, refs, delivery, alongside)
 
-    queues = [*by_chat.values(), *([out] for out in side)]
-    await asyncio.gather(*(in_order(queue) for queue in queues))
+    await asyncio.gather(
+        *(in_order(queue) for queue in by_chat.values()),
+        *(in_order([out], alongside=True) for out in side),
+    )
+    position = {id(out): i for i, out in enumerate(outs)}
+    delivery.moved.sort(key=lambda out: position.get(id(out), len(outs)))  # as they were owed
     return delivery
+
+
+def _target(out: dict) -> tuple:
+    """The message an out touches: its chat and its id, or the name it is remembered by."""
+    return out["chat"], out.get("msg") or out.get("ref") or out.get("remember") or id(out)

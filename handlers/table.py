@@ -464,7 +464,8 @@ class Table:
         if not lines and not board.get("lines"):
             return []
         board.setdefault("lines", []).extend(lines)
-        return [render.edit_board(self, None, final=True)]
+        # The closed turn message stays where it is: its edit need not wait for anything.
+        return [{**render.edit_board(self, None, final=True), "side": True}]
 
     def _finish(self, resolved: dict) -> list[Out]:
         self.data["status"] = OVER_STATUS

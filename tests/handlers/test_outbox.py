@@ -1,0 +1,71 @@
+"""The outbox's order: each chat's messages in turn, edits of messages in place alongside."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+from telegram.error import BadRequest
+
+from handlers.outbox import deliver
+
+GROUP, ALICE = -100, 7
+
+
+class StubBot:
+    """Records the calls; an edit may wait for a send to the same chat, or fail as gone."""
+
+    def __init__(self, edit_waits_for_send: bool = False, gone: set[int] = frozenset()) -> None:
+        self.calls: list[tuple[str, int, Any]] = []
+        self.sent = asyncio.Event()
+        self.edit_waits_for_send = edit_waits_for_send
+        self.gone = gone
+        self.next_id = 100
+
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> Any:
+        self.calls.append(("send", chat_id, text))
+        self.sent.set()
+        self.next_id += 1
+        return SimpleNamespace(message_id=self.next_id)
+
+    async def edit_message_text(self, chat_id: int, message_id: int, text: str, **_: Any) -> Any:
+        if message_id in self.gone:
+            raise BadRequest("Message to edit not found")
+        if self.edit_waits_for_send:
+            await asyncio.wait_for(self.sent.wait(), timeout=5)
+        await asyncio.sleep(0.01 if text == "slow" else 0)
+        self.calls.append(("edit", chat_id, text))
+        return True
+
+
+def edit(msg: int | None, text: str, side: bool = False, ref: str | None = None) -> dict:
+    out = {"op": "edit", "chat": GROUP, "msg": msg, "text": text, "kb": None, "ref": ref}
+    return {**out, "side": True} if side else out
+
+
+def send(text: str, remember: str | None = None) -> dict:
+    return {"op": "send", "chat": GROUP, "text": text, "kb": None, "remember": remember}
+
+
+def test_an_edit_in_place_goes_out_alongside_the_chats_new_messages() -> None:
+    bot = StubBot(edit_waits_for_send=True)
+    # Were the edit to keep its turn, it would wait for a send that waits for it.
+    delivery = asyncio.run(deliver(bot, [edit(5, "closed", side=True), send("next")], {}))
+    assert [c[0] for c in bot.calls] == ["send", "edit"]
+    assert delivery.failed == 0
+
+
+def test_an_edit_of_a_message_the_batch_touches_again_keeps_its_place() -> None:
+    bot = StubBot()
+    outs = [edit(5, "slow"), edit(5, "closed", side=True), send("next")]
+    asyncio.run(deliver(bot, outs, {}))
+    assert [c[2] for c in bot.calls] == ["slow", "closed", "next"]
+
+
+def test_an_edit_in_place_of_a_message_gone_is_posted_anew_and_remembered_by_nobody() -> None:
+    bot = StubBot(gone={5})
+    outs = [edit(5, "seating", side=True, ref="lobby_msg"), send("turn", remember="board")]
+    delivery = asyncio.run(deliver(bot, outs, {}))
+    assert sorted(c[2] for c in bot.calls if c[0] == "send") == ["seating", "turn"]
+    assert list(delivery.ids) == ["board"]
