@@ -141,8 +141,9 @@ async def send(
         delivery = await deliver(context.bot, outs, {})
     if table is None:
         return
+    latest = False  # whether the table is still as this change left it
     if delivery.ids or keys or delivery.retry:
-        d.host.remember(
+        latest = d.host.remember(
             table.chat,
             table.game,
             delivery.ids,
@@ -150,9 +151,10 @@ async def send(
             list(keys),
             delivery.retry,
             delivery.wait,
+            getattr(table, "saved_version", None),
         )
     lobby = [out for out in outs if out.get("ref") == "lobby_msg" and out["op"] == "edit"]
-    if lobby and table.status == LOBBY_STATUS:
+    if lobby and table.status == LOBBY_STATUS and not latest:
         await settle_lobby(context, table, lobby[-1])
     if delivery.unreachable and table.status == PLAYING:
         await tell_unreachable(context, table, delivery.unreachable)

@@ -219,25 +219,28 @@ class Host:
         keys: list[str] = (),
         retry: list[Out] = (),
         wait: float = 0.0,
-    ) -> None:
+        saved_version: int | None = None,
+    ) -> bool:
         """Store the ids of messages just posted (lobby, turn message) for later edits, and
         mark the owed batches `keys` delivered, so that nobody sends them again. Messages
         Telegram could not take now (`retry`) stay owed, to go out in `wait` seconds (a timer
         is set for it).
 
         A turn message's id is kept only while that turn message is still the current one.
+        True when the write found the table as the change saved it (`saved_version`): no
+        other change came between, so what the change sent is the latest.
         """
         key = game_key(chat)
         for attempt in range(ATTEMPTS):
             item = self.store.load(key)
             if item is None:
-                return
+                return False
             data = item.data
             owed = data.get("owed") or []
             left = [batch for batch in owed if batch["key"] not in keys]
             same_game = data.get("game") == game
             if len(left) == len(owed) and not (ids and same_game) and not retry:
-                return
+                return False
             now = self.clock()
             if retry:  # owed by nobody alive: lapsed once `wait` has passed
                 batch = f"r{item.version + 1}.{random.randrange(10**6)}"
@@ -257,7 +260,8 @@ class Host:
                 continue
             if retry:
                 self.wake(chat, now + max(wait, 1.0))
-            return
+            return attempt == 0 and item.version == saved_version
+        return False
 
     def _expiry(self, table: Table) -> int:
         ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL

@@ -107,3 +107,17 @@ def test_start_reads_its_table_once_and_writes_no_pointers(lambda_bot: LambdaBot
     # the game when they joined, the host when the lobby opened.
     assert (store.reads - reads, store.writes - writes) == (1, 2)
     assert lambda_bot.fake.calls_to("getChatMember") == []
+
+
+def test_a_join_reads_the_table_once_when_nobody_joins_at_the_same_moment(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open(table.players[1:3])
+    store, lobby, player = lambda_bot.store, table.lobby_message(), table.players[3]
+    reads = store.reads
+    player.press(table.t("btn_join"), message=lobby, chat=table.group)
+    # The table, then the player's pointer; the lobby message needs no second look, as the
+    # delivery mark found the table as the join had left it.
+    assert store.reads - reads == 2
+    assert player.name in table.lobby_message().text
