@@ -153,13 +153,16 @@ IMPORTS = {
     "import telegram.ext": "import telegram.ext",
     "import boto3": "import boto3",
     "import botocore.session": "import botocore.session",
-    # lambda_entry and what its first webhook imports (application() and webhook())
+    # lambda_entry and what its first webhook imports (application() and webhook()); the AWS
+    # client is the project's own (infra.aws, standard library only), so no botocore
     "ours: lambda_entry + handlers": "\n".join(
         (
             "import infra.lambda_entry",
             "from handlers import render",
             "from handlers.app import build",
+            "from infra import aws",
             "from infra.dynamo_store import DynamoStore",
+            "from infra.read_cache import ReadCache",
             "from telegram import Update",
         )
     ),
@@ -937,7 +940,7 @@ def package(build: bool) -> None:
     compiled_imports(path)
 
 
-# What the first webhook imports from the zip (botocore comes compiled with the runtime).
+# What the first webhook imports from the zip (no botocore: infra.aws is standard library).
 ZIP_IMPORTS = "import telegram, telegram.ext, httpx, handlers.app, infra.lambda_entry"
 
 

@@ -38,7 +38,8 @@ from infra.dynamo_store import DynamoStore, create_table  # noqa: E402
 from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock  # noqa: E402
 from tests.e2e.players import Table  # noqa: E402
 from tests.fake_telegram import FakeTelegram  # noqa: E402
-from tests.infra.conftest import REGION, AtomicMotoServer  # noqa: E402
+from tests.infra.conftest import REGION  # noqa: E402
+from tests.moto_server import AtomicMotoServer  # noqa: E402
 from tests.robustness.harness import Instances, PerThread, PoolBot  # noqa: E402
 
 TURNS = 3  # scout-then-done turns before the decapitation

@@ -7,9 +7,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from botocore.config import Config
-from botocore.exceptions import ClientError
-
 from infra.store import (
     DATA,
     EXPIRES_AT,
@@ -23,12 +20,6 @@ from infra.store import (
     unpack_data,
 )
 
-_CONFIG = Config(
-    retries={"mode": "standard", "max_attempts": 3},
-    connect_timeout=2,
-    read_timeout=5,
-)
-
 _client: Any = None
 _client_lock = threading.Lock()
 
@@ -38,17 +29,14 @@ _IS_EXPECTED = "#v = :expected AND (attribute_not_exists(#exp) OR #exp > :now)"
 
 
 def default_client() -> Any:
-    """The process-wide DynamoDB client, created on first use so warm Lambda starts reuse it.
-
-    Region is `AWS_REGION` (set by Lambda) or `AWS_DEFAULT_REGION`; credentials as botocore
-    finds them.
-    """
+    """The process-wide DynamoDB client (`infra.aws`), created on first use so warm Lambda
+    starts reuse it; region, endpoint and credentials come from the environment."""
     global _client
     with _client_lock:
         if _client is None:
             from infra import aws
 
-            _client = aws.client("dynamodb", config=_CONFIG)
+            _client = aws.client("dynamodb")
         return _client
 
 
@@ -69,8 +57,12 @@ def create_table(client: Any, table_name: str) -> None:
     )
 
 
-def _is_conflict(error: ClientError) -> bool:
-    return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+def _is_conflict(error: Exception) -> bool:
+    """Whether `error` (our AwsError or botocore's ClientError) is a failed write condition."""
+    response = getattr(error, "response", None)
+    if not isinstance(response, dict):
+        return False
+    return (response.get("Error") or {}).get("Code") == "ConditionalCheckFailedException"
 
 
 class DynamoStore:
@@ -149,7 +141,7 @@ class DynamoStore:
                 ExpressionAttributeNames=names,
                 ExpressionAttributeValues=values,
             )
-        except ClientError as error:
+        except Exception as error:
             if _is_conflict(error):
                 raise Conflict(item.key, item.version) from None
             raise
@@ -171,7 +163,7 @@ class DynamoStore:
                     ":now": {"N": str(self._now())},
                 },
             )
-        except ClientError as error:
+        except Exception as error:
             if _is_conflict(error):
                 raise Conflict(key, version) from None
             raise

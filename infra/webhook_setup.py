@@ -8,7 +8,7 @@ deletion succeeds even when Telegram cannot be told, so the stack can always be 
 Every invocation answers CloudFormation's pre-signed ResponseURL with SUCCESS or FAILED and a
 readable Reason, within the function's time limit. The bot token and the webhook secret come
 from Secrets Manager (ARNs in the resource properties) and never appear in a Reason or a log.
-Standard library only, plus boto3 from the Lambda runtime for Secrets Manager.
+Standard library only (Secrets Manager through the project's own client, `infra.aws`).
 """
 
 from __future__ import annotations
@@ -67,9 +67,9 @@ class SetupError(Exception):
 
 def read_secret(arn: str) -> str:
     """The string value of a Secrets Manager secret."""
-    import boto3
+    from infra import aws
 
-    return boto3.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"].strip()
+    return aws.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"].strip()
 
 
 class BotApi:

@@ -1,18 +1,19 @@
 """The Lambda entries under the environment serverless.yml gives them.
 
 The variable names and what they point at are read from the generated template; each target is
-made under moto from the template's own properties (the table, the queue, the two secrets).
+made on the session's moto server from the template's own properties (the table, the queue, the
+two secrets; their names get a fresh suffix), and the bot reaches it through AWS_ENDPOINT_URL.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import boto3
 import pytest
-from moto import mock_aws
 
 from infra import dynamo_store, lambda_entry
 from tests.deploy.conftest import Packaged
@@ -34,9 +35,9 @@ READ_ELSEWHERE = (
 Deployed = Callable[[str], dict[str, str]]
 
 
-def make_table(props: dict[str, Any]) -> str:
+def make_table(props: dict[str, Any], suffix: str) -> str:
     client = boto3.client("dynamodb", region_name=REGION)
-    name = props["TableName"]
+    name = f"{props['TableName']}-{suffix}"
     client.create_table(
         TableName=name,
         AttributeDefinitions=props["AttributeDefinitions"],
@@ -49,13 +50,14 @@ def make_table(props: dict[str, Any]) -> str:
     return name
 
 
-def make_queue(props: dict[str, Any]) -> str:
+def make_queue(props: dict[str, Any], suffix: str) -> str:
     attributes = {"VisibilityTimeout": str(props["VisibilityTimeout"])}
     sqs = boto3.client("sqs", region_name=REGION)
-    return sqs.create_queue(QueueName=props["QueueName"], Attributes=attributes)["QueueUrl"]
+    name = f"{props['QueueName']}-{suffix}"
+    return sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
 
 
-def make_secret(name: str, props: dict[str, Any], token: str) -> str:
+def make_secret(name: str, props: dict[str, Any], token: str, suffix: str) -> str:
     client = boto3.client("secretsmanager", region_name=REGION)
     if props.get("SecretString") == {"Ref": "TelegramBotToken"}:
         value = token
@@ -66,19 +68,22 @@ def make_secret(name: str, props: dict[str, Any], token: str) -> str:
             ExcludePunctuation=generate["ExcludePunctuation"],
             IncludeSpace=generate["IncludeSpace"],
         )["RandomPassword"]
-    return client.create_secret(Name=name, SecretString=value)["ARN"]
+    return client.create_secret(Name=f"{name}-{suffix}", SecretString=value)["ARN"]
 
 
 @pytest.fixture
 def deployed(
     packaged: Packaged,
     aws_env: None,  # noqa: F811 - the fixture imported above
+    moto_server: str,
     fake_telegram: FakeTelegram,
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[Deployed]:
-    """Makes the template's resources under moto; call it with a function's logical id to get
-    that function's environment, resolved, and set as the process environment."""
+    """Makes the template's resources on the moto server; call it with a function's logical id
+    to get that function's environment, resolved, and set as the process environment."""
     monkeypatch.setattr(dynamo_store, "_client", None)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_server)  # for boto3 here and the bot's client
+    suffix = uuid.uuid4().hex[:12]
     made: dict[str, str] = {}
 
     def resolve(logical_id: str) -> str:
@@ -86,11 +91,11 @@ def deployed(
             resource = packaged.resources[logical_id]
             kind, props = resource["Type"], resource["Properties"]
             if kind == "AWS::DynamoDB::Table":
-                made[logical_id] = make_table(props)
+                made[logical_id] = make_table(props, suffix)
             elif kind == "AWS::SQS::Queue":
-                made[logical_id] = make_queue(props)
+                made[logical_id] = make_queue(props, suffix)
             elif kind == "AWS::SecretsManager::Secret":
-                made[logical_id] = make_secret(logical_id, props, fake_telegram.token)
+                made[logical_id] = make_secret(logical_id, props, fake_telegram.token, suffix)
             else:
                 raise AssertionError(f"an environment variable points at a {kind}: teach me")
         return made[logical_id]
@@ -110,12 +115,26 @@ def deployed(
             monkeypatch.setenv(name, value)
         return env
 
-    with mock_aws():
+    reset()
+    try:
+        yield environment
+    finally:
         reset()
-        try:
-            yield environment
-        finally:
-            reset()
+        remove(packaged, made)
+
+
+def remove(packaged: Packaged, made: dict[str, str]) -> None:
+    """Delete what `deployed` made on the session's moto server."""
+    for logical_id, made_as in made.items():
+        kind = packaged.resources[logical_id]["Type"]
+        if kind == "AWS::DynamoDB::Table":
+            boto3.client("dynamodb", region_name=REGION).delete_table(TableName=made_as)
+        elif kind == "AWS::SQS::Queue":
+            boto3.client("sqs", region_name=REGION).delete_queue(QueueUrl=made_as)
+        else:
+            boto3.client("secretsmanager", region_name=REGION).delete_secret(
+                SecretId=made_as, ForceDeleteWithoutRecovery=True
+            )
 
 
 def reset() -> None:

@@ -1,5 +1,6 @@
 """Fixtures for whole games through the real bot: a fake Telegram, a clock, and the bot run
-through the Lambda entries (DynamoDB and SQS under moto) or the local poller (SQLite).
+through the Lambda entries (DynamoDB and SQS on the session's moto server) or the local poller
+(SQLite).
 
 Every e2e test ends with the same checks, whatever it played: no card leaked (`leaks.check`),
 Telegram refused no call the bot made, and no handler failed.
@@ -7,23 +8,21 @@ Telegram refused no call the bot made, and no handler failed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from infra import dynamo_store
 from infra.dynamo_store import create_table
 from tests.e2e import leaks
 from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot, LocalBot
 from tests.fake_telegram import FakeTelegram
-from tests.infra.conftest import REGION, aws_env  # noqa: F401 - the fixture `aws` uses
+from tests.infra.conftest import aws_env  # noqa: F401 - the fixture `aws` uses
 
 START = 4_000_000_000  # far ahead of the real time, so nothing real-time can expire
-TABLE = "decapitation-e2e"
 
 
 @pytest.fixture
@@ -34,25 +33,34 @@ def clock() -> FakeClock:
 @pytest.fixture
 def aws(
     aws_env: None,  # noqa: F811 - the fixture imported above
+    moto_server: str,
+    moto_clients: Callable[[str], Any],
     clock: FakeClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[Any]:
-    """moto's DynamoDB table and SQS timer queue, with SQS delays measured on `clock`."""
-    # moto's SQS reads the time through this one function; SQS then delays a timer message
-    # until the test's clock reaches it, as AWS would in real time.
+    """A fresh DynamoDB table and SQS timer queue on the moto server, which the bot's own AWS
+    client reaches through AWS_ENDPOINT_URL, with SQS delays measured on `clock`."""
+    # moto's SQS reads the time through this one function (the server runs in this process);
+    # SQS then delays a timer message until the test's clock reaches it, as AWS would.
     monkeypatch.setattr("moto.sqs.models.unix_time_millis", lambda: clock() * 1000)
     monkeypatch.setattr(dynamo_store, "_client", None)
-    with mock_aws():
-        create_table(boto3.client("dynamodb", region_name=REGION), TABLE)
-        sqs = boto3.client("sqs", region_name=REGION)
-        queue_url = sqs.create_queue(QueueName="decapitation-timers")["QueueUrl"]
-        monkeypatch.setenv("DECAPITATION_TABLE", TABLE)
-        monkeypatch.setenv("WEBHOOK_SECRET", WEBHOOK_SECRET)
-        monkeypatch.setenv("TIMER_QUEUE_URL", queue_url)
-        monkeypatch.delenv("TELEGRAM_TOKEN_SECRET_ARN", raising=False)
-        monkeypatch.delenv("WEBHOOK_SECRET_ARN", raising=False)
-        monkeypatch.delenv("BOT_USERNAME", raising=False)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", moto_server)
+    dynamodb, sqs = moto_clients("dynamodb"), moto_clients("sqs")
+    fresh = uuid.uuid4().hex[:12]
+    table = f"decapitation-e2e-{fresh}"
+    create_table(dynamodb, table)
+    queue_url = sqs.create_queue(QueueName=f"decapitation-timers-{fresh}")["QueueUrl"]
+    monkeypatch.setenv("DECAPITATION_TABLE", table)
+    monkeypatch.setenv("WEBHOOK_SECRET", WEBHOOK_SECRET)
+    monkeypatch.setenv("TIMER_QUEUE_URL", queue_url)
+    monkeypatch.delenv("TELEGRAM_TOKEN_SECRET_ARN", raising=False)
+    monkeypatch.delenv("WEBHOOK_SECRET_ARN", raising=False)
+    monkeypatch.delenv("BOT_USERNAME", raising=False)
+    try:
         yield sqs, queue_url
+    finally:
+        dynamodb.delete_table(TableName=table)
+        sqs.delete_queue(QueueUrl=queue_url)
 
 
 def _finish(bot: Bot) -> None:

@@ -1,13 +1,12 @@
-"""Store fixtures: SQLite on a temporary file, DynamoDB under moto (in-process or a server)."""
+"""Store fixtures: SQLite on a temporary file, DynamoDB under moto (in-process or a server,
+through boto3 or the bot's own client)."""
 
 from __future__ import annotations
 
-import logging
 import sqlite3
-import threading
 import uuid
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,8 @@ import boto3
 import pytest
 from botocore.config import Config
 from moto import mock_aws
-from moto.server import ThreadedMotoServer
 
+from infra import dynamo_store as dynamo_module
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore
@@ -61,6 +60,9 @@ def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         "AWS_DEFAULT_PROFILE",
         "AWS_ENDPOINT_URL",
         "AWS_ENDPOINT_URL_DYNAMODB",
+        "AWS_ENDPOINT_URL_SQS",
+        "AWS_ENDPOINT_URL_SECRETS_MANAGER",
+        "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
         "AWS_ROLE_ARN",
         "AWS_WEB_IDENTITY_TOKEN_FILE",
         "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
@@ -109,46 +111,6 @@ def dynamo_store(dynamo_client: Any, clock: FakeClock) -> DynamoStore:
     return DynamoStore(name, client=dynamo_client, clock=clock)
 
 
-class AtomicMotoServer(ThreadedMotoServer):
-    """A `ThreadedMotoServer` that handles one request at a time.
-
-    moto's in-memory DynamoDB checks a write's condition and applies the write as separate
-    steps, so concurrent requests can both pass the same check and one update is lost
-    (reproducible with a short `sys.setswitchinterval`). DynamoDB applies each conditional
-    write atomically; serializing the requests restores that guarantee while the clients stay
-    truly concurrent.
-    """
-
-    def start(self) -> None:
-        super().start()
-        wsgi_server = self._server
-        assert wsgi_server is not None and callable(wsgi_server.app), "moto server API changed"
-        app = wsgi_server.app
-        lock = threading.Lock()
-
-        def one_at_a_time(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-            with lock:
-                body = app(environ, start_response)
-                try:
-                    return list(body)
-                finally:
-                    if hasattr(body, "close"):
-                        body.close()
-
-        wsgi_server.app = one_at_a_time
-
-
-@pytest.fixture(scope="session")
-def moto_server() -> Iterator[str]:
-    """The endpoint URL of a moto server on loopback, shared by the session."""
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per request otherwise
-    server = AtomicMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
-
 @pytest.fixture
 def server_dynamo_client(moto_server: str, aws_env: None) -> Any:
     """A low-level DynamoDB client talking to `moto_server`; safe to share between threads."""
@@ -169,11 +131,31 @@ def server_dynamo_store(server_dynamo_client: Any, clock: FakeClock) -> Iterator
     server_dynamo_client.delete_table(TableName=name)
 
 
-@pytest.fixture(params=["sqlite", "dynamodb"])
+@pytest.fixture
+def own_dynamo_store(
+    moto_server: str,
+    server_dynamo_client: Any,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[DynamoStore]:
+    """A DynamoDB store on a fresh table of `moto_server` through the bot's own default client
+    (`infra.aws`), found from the environment as on Lambda."""
+    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", moto_server)
+    monkeypatch.setattr(dynamo_module, "_client", None)
+    name = _table_name()
+    create_table(server_dynamo_client, name)
+    yield DynamoStore(name, clock=clock)
+    server_dynamo_client.delete_table(TableName=name)
+
+
+@pytest.fixture(params=["sqlite", "dynamodb", "dynamodb-own-client"])
 def store(request: pytest.FixtureRequest) -> GameStore:
-    """Each backend in turn; tests marked `threaded` get DynamoDB behind a moto server."""
+    """Each backend in turn: SQLite, DynamoDB through boto3 (under `mock_aws`, or behind a
+    moto server for tests marked `threaded`) and through the bot's own client (moto server)."""
     if request.param == "sqlite":
         return request.getfixturevalue("sqlite_store")
+    if request.param == "dynamodb-own-client":
+        return request.getfixturevalue("own_dynamo_store")
     if request.node.get_closest_marker(THREADED):
         return request.getfixturevalue("server_dynamo_store")
     return request.getfixturevalue("dynamo_store")

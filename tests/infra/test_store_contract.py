@@ -416,7 +416,7 @@ def test_dynamo_default_client_is_shared_and_uses_the_environment_region(
     first, second = DynamoStore("a"), DynamoStore("b")
 
     assert first.client is second.client
-    assert first.client.meta.region_name == "eu-west-1"
+    assert first.client.region == "eu-west-1"
 
 
 # --- DynamoDB layout -------------------------------------------------------------------------

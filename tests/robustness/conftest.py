@@ -1,5 +1,5 @@
-"""Fixtures for the robustness tests: the e2e bot (moto in-process) and, for real concurrency,
-warm Lambda instances on threads against a DynamoDB served by moto on loopback."""
+"""Fixtures for the robustness tests: the e2e bot and, for real concurrency, warm Lambda
+instances on threads, both against the session's moto server on loopback."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tests.e2e.conftest import (  # noqa: F401 - fixtures
 from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock
 from tests.fake_telegram import FakeTelegram
 from tests.fake_telegram.server import NOT_MODIFIED
-from tests.infra.conftest import REGION, aws_env, moto_server  # noqa: F401 - fixtures
+from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture
 from tests.robustness.harness import Instances, PerThread, PoolBot
 
 INSTANCES = 20
@@ -42,7 +42,7 @@ class Pool:
 
 
 @pytest.fixture(scope="module")
-def pool(moto_server: str) -> Iterator[Pool]:  # noqa: F811 - the fixture imported above
+def pool(moto_server: str) -> Iterator[Pool]:
     fake = FakeTelegram().start()
     now = FakeClock(START)
     seed: list = [None]

@@ -56,7 +56,7 @@ class PerThread:
         self._data.clear()
 
 
-_cold_start = threading.Lock()  # boto3's default session is not safe to share while it builds
+_cold_start = threading.Lock()  # one Application built at a time: builds set module state
 
 
 class Instance(threading.Thread):
