@@ -1,9 +1,13 @@
-"""CloudFormation custom resource: point the bot's Telegram webhook at the HTTP API.
+"""CloudFormation custom resources: the bot's account, and its Telegram webhook.
 
-Create/Update: getMe (checks the token), setWebhook (the API's URL, the generated secret_token,
-only message and callback_query updates) and setMyCommands (English by default and Chinese
-for "zh" users, in the default and all-group-chats scopes). Delete: deleteWebhook, and the
-deletion succeeds even when Telegram cannot be told, so the stack can always be removed.
+Custom::TelegramBot, Create/Update: getMe, whose username the functions get as BOT_USERNAME
+(so that no cold start asks Telegram who the bot is); Delete: nothing to undo.
+
+Custom::TelegramWebhook, Create/Update: getMe (checks the token), setWebhook (the API's URL,
+the generated secret_token, only the update kinds the bot handles) and setMyCommands (English by
+default and Chinese for "zh" users, in the default and all-group-chats scopes). Delete:
+deleteWebhook, and the deletion succeeds even when Telegram cannot be told, so the stack can
+always be removed.
 
 Every invocation answers CloudFormation's pre-signed ResponseURL with SUCCESS or FAILED and a
 readable Reason, within the function's time limit. The bot token and the webhook secret come
@@ -30,6 +34,7 @@ DEFAULT_API_BASE_URL = "https://api.telegram.org"  # TELEGRAM_API_BASE_URL overr
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 DEFAULT_MAX_CONNECTIONS = 40
 PHYSICAL_RESOURCE_ID = "telegram-webhook"
+BOT_RESOURCE_TYPE, BOT_RESOURCE_ID = "Custom::TelegramBot", "telegram-bot"
 SUCCESS, FAILED = "SUCCESS", "FAILED"
 
 CALL_TIMEOUT = 10.0  # seconds for one Bot API call
@@ -153,6 +158,15 @@ def command_calls() -> list[dict[str, Any]]:
     return calls
 
 
+def identify(api: BotApi) -> dict[str, str]:
+    """The bot's account as Telegram reports it (getMe); the Data CloudFormation gets back."""
+    me = api.call("getMe", {}) or {}
+    username = str(me.get("username") or "")
+    if not username:
+        raise SetupError("Telegram's getMe gave no username for the bot")
+    return {"BotUsername": username, "BotId": str(me.get("id", ""))}
+
+
 def register(api: BotApi, url: str, secret_token: str, max_connections: int) -> dict[str, str]:
     """Set the webhook and the command lists; the Data CloudFormation gets back."""
     if not url.startswith("https://"):
@@ -215,11 +229,19 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
     deadline = time.monotonic() + max(1.0, _remaining_seconds(context) - RESPONSE_RESERVE)
     secrets: list[str] = []
     status, reason, data = SUCCESS, "", {}
+    bot_only = event.get("ResourceType") == BOT_RESOURCE_TYPE
+    if bot_only and not event.get("PhysicalResourceId"):
+        event = {**event, "PhysicalResourceId": BOT_RESOURCE_ID}
     try:
+        if bot_only and request_type == "Delete":
+            return _answer(event, SUCCESS, "nothing to undo", {}, deadline, secrets)
         token = read_secret(_property(properties, "TokenSecretArn"))
         secrets.append(token)
         api = BotApi(token, deadline)
-        if request_type in ("Create", "Update"):
+        if bot_only and request_type in ("Create", "Update"):
+            data = identify(api)
+            reason = f"the bot is @{data['BotUsername']}"
+        elif request_type in ("Create", "Update"):
             url = _property(properties, "WebhookUrl")
             secret_token = read_secret(_property(properties, "WebhookSecretArn"))
             secrets.append(secret_token)
@@ -239,8 +261,20 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
         status, reason = FAILED, f"{type(error).__name__}: {error}"
     if request_type == "Delete" and status == FAILED:
         status, reason = SUCCESS, f"webhook left as it was ({reason})"
+    return _answer(event, status, reason, data, deadline, secrets)
+
+
+def _answer(
+    event: dict[str, Any],
+    status: str,
+    reason: str,
+    data: dict[str, str],
+    deadline: float,
+    secrets: list[str],
+) -> dict[str, str]:
+    """Log and send CloudFormation the outcome, with the secrets masked."""
     reason = _scrub(reason, secrets)
-    log.info("%s %s: %s", request_type, status, reason)
+    log.info("%s %s: %s", event.get("RequestType"), status, reason)
     send_response(event, status, reason, data, until=deadline + RESPONSE_RESERVE - 1)
     return {"Status": status, "Reason": reason}
 

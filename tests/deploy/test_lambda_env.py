@@ -8,6 +8,7 @@ two secrets; their names get a fresh suffix), and the bot reaches it through AWS
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import boto3
 import pytest
 
-from infra import dynamo_store, lambda_entry
+from infra import dynamo_store, lambda_entry, webhook_setup
 from tests.deploy.conftest import Packaged
 from tests.fake_telegram import FakeTelegram
 from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture used below
@@ -100,12 +101,24 @@ def deployed(
                 raise AssertionError(f"an environment variable points at a {kind}: teach me")
         return made[logical_id]
 
+    def attribute(logical_id: str, name: str) -> str:
+        """A custom resource's attribute, as its own code gives it (against the fake)."""
+        kind = packaged.resources[logical_id]["Type"]
+        assert kind == webhook_setup.BOT_RESOURCE_TYPE, f"a GetAtt of a {kind}: teach me"
+        api = webhook_setup.BotApi(
+            fake_telegram.token, time.monotonic() + 30, base_url=fake_telegram.url
+        )
+        return webhook_setup.identify(api)[name]
+
     def environment(function: str) -> dict[str, str]:
         variables = packaged.resources[function]["Properties"]["Environment"]["Variables"]
         env = {}
         for name, value in variables.items():
             if isinstance(value, str):
                 env[name] = value
+                continue
+            if isinstance(value, dict) and list(value) == ["Fn::GetAtt"]:
+                env[name] = attribute(*value["Fn::GetAtt"])
                 continue
             assert isinstance(value, dict) and list(value) == ["Ref"], (name, value)
             env[name] = resolve(value["Ref"])
@@ -188,11 +201,14 @@ def test_the_webhook_runs_an_update_under_the_deployed_environment(
     group = fake_telegram.add_group("Friday games", [alice])
     fake_telegram.send_text(alice, group, "/newgame")
     (update,) = fake_telegram.next_updates()
+    asked = len(fake_telegram.calls_to("getMe"))  # once, by the deploy's TelegramBot resource
 
     answer = lambda_entry.webhook(http_event(json.dumps(update), secret))
 
     assert answer["statusCode"] == 200, answer
     assert fake_telegram.texts(group), "the bot said nothing in the group"
+    # The cold start knew the bot's username from the stack: it asked Telegram nothing.
+    assert env["BOT_USERNAME"] and len(fake_telegram.calls_to("getMe")) == asked
     table = boto3.client("dynamodb", region_name=REGION).scan(TableName=env["DECAPITATION_TABLE"])
     assert table["Count"] >= 1, "nothing was stored in the deployed table"
     fake_telegram.assert_no_refused()

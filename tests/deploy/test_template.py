@@ -95,6 +95,7 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "BotTokenSecret AWS::SecretsManager::Secret",
         "WebhookSecret AWS::SecretsManager::Secret",
         "TelegramWebhook Custom::TelegramWebhook",
+        "TelegramBot Custom::TelegramBot",
         "ServerlessDeploymentBucket AWS::S3::Bucket",
         "ServerlessDeploymentBucketPolicy AWS::S3::BucketPolicy",
     }
@@ -253,6 +254,22 @@ def test_the_custom_resource_registers_the_api_url_with_the_secrets(packaged: Pa
     assert int(props["ServiceTimeout"]) > setup["Timeout"]
 
 
+def test_the_functions_learn_the_bots_username_at_deploy_time(packaged: Packaged) -> None:
+    bot = packaged.resources["TelegramBot"]
+    props = bot["Properties"]
+    assert target(props["ServiceToken"]) == "WebhookSetupLambdaFunction"
+    assert target(props["TokenSecretArn"]) == "BotTokenSecret"
+    assert props["DeployId"] == packaged.resources["TelegramWebhook"]["Properties"]["DeployId"]
+    # It needs nothing of the API, so the functions may wait for it without a cycle.
+    assert "DependsOn" not in bot
+    for name in ("WebhookLambdaFunction", "TimerLambdaFunction"):
+        variables = packaged.resources[name]["Properties"]["Environment"]["Variables"]
+        assert variables["BOT_USERNAME"] == {"Fn::GetAtt": ["TelegramBot", "BotUsername"]}
+    assert packaged.template["Outputs"]["BotUsername"]["Value"] == {
+        "Fn::GetAtt": ["TelegramBot", "BotUsername"]
+    }
+
+
 def test_the_bot_token_enters_only_as_a_no_echo_parameter(packaged: Packaged) -> None:
     parameter = packaged.template["Parameters"]["TelegramBotToken"]
     assert parameter["NoEcho"] is True
@@ -300,6 +317,7 @@ def test_the_functions_environment_names_only_what_they_use(packaged: Packaged) 
     }
     assert env == {
         "WebhookLambdaFunction": [
+            "BOT_USERNAME",
             "DECAPITATION_TABLE",
             "DEPLOY_ID",
             "TELEGRAM_TOKEN_SECRET_ARN",
@@ -307,6 +325,7 @@ def test_the_functions_environment_names_only_what_they_use(packaged: Packaged) 
             "WEBHOOK_SECRET_ARN",
         ],
         "TimerLambdaFunction": [
+            "BOT_USERNAME",
             "DECAPITATION_TABLE",
             "DEPLOY_ID",
             "TELEGRAM_TOKEN_SECRET_ARN",

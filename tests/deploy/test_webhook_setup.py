@@ -340,3 +340,55 @@ def test_an_unreachable_response_url_does_not_hang(
 
     assert result["Status"] == "SUCCESS"
     assert time.monotonic() - started < 10.0
+
+
+def bot_event(request_type: str, responses: Responses) -> dict[str, Any]:
+    """A request for the bot's account (Custom::TelegramBot)."""
+    body = event(request_type, responses)
+    body["ResourceType"] = webhook_setup.BOT_RESOURCE_TYPE
+    body["LogicalResourceId"] = "TelegramBot"
+    body["ResourceProperties"] = {
+        k: v
+        for k, v in body["ResourceProperties"].items()
+        if k in ("ServiceToken", "TokenSecretArn", "DeployId")
+    }
+    if request_type != "Create":
+        body["PhysicalResourceId"] = webhook_setup.BOT_RESOURCE_ID
+    return body
+
+
+@pytest.mark.parametrize("request_type", ["Create", "Update"])
+def test_the_bot_resource_gives_the_bots_username_and_sets_nothing(
+    request_type: str, fake_telegram: FakeTelegram, secrets: dict, responses: Responses
+) -> None:
+    webhook_setup.handler(bot_event(request_type, responses), Context())
+    answer = responses.only()
+    assert answer["Status"] == "SUCCESS", answer
+    assert answer["Data"]["BotUsername"] == BOT_USERNAME
+    assert answer["Data"]["BotId"] == str(fake_telegram.bot_id)
+    assert answer["PhysicalResourceId"] == webhook_setup.BOT_RESOURCE_ID
+    assert [c.method for c in fake_telegram.calls] == ["getMe"]
+
+
+def test_removing_the_bot_resource_asks_nothing_of_telegram_or_secrets(
+    fake_telegram: FakeTelegram, responses: Responses, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_secrets(arn: str) -> str:
+        raise AssertionError("a deletion needs no secret")
+
+    monkeypatch.setattr(webhook_setup, "read_secret", no_secrets)
+    webhook_setup.handler(bot_event("Delete", responses), Context())
+    answer = responses.only()
+    assert answer["Status"] == "SUCCESS"
+    assert answer["PhysicalResourceId"] == webhook_setup.BOT_RESOURCE_ID
+    assert fake_telegram.calls == []
+
+
+def test_the_bot_resource_fails_readably_on_a_refused_token(
+    fake_telegram: FakeTelegram, secrets: dict, responses: Responses
+) -> None:
+    secrets[TOKEN_ARN] = "123:not-the-token"
+    webhook_setup.handler(bot_event("Create", responses), Context())
+    answer = responses.only()
+    assert answer["Status"] == "FAILED"
+    assert answer["Reason"] == "Telegram refused the bot token (401)"
