@@ -1,9 +1,12 @@
 """Build the Lambda zip (Python 3.12 on arm64) without Docker: `python infra/package.py`.
 
 The project's runtime dependencies (less boto3, which the Lambda runtime provides) are installed
-from manylinux aarch64 wheels for CPython 3.12, next to the project's Python packages, and the
-folder is zipped reproducibly into build/lambda.zip. serverless.yml deploys that zip; the
-project's osls plugin (infra/osls-plugin.js) runs this script before every package or deploy.
+from manylinux aarch64 wheels for CPython 3.12, next to the project's Python packages. When a
+CPython 3.12 is at hand (`python3.12` on the PATH, pyenv's, or `PYTHON312`), everything is
+compiled for it, so that a cold start imports without compiling (about 3x faster); without
+one the zip carries sources only, which work the same, slower to import. The folder is zipped
+reproducibly into build/lambda.zip. serverless.yml deploys that zip; the project's osls plugin
+(infra/osls-plugin.js) runs this script before every package or deploy.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ PYTHON_VERSION = "3.12"
 _DROP_DIRS = {"__pycache__", "bin", "tests", "test"}
 _DROP_SUFFIXES = {".pyc", ".pyo"}
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+LAMBDA_ROOT = "/var/task"  # where Lambda unpacks the zip
 
 
 def requirement_name(requirement: str) -> str:
@@ -97,6 +101,37 @@ def prune(target: Path) -> None:
             path.unlink()
 
 
+def python312() -> str | None:
+    """A CPython 3.12 (the Lambda runtime's version) that runs here, or None."""
+    candidates = [os.environ.get("PYTHON312"), shutil.which("python3.12")]
+    candidates += [str(p) for p in sorted(Path.home().glob(".pyenv/versions/3.12*/bin/python3"))]
+    for candidate in filter(None, candidates):
+        check = [candidate, "-c", "import sys; assert sys.version_info[:2] == (3, 12)"]
+        try:
+            if subprocess.run(check, capture_output=True, check=False).returncode == 0:
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
+def compile_for_lambda(folder: Path, python: str | None) -> bool:
+    """Compile every module in `folder` with `python` (a CPython 3.12) into unchecked-hash
+    .pyc files, which the runtime imports without reading the sources; False without one.
+
+    Paths in tracebacks read as Lambda's (/var/task/...); a fixed hash seed and no times in
+    the files keep the build reproducible.
+    """
+    if python is None:
+        return False
+    command = [python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode"]
+    command += ["unchecked-hash", "-s", str(folder), "-p", LAMBDA_ROOT, str(folder)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+    return True
+
+
 def write_zip(source: Path, destination: Path) -> None:
     """Zip `source` with sorted entries and fixed times, so equal inputs give equal bytes."""
     tmp = destination.with_suffix(".zip.tmp")
@@ -128,11 +163,13 @@ def build(out: Path = BUILD / "lambda.zip", *, quiet: bool = False) -> Path:
     install_dependencies(staging, runtime_requirements())
     copy_project(staging)
     prune(staging)
+    compiled = compile_for_lambda(staging, python312())
     write_zip(staging, out)
     if not quiet:
         print(
             f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "
-            f"{out.stat().st_size / 1e6:.2f} MB zipped"
+            f"{out.stat().st_size / 1e6:.2f} MB zipped, "
+            + ("compiled for Python 3.12" if compiled else "sources only (no Python 3.12 here)")
         )
         for name, size in sizes(staging)[:8]:
             print(f"  {size / 1e6:7.2f} MB  {name}")

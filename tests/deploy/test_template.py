@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from infra import package
 from tests.deploy.conftest import DUMMY_TOKEN, Packaged, zip_texts
 
 FUNCTIONS = {
@@ -146,8 +148,44 @@ def test_the_zip_is_small_and_carries_no_boto3_tests_or_node_modules(packaged: P
     tops = {name.split("/", 1)[0] for name, _ in zip_texts(packaged.artifact)}
     assert {"engine", "handlers", "infra", "telegram", "httpx"} <= tops
     assert not tops & {"boto3", "botocore", "tests", "bench", "node_modules", "docs"}
-    names = [name for name, _ in zip_texts(packaged.artifact)]
-    assert not [n for n in names if n.endswith(".pyc") or "__pycache__" in n]
+
+
+def test_the_zip_carries_every_module_compiled_for_python_312_when_one_is_at_hand(
+    packaged: Packaged,
+) -> None:
+    files = dict(zip_texts(packaged.artifact))
+    compiled = {name: data for name, data in files.items() if name.endswith(".pyc")}
+    python = package.python312()
+    if python is None:  # a deploying machine without 3.12 ships sources only
+        assert compiled == {}
+        return
+    expected = {
+        f"{name.rpartition('/')[0]}/__pycache__/{name.rpartition('/')[2][:-3]}.cpython-312.pyc".lstrip(
+            "/"
+        )
+        for name in files
+        if name.endswith(".py")
+    }
+    assert set(compiled) == expected
+    magic = subprocess.run(
+        [python, "-c", "import importlib.util as u; print(u.MAGIC_NUMBER.hex())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    for name, data in compiled.items():
+        assert data[:4].hex() == magic, name
+        # Hash-based and unchecked: imported without reading (or stat-ing) the source.
+        assert int.from_bytes(data[4:8], "little") == 0b01, name
+    assert b"/var/task/handlers/app.py" in compiled["handlers/__pycache__/app.cpython-312.pyc"]
+
+
+def test_compiling_for_lambda_without_python_312_leaves_the_sources_as_they_are(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "module.py").write_text("VALUE = 1\n")
+    assert package.compile_for_lambda(tmp_path, None) is False
+    assert [p.name for p in tmp_path.rglob("*")] == ["module.py"]
 
 
 def test_the_games_table(packaged: Packaged) -> None:
