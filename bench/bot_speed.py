@@ -359,6 +359,7 @@ class Meter:
         if getattr(store, "_metered", False):
             return
         load, save, delete = store.load, store.save, store.delete
+        load_many = store.load_many
 
         def metered_load(key: str) -> Item | None:
             item = load(key)
@@ -381,7 +382,16 @@ class Meter:
             finally:
                 self.wru += write_units(self.sizes.pop(key, 0))
 
+        def metered_load_many(keys: list[str]) -> dict[str, Item | None]:
+            found = load_many(keys)
+            for key, item in found.items():  # each item's size rounded up on its own
+                size = size_of(item) if item else 0
+                self.rru += read_units(size)
+                self.sizes[key] = size
+            return found
+
         store.load, store.save, store.delete = metered_load, metered_save, metered_delete
+        store.load_many = metered_load_many
         store._metered = True
 
     @property
@@ -633,6 +643,9 @@ class MemoryStore:
             return None
         version, text, expires = self.items[key]
         return Item(key, version, decode_data(text), expires)
+
+    def load_many(self, keys: list[str]) -> dict[str, Item | None]:
+        return {key: self.load(key) for key in dict.fromkeys(keys)}
 
     def save(self, item: Item) -> Item:
         self.writes += 1

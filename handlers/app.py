@@ -30,7 +30,7 @@ from engine import Action
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
 from handlers import callbacks, redact, render
 from handlers.callbacks import BOARD, GAME, LOBBY
-from handlers.host import Host, pointed_chats, prefs_key, user_key
+from handlers.host import Host, game_key, pointed_chats, prefs_key, user_key
 from handlers.outbox import deliver
 from handlers.table import CANCELLED, OVER_STATUS, PLAYING, Refused, Table
 from handlers.table import LOBBY as LOBBY_STATUS
@@ -402,7 +402,25 @@ async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     chat = table_chat(update)
     if chat is None:
         return
-    await stop_if_repeat(context, update, deps(context).host.load(chat))
+    host = deps(context).host
+    host.prefetch(reads_of(update, chat))
+    await stop_if_repeat(context, update, host.load(chat))
+
+
+def reads_of(update: Update, chat: int) -> list[str]:
+    """The store keys that handling `update` reads, to be read in one call: the table, and
+    for /newgame the group's saved settings and the host's pointer, for a join the joiner's."""
+    keys = [game_key(chat)]
+    message, user = update.effective_message, update.effective_user
+    if update.callback_query is not None or message is None or user is None:
+        return keys
+    words = (message.text or "").split()
+    command = words[0].split("@")[0] if words else ""
+    if command == "/newgame":
+        keys += [prefs_key(chat), user_key(user.id)]
+    elif command == "/start" and len(words) == 2:
+        keys.append(user_key(user.id))
+    return keys
 
 
 # -- commands --------------------------------------------------------------------------------

@@ -99,6 +99,12 @@ class Host:
         _, item = self._follow(chat)
         return Table(item.data) if item else None
 
+    def prefetch(self, keys: list[str]) -> None:
+        """Read `keys` together, in one call where the store allows, when the store keeps
+        what it read for the rest of the update (the Lambda's read cache)."""
+        if hasattr(self.store, "scope") and len(keys) > 1:
+            self.store.load_many(keys)
+
     def latest(self, chat: int) -> Table | None:
         """The group's table as stored this very moment (past any cache of the update's reads)."""
         store = getattr(self.store, "backend", self.store)

@@ -1,5 +1,5 @@
-"""A small signed JSON client for the AWS calls the bot makes: DynamoDB GetItem, PutItem and
-DeleteItem, SQS SendMessage, Secrets Manager GetSecretValue.
+"""A small signed JSON client for the AWS calls the bot makes: DynamoDB GetItem, BatchGetItem,
+PutItem and DeleteItem, SQS SendMessage, Secrets Manager GetSecretValue.
 
 Standard library only. botocore would cost a cold start about 130 ms (its imports, the
 endpoint rules and the service models) for five JSON calls; it is imported only to find
@@ -303,6 +303,10 @@ class Client:
         """DynamoDB GetItem."""
         return self.call("GetItem", params)
 
+    def batch_get_item(self, **params: Any) -> dict[str, Any]:
+        """DynamoDB BatchGetItem."""
+        return self.call("BatchGetItem", params)
+
     def put_item(self, **params: Any) -> dict[str, Any]:
         """DynamoDB PutItem."""
         return self.call("PutItem", params)
@@ -440,6 +444,11 @@ def _decode_blobs(answer: dict[str, Any]) -> None:
     for key in ("Item", "Attributes"):
         if isinstance(answer.get(key), dict):
             answer[key] = {name: _attribute(value) for name, value in answer[key].items()}
+    for table, items in (answer.get("Responses") or {}).items():
+        if isinstance(items, list):
+            answer["Responses"][table] = [
+                {name: _attribute(value) for name, value in item.items()} for item in items
+            ]
     if isinstance(answer.get("SecretBinary"), str):
         answer["SecretBinary"] = base64.b64decode(answer["SecretBinary"])
 

@@ -65,6 +65,10 @@ def _is_conflict(error: Exception) -> bool:
     return (response.get("Error") or {}).get("Code") == "ConditionalCheckFailedException"
 
 
+BATCH_KEYS = 100  # the most one BatchGetItem takes
+BATCH_TRIES = 3  # BatchGetItem calls for keys DynamoDB left unprocessed, before one by one
+
+
 class DynamoStore:
     """A `GameStore` in one DynamoDB table with attributes pk, version, data, expires_at."""
 
@@ -107,8 +111,40 @@ class DynamoStore:
             TableName=self.table_name, Key={PK: {"S": key}}, ConsistentRead=True
         )
         stored = response.get("Item")
-        if stored is None:
-            return None
+        return None if stored is None else self._item(key, stored, now)
+
+    def load_many(self, keys: list[str]) -> dict[str, Item | None]:
+        """The live items under `keys` (None where absent) in one strongly consistent
+        BatchGetItem; keys DynamoDB leaves unprocessed are asked for again, then one by one."""
+        keys = list(dict.fromkeys(keys))[:BATCH_KEYS]
+        now = self._now()
+        found: dict[str, Item | None] = dict.fromkeys(keys)
+        wanted = keys
+        for attempt in range(BATCH_TRIES):
+            if not wanted:
+                return found
+            if attempt:
+                time.sleep(0.02 * 2**attempt)
+            self._count(write=False)
+            response = self.client.batch_get_item(
+                RequestItems={
+                    self.table_name: {
+                        "Keys": [{PK: {"S": key}} for key in wanted],
+                        "ConsistentRead": True,
+                    }
+                }
+            )
+            for stored in response.get("Responses", {}).get(self.table_name, []):
+                key = stored[PK]["S"]
+                found[key] = self._item(key, stored, now)
+            left = response.get("UnprocessedKeys", {}).get(self.table_name, {}).get("Keys", [])
+            wanted = [key[PK]["S"] for key in left]
+        for key in wanted:
+            found[key] = self.load(key)
+        return found
+
+    @staticmethod
+    def _item(key: str, stored: dict[str, Any], now: int) -> Item | None:
         expires_at = int(stored[EXPIRES_AT]["N"]) if EXPIRES_AT in stored else None
         if is_expired(expires_at, now):
             return None

@@ -64,6 +64,21 @@ class ReadCache:
             items[key] = self._keep(item)
         return item
 
+    def load_many(self, keys: list[str]) -> dict[str, Item | None]:
+        """The items under `keys`: those not seen in this scope in one backend call."""
+        many = getattr(self.backend, "load_many", None)
+        items = self._items
+        if items is None:
+            return many(keys) if many else {k: self.backend.load(k) for k in dict.fromkeys(keys)}
+        unseen = [key for key in dict.fromkeys(keys) if key not in items]
+        if len(unseen) > 1 and many is not None:
+            fetched = many(unseen)
+        else:
+            fetched = {key: self.backend.load(key) for key in unseen}
+        for key, item in fetched.items():
+            items[key] = self._keep(item)
+        return {key: self.load(key) for key in dict.fromkeys(keys)}
+
     def save(self, item: Item) -> Item:
         """Save through the backend; remember the saved item, or forget the key on a `Conflict`."""
         try:

@@ -93,6 +93,10 @@ class SQLiteStore:
             return None
         return Item(key, row[0], decode_data(row[1]), row[2])
 
+    def load_many(self, keys: list[str]) -> dict[str, Item | None]:
+        """The live items under `keys` (None where absent)."""
+        return {key: self.load(key) for key in dict.fromkeys(keys)}
+
     def save(self, item: Item) -> Item:
         """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`."""
         check_item(item)

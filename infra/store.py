@@ -54,6 +54,11 @@ class GameStore(Protocol):
         """Return the live item stored under `key`, or None (expired items are absent)."""
         ...
 
+    def load_many(self, keys: list[str]) -> dict[str, Item | None]:
+        """The live items under `keys` (None where absent), in as few backend calls as the
+        backend allows (DynamoDB: one)."""
+        ...
+
     def save(self, item: Item) -> Item:
         """Store `item` if `item.version` is the stored version and return it at version + 1.
 

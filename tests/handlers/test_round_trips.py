@@ -117,7 +117,19 @@ def test_a_join_reads_the_table_once_when_nobody_joins_at_the_same_moment(
     store, lobby, player = lambda_bot.store, table.lobby_message(), table.players[3]
     reads = store.reads
     player.press(table.t("btn_join"), message=lobby, chat=table.group)
-    # The table, then the player's pointer; the lobby message needs no second look, as the
-    # delivery mark found the table as the join had left it.
-    assert store.reads - reads == 2
+    # The table and the player's pointer in one call; the lobby message needs no second look,
+    # as the delivery mark found the table as the join had left it.
+    assert store.reads - reads == 1
     assert player.name in table.lobby_message().text
+
+
+def test_opening_a_lobby_reads_the_table_settings_and_pointer_in_one_call(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    store = lambda_bot.store
+    reads = store.reads
+    table.host.say("/newgame")
+    assert store.reads - reads == 1
+    assert table.data()["status"] == "lobby"
+    assert lambda_bot.store.load(f"user#{table.host.id}").data["chats"] == [table.chat]

@@ -55,3 +55,26 @@ def test_outside_a_scope_every_load_reaches_the_backend(cache: ReadCache) -> Non
     cache.load(KEY)
     cache.load(KEY)
     assert cache.reads == 2 and cache.writes == 1
+
+
+def test_load_many_reads_what_the_scope_has_not_seen_in_one_call(
+    cache: ReadCache, sqlite_store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key in ("a", "b", "c"):
+        cache.save(Item(key, 0, {"key": key}))
+    calls: list[list[str]] = []
+    real = sqlite_store.load_many
+
+    def counted(keys: list[str]) -> dict:
+        calls.append(list(keys))
+        return real(keys)
+
+    monkeypatch.setattr(sqlite_store, "load_many", counted)
+    with cache.scope():
+        cache.load("a")
+        found = cache.load_many(["a", "b", "c", "d"])
+        reads = cache.reads
+        assert [cache.load(k) for k in ("a", "b", "c", "d")] == list(found.values())
+        assert cache.reads == reads  # all four answered from the scope
+    assert calls == [["b", "c", "d"]]
+    assert found["d"] is None and found["b"] == Item("b", 1, {"key": "b"})

@@ -71,6 +71,62 @@ def test_first_save_stores_version_one_and_round_trips_data(store: GameStore) ->
     assert loaded is not None and loaded.data["players"][0] == [42, "张三"]
 
 
+def test_load_many_gives_each_live_item_and_none_for_the_rest(
+    store: GameStore, clock: FakeClock
+) -> None:
+    game = store.save(Item(KEY, 0, GAME))
+    prefs = store.save(Item("prefs#-100123", 0, {"lang": "zh"}, expires_at=START + 60))
+    user = store.save(Item("user#42", 0, {"chats": [-100123]}, expires_at=START + 10))
+    clock.advance(10)  # the pointer has just expired
+
+    found = store.load_many([KEY, "prefs#-100123", "user#42", "user#404", KEY])
+
+    assert found == {KEY: game, "prefs#-100123": prefs, "user#42": None, "user#404": None}
+    assert user.version == 1
+
+
+def test_load_many_on_dynamodb_is_one_read(dynamo_store: DynamoStore) -> None:
+    for n in range(3):
+        dynamo_store.save(Item(f"k#{n}", 0, {"n": n}))
+    reads = dynamo_store.reads
+
+    found = dynamo_store.load_many(["k#0", "k#1", "k#2", "k#3"])
+
+    assert dynamo_store.reads - reads == 1
+    assert [found[f"k#{n}"].data["n"] if found[f"k#{n}"] else None for n in range(4)] == [
+        0,
+        1,
+        2,
+        None,
+    ]
+
+
+def test_keys_dynamodb_leaves_unprocessed_are_asked_for_again(
+    dynamo_store: DynamoStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(3):
+        dynamo_store.save(Item(f"k#{n}", 0, {"n": n}))
+    client = dynamo_store.client
+    real = client.batch_get_item
+    asked: list[list[str]] = []
+
+    def partly(**params: Any) -> dict:
+        keys = params["RequestItems"][dynamo_store.table_name]["Keys"]
+        asked.append([k["pk"]["S"] for k in keys])
+        if len(asked) > 1:
+            return real(**params)
+        first = {**params["RequestItems"][dynamo_store.table_name], "Keys": keys[:1]}
+        answer = real(RequestItems={dynamo_store.table_name: first})
+        rest = {dynamo_store.table_name: {"Keys": keys[1:], "ConsistentRead": True}}
+        return {**answer, "UnprocessedKeys": rest}
+
+    monkeypatch.setattr(client, "batch_get_item", partly)
+    found = dynamo_store.load_many(["k#0", "k#1", "k#2"])
+
+    assert {k: v.data["n"] for k, v in found.items()} == {"k#0": 0, "k#1": 1, "k#2": 2}
+    assert asked == [["k#0", "k#1", "k#2"], ["k#1", "k#2"]]
+
+
 def test_each_save_increments_the_version(store: GameStore) -> None:
     item = create(store)
     for expected in (2, 3, 4):
