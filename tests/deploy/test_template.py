@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from infra import package
-from tests.deploy.conftest import DUMMY_TOKEN, Packaged, zip_texts
+from tests.deploy.conftest import DUMMY_TOKEN, ROOT, Packaged, zip_texts
 
 FUNCTIONS = {
     "WebhookLambdaFunction": "infra.lambda_entry.webhook",
@@ -21,7 +22,7 @@ FUNCTIONS = {
 # cfn-lint's console entry, run by this interpreter (cfnlint has no __main__).
 CFN_LINT = "import sys; from cfnlint.runner import main; sys.exit(main())"
 LOGS = {"logs:CreateLogStream", "logs:PutLogEvents"}
-GAMES = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"}
+GAMES = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"}
 SECRETS = {"secretsmanager:GetSecretValue"}
 # Each function's role: the actions it may take, on what (a Ref or GetAtt target).
 EXPECTED_GRANTS = {
@@ -249,6 +250,18 @@ def test_each_function_has_its_own_role_with_exactly_what_it_uses(packaged: Pack
                 for resource in as_list(statement["Resource"]):
                     grants.setdefault(action, set()).add(target(resource))
         assert grants == EXPECTED_GRANTS[name], name
+
+
+def test_every_dynamodb_call_of_the_store_is_granted_to_the_bots_functions(
+    packaged: Packaged,
+) -> None:
+    source = (ROOT / "infra" / "dynamo_store.py").read_text()
+    called = set(re.findall(r"self\.client\.([a-z_]+)\(", source))
+    actions = {"dynamodb:" + "".join(w.title() for w in name.split("_")) for name in called}
+    assert {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem"} <= actions
+    for function in ("WebhookLambdaFunction", "TimerLambdaFunction"):
+        granted = {a for a, on in EXPECTED_GRANTS[function].items() if on == {"GamesTable"}}
+        assert actions <= granted, (function, actions - granted)
 
 
 def test_no_iam_statement_allows_a_wildcard_action_or_resource(packaged: Packaged) -> None:
