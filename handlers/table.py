@@ -355,7 +355,8 @@ class Table:
                 outs += render.timed_out_private(self, seat, quiet=True)
                 hold["held"] += [e for e in events if e["to"] == "all"]
                 outs += self._deliver([e for e in events if e["to"] != "all"], now)
-            held = hold["held"]
+            # The speaking moment begins as the window closes: after whatever happened in it.
+            held = sorted(hold["held"], key=lambda event: event["type"] == "speak")
             self.data["hold"] = None
             self.data["shift"] = self.data.get("shift", 0) + 1  # the wait's end, seen by all
             return outs + self._deliver(held, now)

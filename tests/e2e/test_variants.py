@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine import Variants, captains
 from engine.cards import color, is_x
 from engine.resolution import bodyguard_beside
@@ -165,6 +167,9 @@ def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) ->
     board = table.board().text
     swapped = f"🔄 {table.seat_label(holder)} reveals {x_name} and swaps cards with "
     assert swapped + f"{table.seat_label(scout)}!" in board
+    # The speaking moment the window held back comes after the swap, as it began after it.
+    speak = re.sub("<[^>]+>", "", table.t("speak_line", name=table.seat_label(scout)))
+    assert board.index(swapped) < board.index(speak)
     assert f"✔️ {table.t('btn_swap')}" in table.player_at(holder).texts()
     new_card = table.player_at(holder).texts()[-1]
     assert new_card.startswith(f"🔄 You swapped with {table.seat_label(scout)}: you now hold ")
