@@ -528,8 +528,9 @@ async def resend_private(update: Update, context) -> None:
         return
     seat = table.seat_of(update.effective_user.id)
     outs = [render.send_private(update.effective_user.id, render.my_card(table, seat, False))]
-    if table.state.turn == seat or table.state.phase in ("turncoat", "spy"):
+    if table.state.turn == seat and not table.data.get("hold"):  # a held moment comes later
         outs += [o for o in render.prompt(table) if o["chat"] == update.effective_user.id]
+    outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while their time runs
     await deliver(context.bot, outs, {})
 
 

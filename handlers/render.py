@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import SWAP
 from engine.cards import color
-from engine.state import SPEAK, SPY_PHASE, TURN, GameState, dealt
+from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, dealt
 from engine.turns import may_decapitate, replay, waiting_for
 from handlers import callbacks
 from handlers.callbacks import BOARD, GAME, LOBBY
@@ -222,6 +222,18 @@ def private_event(table: Table, event: dict) -> list[Out]:
     if kind == "spy_turn":
         kb = seat_keyboard(table, "r", None)
         return [send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)]
+    return []
+
+
+def secret_prompt(table: Table, seat: int) -> list[Out]:
+    """The Turncoat's or the Spy's prompt again, when the game waits on `seat` for it."""
+    state = table.state
+    if waiting_for(state) != seat:
+        return []
+    if state.phase == TURNCOAT:
+        return private_event(table, {"type": "turncoat_offer", "to": seat, "scout": state.turn})
+    if state.phase == SPY_PHASE:
+        return private_event(table, {"type": "spy_turn", "to": seat})
     return []
 
 

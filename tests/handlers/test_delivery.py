@@ -105,3 +105,77 @@ def test_unreachable_turncoat_is_not_named_when_scouted_or_when_the_window_ends(
     lambda_bot.advance(10)
     assert group_calls_since(table, mark) == ["editMessageText", "editMessageText"]
     table.done(state.first)
+
+
+def test_turncoat_who_opens_the_chat_in_the_window_gets_the_choice_and_may_swap(
+    lambda_bot: LambdaBot,
+) -> None:
+    def host_holds_the_x(state):
+        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+        return len(xs) == 1 and xs[0] != state.first and state.names[xs[0] - 1] == NAMES[0]
+
+    seed, _ = find_seed(7, Variants(turncoat=True), host_holds_the_x)
+    table = Table.of(lambda_bot, 7)
+    table.host.user.started = False
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=30)
+    state = table.start(seed)
+    holder = table.seat_of(table.host)
+    table.scout(state.first, holder)
+    lambda_bot.advance(5)
+    table.host.private("/start")  # opens the chat while the window runs
+    texts = table.host.texts()
+    assert any(t.startswith("Your card") or "Your card" in t for t in texts)
+    assert table.host.labels() == [table.t("btn_swap"), table.t("btn_keep")]
+    table.swap(holder)
+    lambda_bot.advance(25)
+    assert table.state.cards[holder - 1] == state.cards[state.first - 1]
+    # The scout's speaking moment came when the window closed, not when the host opened.
+    assert table.player_at(state.first).labels() == [table.t("btn_done")]
+
+
+def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
+    lambda_bot: LambdaBot,
+) -> None:
+    def x_apart_from_the_first_two(state):
+        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+        return (
+            len(xs) == 1
+            and state.names[state.first - 1] == NAMES[0]
+            and xs[0] not in (state.first, state.first % 7 + 1)
+        )
+
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart_from_the_first_two)
+    table = Table.of(lambda_bot, 7)
+    table.host.user.started = False  # the host, who plays first, never opened the chat
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=30)
+    state = table.start(seed)
+    assert table.seat_of(table.host) == state.first
+    table.host.private("/start")
+    table.scout(state.first, state.first % 7 + 1)
+    table.host.private("/start")  # again, inside the window
+    assert table.t("btn_done") not in table.host.labels()
+    lambda_bot.advance(30)
+    assert table.host.labels() == [table.t("btn_done")]
+
+
+def test_spy_who_opens_the_chat_in_the_sealed_wait_gets_the_guess(lambda_bot: LambdaBot) -> None:
+    def host_is_the_spy(state):
+        spy = state.holder("SPY")
+        first = color(state.cards[state.first - 1])
+        return spy not in (None, state.first) and state.names[spy - 1] == NAMES[0] and first
+
+    seed, _ = find_seed(6, Variants(spy=True), host_is_the_spy)
+    table = Table.of(lambda_bot, 6)
+    table.host.user.started = False
+    table.open()
+    table.configure(spy=True, spy_seconds=30)
+    state = table.start(seed)
+    table.decapitate(state.first, next(s for s in range(1, 7) if s != state.first))
+    lambda_bot.advance(5)
+    table.host.private("/start")
+    labels = table.host.labels()
+    assert table.seat_label(1) in labels and len(labels) == 6  # name the Red captain
+    lambda_bot.advance(25)
+    assert table.ending() is not None
