@@ -615,8 +615,9 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if table is None or table.status not in (LOBBY_STATUS, PLAYING):
             return None, []
         table.data["lang"] = ZH if table.lang == EN else EN
-        outs = [table.lobby_message(menu=False)] if table.status == LOBBY_STATUS else []
-        return table, outs
+        if table.status == LOBBY_STATUS:
+            return table, [table.lobby_message(menu=False)]
+        return table, table.redraw(d.clock())  # the turn message, all in the new language
 
     table = await run(context, chat.id, update.update_id, switch)  # stops a redelivery
     if table is not None and table.status in (LOBBY_STATUS, PLAYING):

@@ -289,9 +289,21 @@ def public_line(table: Table, event: dict) -> str | None:
     return None
 
 
+def board_line(table: Table, spec: str | list | dict) -> str:
+    """One stored line of the turn message in the table's language as of now: a public event,
+    ["turn", seat], ["sealed", seconds], or text (as games stored it before)."""
+    if isinstance(spec, dict):
+        return public_line(table, spec) or ""
+    if isinstance(spec, list) and spec[:1] == ["turn"]:
+        return turn_line(table, spec[1])
+    if isinstance(spec, list) and spec[:1] == ["sealed"]:
+        return t_(table, "sealed_line", s=spec[1])
+    return str(spec)
+
+
 def board(table: Table, seconds: int | None, final: bool = False) -> tuple[str, Keyboard]:
     """The turn message's text and its buttons."""
-    lines = list(table.data["board"]["lines"])
+    lines = [board_line(table, spec) for spec in table.data["board"]["lines"]]
     if seconds is not None and not final:
         lines.append(t_(table, "time_left", s=max(int(seconds), 0)))
     me = callbacks.encode(BOARD, table.chat, table.game, 0, "me")

@@ -317,6 +317,15 @@ class Table:
             outs += self._remind(now)
         return outs
 
+    def redraw(self, now: float) -> list[Out]:
+        """The current turn message again (after a language switch), its countdown as of now."""
+        board = self.data.get("board") or {}
+        if self.status != PLAYING or not board.get("msg"):
+            return []
+        hold = self.data.get("hold")
+        until = hold["until"] if hold else self.data.get("deadline")
+        return [render.edit_board(self, None if until is None else round(until - now))]
+
     def _reminder(self) -> float | None:
         """When the board's countdown is next refreshed (only for the wait it was set for)."""
         reminder = self.data.get("reminder")
@@ -369,8 +378,8 @@ class Table:
             self.data["skips"] = self.data.get("skips", 0) + 1
             if self.data["skips"] >= len(self.state.humans()):
                 # The last skip goes on the board, which the cancellation then closes.
-                lines = [render.public_line(self, e) for e in events if e["to"] == "all"]
-                self.data["board"]["lines"] += [line for line in lines if line]
+                shown = [e for e in events if e["to"] == "all" and render.public_line(self, e)]
+                self.data["board"]["lines"] += shown
                 return outs + self.cancel(None)
         return outs + self._deliver(events, now)
 
@@ -378,7 +387,7 @@ class Table:
         """Turn engine events into messages, holding public news while a secret wait runs."""
         outs: list[Out] = [intro] if intro else []
         hold = self.data.get("hold")
-        lines: list[str] = []
+        lines: list[dict | list] = []  # the turn message's lines, as `render.board_line` takes
         new_phase = False
         for event in events:
             if event["to"] != "all":
@@ -401,15 +410,14 @@ class Table:
                 lines = []
                 outs += self._finish(event)
                 continue
-            line = render.public_line(self, event)
-            if line:
-                lines.append(line)
+            if render.public_line(self, event):
+                lines.append(event)  # rendered when shown, in the language of the moment
             if kind == "speak":
                 new_phase = True
             if kind == "scouted" and self.settings["turncoat"]:
                 hold = self._hold(self.settings["turncoat_seconds"], now)
             if kind == "decapitation_announced" and self.settings["spy"]:
-                lines.append(render.t_(self, "sealed_line", s=self.settings["spy_seconds"]))
+                lines.append(["sealed", self.settings["spy_seconds"]])
                 hold = self._hold(self.settings["spy_seconds"], now)
         if lines:
             outs.append(self._extend_board(lines, now))
@@ -443,14 +451,14 @@ class Table:
 
     def _open_board(self, seat: int, now: float) -> Out:
         tag = self.state.version
-        board = {"msg": None, "tag": tag, "lines": [render.turn_line(self, seat)]}
+        board = {"msg": None, "tag": tag, "lines": [["turn", seat]]}
         self.data["board"] = board
         seconds = self.settings["turn_seconds"]
         out = render.send_group(self, *render.board(self, seconds), remember="board")
         out["tag"] = tag
         return out
 
-    def _extend_board(self, lines: list[str], now: float) -> Out:
+    def _extend_board(self, lines: list[dict | list], now: float) -> Out:
         board = self.data["board"]
         board["lines"] += lines
         seconds = None
@@ -460,7 +468,7 @@ class Table:
             seconds = round(self.data["hold"]["until"] - now)
         return render.edit_board(self, seconds)
 
-    def _close_board(self, lines: list[str]) -> list[Out]:
+    def _close_board(self, lines: list[dict | list]) -> list[Out]:
         board = self.data.get("board") or {}
         if not lines and not board.get("lines"):
             return []

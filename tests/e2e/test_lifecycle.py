@@ -166,6 +166,31 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
     assert state.deal == ("R1", "R3", "B7", "B4", "R4", "B3")
 
 
+def test_switching_language_mid_game_redraws_the_turn_message_in_the_new_one(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(seed=27)
+    target = state.first % 4 + 1
+    table.scout(state.first, target)
+    first, seen = table.seat_label(state.first), table.seat_label(target)
+    english = [table.t("scouted_line", name=first, target=seen), table.t("speak_line", name=first)]
+    assert all(line in table.board().text for line in english)
+    table.host.say("/language")
+    table.lang = "zh"
+    first, seen = table.seat_label(state.first), table.seat_label(target)
+    board = table.board().text
+    assert table.t("scouted_line", name=first, target=seen) in board
+    assert table.t("speak_line", name=first) in board
+    assert not any(line in board for line in english)
+    assert "⏳" in board  # the countdown is still there
+    table.lang = "en"  # the speaker's Done button was sent before the switch
+    table.done(state.first)
+    table.lang = "zh"
+    assert table.t("turn_line", name=table.seat_label(table.state.turn)) in table.board().text
+
+
 def test_game_follows_its_group_upgraded_to_a_supergroup(lambda_bot: LambdaBot) -> None:
     table = Table.of(lambda_bot, 4)
     table.open()

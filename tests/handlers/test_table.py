@@ -8,6 +8,7 @@ from engine import Action
 from engine.actions import END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
+from handlers import render
 from handlers.table import (
     APPLIED_KEPT,
     DEFAULT_SETTINGS,
@@ -151,7 +152,8 @@ def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
     for step in (2, 3, 4):
         table.catch_up(NOW + 30 * step)
     assert table.status == "cancelled"
-    assert table.data["board"]["lines"][-1].startswith("⌛")
+    last = table.data["board"]["lines"][-1]
+    assert render.board_line(table, last).startswith("⌛")
 
 
 def test_countdown_is_refreshed_once_shortly_before_the_deadline() -> None:
