@@ -60,7 +60,7 @@ def test_start_posts_the_first_turn_and_the_cards_alongside_the_seating_edit(
     table = Table.of(lambda_bot, 6)
     table.open()
     fake = lambda_bot.fake
-    fake.delay_next("editMessageText", 0.5)  # the lobby message turning into the seating
+    fake.delay_next("editMessageText", 1.0)  # the lobby message turning into the seating
     mark = len(fake.calls)
     table.start(seed=51)
     calls = fake.calls[mark:]
