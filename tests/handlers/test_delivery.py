@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Variants
+from engine import GameState, Variants
 from engine.cards import color, is_x
 from tests.e2e.deals import find_seed
 from tests.e2e.drivers import Bot, LambdaBot
@@ -85,21 +85,29 @@ def test_unreachable_spy_is_not_named_when_the_secret_wait_begins_or_ends(bot: B
     assert table.ending() is not None
 
 
-def test_unreachable_turncoat_is_not_named_when_scouted_or_when_the_window_ends(
-    lambda_bot: LambdaBot,
-) -> None:
-    def host_holds_the_x(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first and state.names[xs[0] - 1] == NAMES[0]
+def host_holds_the_x(state) -> bool:
+    """One X in the deal, held by the host, who does not play first."""
+    xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+    return len(xs) == 1 and xs[0] != state.first and state.names[xs[0] - 1] == NAMES[0]
 
+
+def unreachable_turncoat(bot: Bot, seconds: int) -> tuple[Table, GameState, int]:
+    """A seven-player Turncoat game whose X holder (the host) never opened the private chat."""
     seed, _ = find_seed(7, Variants(turncoat=True), host_holds_the_x)
-    table = Table.of(lambda_bot, 7)
+    table = Table.of(bot, 7)
     table.host.user.started = False
     table.open()
-    table.configure(turncoat=True, turncoat_seconds=10)
+    table.configure(turncoat=True, turncoat_seconds=seconds)
     state = table.start(seed)
     holder = table.seat_of(table.host)
     assert is_x(state.cards[holder - 1])
+    return table, state, holder
+
+
+def test_unreachable_turncoat_is_not_named_when_scouted_or_when_the_window_ends(
+    lambda_bot: LambdaBot,
+) -> None:
+    table, state, holder = unreachable_turncoat(lambda_bot, 10)
     mark = len(lambda_bot.fake.calls)
     table.scout(state.first, holder)
     lambda_bot.advance(10)
@@ -110,22 +118,11 @@ def test_unreachable_turncoat_is_not_named_when_scouted_or_when_the_window_ends(
 def test_turncoat_who_opens_the_chat_in_the_window_gets_the_choice_and_may_swap(
     lambda_bot: LambdaBot,
 ) -> None:
-    def host_holds_the_x(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first and state.names[xs[0] - 1] == NAMES[0]
-
-    seed, _ = find_seed(7, Variants(turncoat=True), host_holds_the_x)
-    table = Table.of(lambda_bot, 7)
-    table.host.user.started = False
-    table.open()
-    table.configure(turncoat=True, turncoat_seconds=30)
-    state = table.start(seed)
-    holder = table.seat_of(table.host)
+    table, state, holder = unreachable_turncoat(lambda_bot, 30)
     table.scout(state.first, holder)
     lambda_bot.advance(5)
     table.host.private("/start")  # opens the chat while the window runs
-    texts = table.host.texts()
-    assert any(t.startswith("Your card") or "Your card" in t for t in texts)
+    assert any("Your card" in text for text in table.host.texts())
     assert table.host.labels() == [table.t("btn_swap"), table.t("btn_keep")]
     table.swap(holder)
     lambda_bot.advance(25)
