@@ -62,18 +62,25 @@ def group_calls_since(table: Table, mark: int) -> list[str]:
     return [c.method for c in calls if c.params.get("chat_id") == table.chat and c.kind == "ok"]
 
 
-def test_unreachable_spy_is_not_named_when_the_secret_wait_begins_or_ends(bot: Bot) -> None:
-    def host_is_the_spy(state):
-        spy = state.holder("SPY")
-        first = color(state.cards[state.first - 1])
-        return spy not in (None, state.first) and state.names[spy - 1] == NAMES[0] and first
+def host_is_the_spy(state) -> bool:
+    """The host holds the Spy and does not play first; the first player holds a colour."""
+    spy = state.holder("SPY")
+    first = color(state.cards[state.first - 1])
+    return spy not in (None, state.first) and state.names[spy - 1] == NAMES[0] and bool(first)
 
+
+def unreachable_spy(bot: Bot, seconds: int) -> tuple[Table, GameState]:
+    """A six-player Spy game whose Spy (the host) never opened the private chat."""
     seed, _ = find_seed(6, Variants(spy=True), host_is_the_spy)
     table = Table.of(bot, 6)
-    table.host.user.started = False  # the host (the Spy, it turns out) never opened the chat
+    table.host.user.started = False
     table.open()
-    table.configure(spy=True, spy_seconds=10)
-    state = table.start(seed)
+    table.configure(spy=True, spy_seconds=seconds)
+    return table, table.start(seed)
+
+
+def test_unreachable_spy_is_not_named_when_the_secret_wait_begins_or_ends(bot: Bot) -> None:
+    table, state = unreachable_spy(bot, 10)
     assert table.player_at(state.holder("SPY")) is table.host
     mark = len(bot.fake.calls)
     table.decapitate(state.first, next(s for s in range(1, 7) if s != state.first))
@@ -158,17 +165,7 @@ def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
 
 
 def test_spy_who_opens_the_chat_in_the_sealed_wait_gets_the_guess(lambda_bot: LambdaBot) -> None:
-    def host_is_the_spy(state):
-        spy = state.holder("SPY")
-        first = color(state.cards[state.first - 1])
-        return spy not in (None, state.first) and state.names[spy - 1] == NAMES[0] and first
-
-    seed, _ = find_seed(6, Variants(spy=True), host_is_the_spy)
-    table = Table.of(lambda_bot, 6)
-    table.host.user.started = False
-    table.open()
-    table.configure(spy=True, spy_seconds=30)
-    state = table.start(seed)
+    table, state = unreachable_spy(lambda_bot, 30)
     table.decapitate(state.first, next(s for s in range(1, 7) if s != state.first))
     lambda_bot.advance(5)
     table.host.private("/start")
