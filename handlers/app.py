@@ -32,7 +32,7 @@ from handlers import callbacks, redact, render
 from handlers.callbacks import BOARD, GAME, LOBBY
 from handlers.host import Host, game_key, pointed_chats, prefs_key, user_key
 from handlers.outbox import deliver
-from handlers.table import CANCELLED, OVER_STATUS, PLAYING, Refused, Table
+from handlers.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
 from handlers.table import LOBBY as LOBBY_STATUS
 from handlers.texts import EN, ZH, language_for, t
 from infra.aws import tls_context
@@ -319,8 +319,6 @@ def anonymous_admin(update: Update) -> bool:
     message, chat = update.effective_message, update.effective_chat
     return bool(message and message.sender_chat and chat and message.sender_chat.id == chat.id)
 
-
-BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages in the group, as last heard
 
 NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language")
 _TEXT = (str, type(None))

@@ -19,6 +19,7 @@ Out = dict[str, Any]
 LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
 MAX_PLAYERS = 12
 MIN_PLAYERS = 4
+BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages here, as last heard
 APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
 LOBBY_SECONDS = 3600  # an unstarted lobby closes after an hour
 REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
@@ -272,6 +273,7 @@ class Table:
         self._set_state(state)
         silence = self.settings["delete_chatter"] and can_delete
         self.data["silence"] = silence
+        self.data[BOT_CAN_DELETE] = can_delete  # kept for the next game here
         return self._deliver(events, now, intro=render.seating(self, silence))
 
     # -- play ----------------------------------------------------------------------------------

@@ -85,3 +85,14 @@ def test_word_of_its_rights_is_taken_once_however_often_telegram_delivers_it(
     assert lambda_bot.store.writes == writes
     assert lambda_bot.item(table.chat).version == version
     assert table.data()["bot_can_delete"] is True
+
+
+def test_what_start_asked_of_telegram_serves_the_next_game_too(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4, bot_admin=True)
+    table.open()
+    table.start(seed=51)
+    table.host.say("/cancel")
+    table.open()
+    table.start(seed=52)
+    assert _asked(lambda_bot) == 1
+    assert table.data()["silence"] is True
