@@ -2,7 +2,7 @@
 PutItem and DeleteItem, SQS SendMessage, Secrets Manager GetSecretValue.
 
 Standard library only. botocore would cost a cold start about 130 ms (its imports, the
-endpoint rules and the service models) for five JSON calls; it is imported only to find
+endpoint rules and the service models) for six JSON operations; it is imported only to find
 credentials when the environment holds none (a laptop with a profile, never Lambda).
 """
 
