@@ -38,9 +38,9 @@ from moto.server import ThreadedMotoServer  # noqa: E402
 from engine import Variants, apply, waiting_for  # noqa: E402
 from engine.policies import InformedPolicy  # noqa: E402
 from engine.state import SPEAK, TURN  # noqa: E402
-from handlers.host import Host  # noqa: E402
-from handlers.table import Table as GameTable  # noqa: E402
-from infra import lambda_entry  # noqa: E402
+from handlers.entry import lambda_webhook as lambda_entry  # noqa: E402
+from handlers.session.table import Table as GameTable  # noqa: E402
+from handlers.storage.host import Host  # noqa: E402
 from infra.dynamo_store import create_table  # noqa: E402
 from infra.package import python312  # noqa: E402
 from infra.store import (  # noqa: E402
@@ -158,9 +158,9 @@ IMPORTS = {
     # client is the project's own (infra.aws, standard library only), so no botocore
     "ours: lambda_entry + handlers": "\n".join(
         (
-            "import infra.lambda_entry",
-            "from handlers import render",
-            "from handlers.app import build",
+            "import handlers.entry.lambda_webhook",
+            "from handlers.telegram import render",
+            "from handlers.telegram.app import build",
             "from infra import aws",
             "from infra.dynamo_store import DynamoStore",
             "from infra.read_cache import ReadCache",
@@ -172,7 +172,7 @@ FIRST_UPDATE = """
 import time
 _t0 = time.perf_counter()
 import json, sys
-from infra import lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
 _t1 = time.perf_counter()
 lambda_entry.application()
 _t2 = time.perf_counter()
@@ -959,7 +959,9 @@ def package(build: bool) -> None:
 
 
 # What the first webhook imports from the zip (no botocore: infra.aws is standard library).
-ZIP_IMPORTS = "import telegram, telegram.ext, httpx, handlers.app, infra.lambda_entry"
+ZIP_IMPORTS = (
+    "import telegram, telegram.ext, httpx, handlers.telegram.app, handlers.entry.lambda_webhook"
+)
 
 
 def compiled_imports(path: Path, runs: int = 5) -> None:

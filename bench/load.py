@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 import boto3  # noqa: E402 - the bench process itself
 
 from engine import GameState  # noqa: E402
-from infra import lambda_entry  # noqa: E402
+from handlers.entry import lambda_webhook as lambda_entry  # noqa: E402
 from infra.dynamo_store import DynamoStore, create_table  # noqa: E402
 from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock  # noqa: E402
 from tests.e2e.players import Table  # noqa: E402

@@ -16,7 +16,9 @@ from typing import Any
 import boto3
 import pytest
 
-from infra import dynamo_store, lambda_entry, webhook_setup
+from handlers.entry import lambda_webhook as lambda_entry
+from handlers.entry import webhook_setup
+from infra import dynamo_store
 from tests.deploy.conftest import Packaged
 from tests.fake_telegram import FakeTelegram
 from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture used below

@@ -15,9 +15,9 @@ from infra import package
 from tests.deploy.conftest import DUMMY_TOKEN, ROOT, Packaged, zip_texts
 
 FUNCTIONS = {
-    "WebhookLambdaFunction": "infra.lambda_entry.webhook",
-    "TimerLambdaFunction": "infra.lambda_entry.timer",
-    "WebhookSetupLambdaFunction": "infra.webhook_setup.handler",
+    "WebhookLambdaFunction": "handlers.entry.lambda_webhook.webhook",
+    "TimerLambdaFunction": "handlers.entry.lambda_webhook.timer",
+    "WebhookSetupLambdaFunction": "handlers.entry.webhook_setup.handler",
 }
 # cfn-lint's console entry, run by this interpreter (cfnlint has no __main__).
 CFN_LINT = "import sys; from cfnlint.runner import main; sys.exit(main())"
@@ -178,7 +178,10 @@ def test_the_zip_carries_every_module_compiled_for_python_312_when_one_is_at_han
         assert data[:4].hex() == magic, name
         # Hash-based and unchecked: imported without reading (or stat-ing) the source.
         assert int.from_bytes(data[4:8], "little") == 0b01, name
-    assert b"/var/task/handlers/app.py" in compiled["handlers/__pycache__/app.cpython-312.pyc"]
+    assert (
+        b"/var/task/handlers/telegram/app.py"
+        in compiled["handlers/telegram/__pycache__/app.cpython-312.pyc"]
+    )
 
 
 def test_compiling_for_lambda_without_python_312_leaves_the_sources_as_they_are(

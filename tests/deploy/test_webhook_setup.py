@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from infra import webhook_setup
+from handlers.entry import webhook_setup
 from tests.fake_telegram import BOT_USERNAME, FakeTelegram
 
 TOKEN_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:bot-token-AbCdEf"
@@ -120,12 +120,6 @@ def event(request_type: str, responses: Responses, **properties: Any) -> dict[st
 
 def commands(language: str) -> list[dict[str, str]]:
     return [{"command": c, "description": d} for c, d in webhook_setup.COMMANDS[language]]
-
-
-def test_the_command_list_is_the_bots() -> None:
-    from handlers.app import COMMANDS
-
-    assert webhook_setup.COMMANDS == COMMANDS
 
 
 def test_create_sets_the_webhook_and_the_commands(

@@ -17,9 +17,10 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, TypeHandler
 
-from handlers.app import Wake
-from infra import lambda_entry
-from infra.local import ALLOWED_UPDATES, make_application
+from handlers.entry import lambda_webhook as lambda_entry
+from handlers.entry.local import make_application
+from handlers.telegram.app import Wake
+from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
 from tests.fake_telegram import FakeTelegram
 

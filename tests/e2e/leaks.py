@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.views import learned
-from handlers.texts import LANGUAGES, t
+from handlers.telegram.texts import LANGUAGES, t
 from tests.fake_telegram import FakeMessage
 
 if TYPE_CHECKING:

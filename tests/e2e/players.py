@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import GameState
-from handlers.texts import t
+from handlers.telegram.texts import t
 from tests.e2e.drivers import Bot
 from tests.fake_telegram import FakeChat, FakeMessage, FakeUser
 

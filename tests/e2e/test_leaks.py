@@ -7,7 +7,7 @@ import asyncio
 import pytest
 import telegram
 
-from handlers.texts import t
+from handlers.telegram.texts import t
 from tests.e2e import leaks
 from tests.e2e.drivers import LambdaBot
 from tests.e2e.players import Table

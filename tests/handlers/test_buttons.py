@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from handlers import callbacks
+from handlers.telegram import buttondata as callbacks
 from tests.e2e.drivers import Bot
 from tests.e2e.players import Player, Table
 from tests.fake_telegram import FakeMessage

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from handlers import callbacks
-from handlers.callbacks import BOARD, GAME, LOBBY, MAX_BYTES, Press
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram.buttondata import BOARD, GAME, LOBBY, MAX_BYTES, Press
 
 SUPERGROUP = -1_009_999_999_999
 GROUP = -4_100_000_001

@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram.error import BadRequest
 
-from handlers.outbox import deliver
+from handlers.telegram.outbox import deliver
 
 GROUP, ALICE = -100, 7
 

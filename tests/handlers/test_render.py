@@ -8,8 +8,8 @@ from engine import Action
 from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
-from handlers import render
-from handlers.callbacks import decode
+from handlers.telegram import render
+from handlers.telegram.buttondata import decode
 from tests.e2e.deals import find_seed
 from tests.handlers.test_table import NOW, lobby, started
 

@@ -8,8 +8,7 @@ from engine import Action
 from engine.actions import END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
-from handlers import render
-from handlers.table import (
+from handlers.session.table import (
     APPLIED_KEPT,
     DEFAULT_SETTINGS,
     LOBBY_SECONDS,
@@ -17,6 +16,7 @@ from handlers.table import (
     Table,
     clean_settings,
 )
+from handlers.telegram import render
 from tests.e2e.deals import find_seed
 
 CHAT = -4_100_000_001

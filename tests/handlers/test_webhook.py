@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from infra import lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
 from tests.e2e.drivers import WEBHOOK_SECRET, LambdaBot
 from tests.e2e.players import Table
 

@@ -23,8 +23,9 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials as BotoCredentials
 from botocore.exceptions import ClientError
 
-from handlers.app import shared_tls_clients
-from infra import aws, dynamo_store, webhook_setup
+from handlers.entry import webhook_setup
+from handlers.telegram.app import shared_tls_clients
+from infra import aws, dynamo_store
 from infra.aws import AwsError, Credentials
 from infra.dynamo_store import create_table
 
@@ -663,18 +664,18 @@ def test_secrets_manager_get_secret_value(
 
 _COLD_PATH = """
 import sys
-from infra import lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
 from infra.dynamo_store import DynamoStore
 from infra.store import Item
 from infra.timers import SqsTimers
-import handlers.app
+import handlers.telegram.app
 
 store = DynamoStore(sys.argv[1])
 store.save(Item("game#1", 0, {"round": 1}))
 assert store.load("game#1").data == {"round": 1}
 SqsTimers(sys.argv[2], clock=lambda: 0)(1, 5)
 assert lambda_entry.bot_token() == "123:abc"
-handlers.app.shared_tls_clients()
+handlers.telegram.app.shared_tls_clients()
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("botocore", "boto3", "urllib3"))
 assert not loaded, loaded
 """

@@ -11,7 +11,8 @@ import boto3
 import pytest
 from botocore.config import Config
 
-from infra import dynamo_store, lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
+from infra import dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
 from tests.e2e import leaks
 from tests.e2e.conftest import (  # noqa: F401 - fixtures

@@ -2,7 +2,7 @@
 
 On AWS every concurrent invocation runs in its own instance, with its own Application and event
 loop; the instances share only DynamoDB. `Instances` models that in one process: each instance
-is a thread that keeps its own copy of `infra.lambda_entry`'s per-process state, and all of them
+is a thread that keeps its own copy of the Lambda entry's per-process state, and all of them
 talk to one DynamoDB served by moto on loopback (whose requests are applied one at a time, as
 DynamoDB applies each conditional write atomically).
 
@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Any
 
-from handlers.app import RetryLater
-from infra import lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
+from handlers.telegram.app import RetryLater
 from infra.dynamo_store import DynamoStore
 from infra.store import GameStore
 from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot

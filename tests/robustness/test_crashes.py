@@ -11,8 +11,8 @@ import json
 import pytest
 
 from engine import GameState
-from handlers.host import LEASE
-from infra import lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
+from handlers.storage.host import LEASE
 from tests.e2e.drivers import LambdaBot
 from tests.e2e.players import Table
 from tests.fake_telegram.server import NOT_MODIFIED

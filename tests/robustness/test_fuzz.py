@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from engine import GameState
-from handlers import callbacks
-from infra import lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
+from handlers.telegram import buttondata as callbacks
 from tests.e2e.drivers import LambdaBot
 from tests.e2e.players import Table
 from tests.fake_telegram.world import Call

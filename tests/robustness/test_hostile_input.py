@@ -12,8 +12,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from handlers import callbacks
-from infra import lambda_entry
+from handlers.entry import lambda_webhook as lambda_entry
+from handlers.telegram import buttondata as callbacks
 from tests.e2e.drivers import WEBHOOK_SECRET, LambdaBot
 from tests.e2e.players import Table
 from tests.robustness.harness import webhook_event

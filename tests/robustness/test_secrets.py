@@ -2,7 +2,7 @@
 
 Hundreds of seeded games, every variant in play, are played twice: on two different deals with
 the same seating and first player, with the same public decisions at the same moments (random
-legal decisions and timeouts, driven straight through `handlers.table.Table`, every message
+legal decisions and timeouts, driven straight through `handlers.session.table.Table`, every message
 rendered). Whatever each deal's hidden players do in secret (a Turncoat keeping or staying
 silent, a Spy guessing early or never), the group's messages (texts, buttons, callback data,
 edits, in the same order at the same moments) and every group-facing time (deadlines, holds,
@@ -23,9 +23,9 @@ from engine.deal import deal
 from engine.events import deal_events
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, start_state
 from engine.turns import may_decapitate, waiting_for
-from handlers import render
-from handlers import table as table_module
-from handlers.table import CHOICES, PLAYING, Table
+from handlers.session import table as table_module
+from handlers.session.table import CHOICES, PLAYING, Table
+from handlers.telegram import render
 
 GROUP = -1001234567890
 GAMES = 300

@@ -7,7 +7,7 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine import GameState
-from handlers import outbox
+from handlers.telegram import outbox
 from tests.e2e.drivers import LambdaBot
 from tests.e2e.players import Table
 from tests.fake_telegram.server import NOT_MODIFIED

@@ -28,38 +28,19 @@ from telegram.request import HTTPXRequest
 
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
-from handlers import callbacks, redact, render
-from handlers.callbacks import BOARD, GAME, LOBBY
-from handlers.host import Host, game_key, pointed_chats, prefs_key, user_key
-from handlers.outbox import deliver
-from handlers.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
-from handlers.table import LOBBY as LOBBY_STATUS
-from handlers.texts import EN, ZH, language_for, t
+from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
+from handlers.session.table import LOBBY as LOBBY_STATUS
+from handlers.storage.host import Host, game_key, pointed_chats, prefs_key, user_key
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram import render
+from handlers.telegram.buttondata import BOARD, GAME, LOBBY
+from handlers.telegram.outbox import deliver
+from handlers.telegram.texts import COMMANDS, EN, ZH, language_for, t
+from infra import redact
 from infra.aws import tls_context
 from infra.store import GameStore
 
 log = logging.getLogger(__name__)
-
-COMMANDS = {
-    EN: [
-        ("newgame", "Open a game of Decapitation in this group"),
-        ("status", "Show the state of play"),
-        ("cancel", "End the game (host or admin)"),
-        ("mycard", "Your card and what you learned (private chat)"),
-        ("rules", "The rules"),
-        ("help", "How to play with this bot"),
-        ("language", "English / 中文"),
-    ],
-    ZH: [
-        ("newgame", "在本群开一局斩首行动"),
-        ("status", "查看局势"),
-        ("cancel", "结束游戏（发起人或管理员）"),
-        ("mycard", "你的身份和情报（私聊）"),
-        ("rules", "游戏规则"),
-        ("help", "使用说明"),
-        ("language", "English / 中文"),
-    ],
-}
 
 
 @dataclass(frozen=True)

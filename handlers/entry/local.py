@@ -6,6 +6,8 @@ import logging
 import os
 import sys
 
+from handlers.telegram.texts import ALLOWED_UPDATES
+
 HELP = """No bot token.
 
 1. In Telegram, talk to @BotFather: /newbot, pick a name; it gives you a token.
@@ -29,15 +31,12 @@ def main() -> int:
     return 0
 
 
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
-
-
 def make_application(token: str, env, clock=None, seed=None):
     """The polling Application on a SQLite store, with local timers resumed from the store."""
     import time
 
-    from handlers import render
-    from handlers.app import Wake, build, register_commands
+    from handlers.telegram import render
+    from handlers.telegram.app import Wake, build, register_commands
     from infra.sqlite_store import SQLiteStore
     from infra.timers import LocalTimers
 

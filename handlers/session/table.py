@@ -12,7 +12,7 @@ from engine import Action, GameState, IllegalAction, apply, new_game, waiting_fo
 from engine.actions import TIMEOUT
 from engine.state import OVER, SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.variants import VARIANT_NAMES, Variants
-from handlers import render
+from handlers.telegram import render
 
 Out = dict[str, Any]
 

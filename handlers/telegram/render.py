@@ -9,12 +9,12 @@ from engine.actions import SWAP
 from engine.cards import color
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, dealt
 from engine.turns import may_decapitate, replay, waiting_for
-from handlers import callbacks
-from handlers.callbacks import BOARD, GAME, LOBBY
-from handlers.texts import card_name, colour_name, t
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram.buttondata import BOARD, GAME, LOBBY
+from handlers.telegram.texts import card_name, colour_name, t
 
 if TYPE_CHECKING:
-    from handlers.table import Table
+    from handlers.session.table import Table
 
 Out = dict[str, Any]
 Keyboard = list[list[list[str]]] | None
@@ -140,7 +140,7 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     """The settings menu: one button per setting, each showing its value."""
     s = table.settings
     rows = []
-    from handlers.table import SETTING_KEYS  # table imports render; the keys live there
+    from handlers.session.table import SETTING_KEYS  # table imports render; the keys live there
 
     for key in SETTING_KEYS:
         value = s[key]

@@ -5,6 +5,30 @@ from __future__ import annotations
 EN, ZH = "en", "zh"
 LANGUAGES = (EN, ZH)
 
+# What the bot offers Telegram: its commands (setMyCommands, both languages) and the update kinds
+# it asks for (setWebhook, getUpdates). The deploy-time resource reads these too.
+COMMANDS: dict[str, list[tuple[str, str]]] = {
+    EN: [
+        ("newgame", "Open a game of Decapitation in this group"),
+        ("status", "Show the state of play"),
+        ("cancel", "End the game (host or admin)"),
+        ("mycard", "Your card and what you learned (private chat)"),
+        ("rules", "The rules"),
+        ("help", "How to play with this bot"),
+        ("language", "English / 中文"),
+    ],
+    ZH: [
+        ("newgame", "在本群开一局斩首行动"),
+        ("status", "查看局势"),
+        ("cancel", "结束游戏（发起人或管理员）"),
+        ("mycard", "你的身份和情报（私聊）"),
+        ("rules", "游戏规则"),
+        ("help", "使用说明"),
+        ("language", "English / 中文"),
+    ],
+}
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+
 CARD_NAMES = {
     EN: {"R": "Red {n}", "B": "Blue {n}", "OBS": "Observer", "SPY": "Spy"},
     ZH: {"R": "红{n}", "B": "蓝{n}", "OBS": "观察员", "SPY": "密探"},

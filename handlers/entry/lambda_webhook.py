@@ -71,8 +71,8 @@ def application():
     app = _state.get("app")
     if app is not None:
         return app
-    from handlers import render
-    from handlers.app import build
+    from handlers.telegram import render
+    from handlers.telegram.app import build
     from infra.dynamo_store import DynamoStore
     from infra.read_cache import ReadCache
 
@@ -121,7 +121,7 @@ MAX_BODY = 256 * 1024  # bytes; a Telegram update is a few kilobytes
 
 
 def _handle(app, update: Any) -> list[BaseException]:
-    """Run one update through the handlers; the errors they raised (see handlers.app.failed)."""
+    """Run one update through the handlers; the errors they raised (see `app.failed`)."""
     failed = app.bot_data["failed"] = []
     store = app.bot_data["deps"].host.store
     with store.scope() if hasattr(store, "scope") else contextlib.nullcontext():
@@ -139,8 +139,8 @@ def webhook(event: dict, context: Any = None) -> dict:
     """
     from telegram import Update
 
-    from handlers import redact
-    from handlers.app import RetryLater
+    from handlers.telegram.app import RetryLater
+    from infra import redact
 
     headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
     secret = webhook_secret()
@@ -181,7 +181,7 @@ def timer(event: dict, context: Any = None) -> dict:
 
     A wake-up whose handling failed is reported back, so SQS delivers it again.
     """
-    from handlers.app import Wake
+    from handlers.telegram.app import Wake
 
     app = application()
     failures = []

@@ -27,11 +27,12 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from handlers.telegram.texts import ALLOWED_UPDATES, COMMANDS
+
 log = logging.getLogger(__name__)
 log.setLevel(logging.INFO)
 
 DEFAULT_API_BASE_URL = "https://api.telegram.org"  # TELEGRAM_API_BASE_URL overrides it
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 DEFAULT_MAX_CONNECTIONS = 40
 PHYSICAL_RESOURCE_ID = "telegram-webhook"
 BOT_RESOURCE_TYPE, BOT_RESOURCE_ID = "Custom::TelegramBot", "telegram-bot"
@@ -41,28 +42,6 @@ CALL_TIMEOUT = 10.0  # seconds for one Bot API call
 RESPONSE_RESERVE = 10.0  # seconds of the invocation kept for answering CloudFormation
 REASON_LIMIT = 1000
 
-# The bot's command list, as handlers.app.COMMANDS has it (a test keeps the two equal); this
-# function ships without python-telegram-bot, which importing handlers.app would need.
-COMMANDS: dict[str, list[tuple[str, str]]] = {
-    "en": [
-        ("newgame", "Open a game of Decapitation in this group"),
-        ("status", "Show the state of play"),
-        ("cancel", "End the game (host or admin)"),
-        ("mycard", "Your card and what you learned (private chat)"),
-        ("rules", "The rules"),
-        ("help", "How to play with this bot"),
-        ("language", "English / 中文"),
-    ],
-    "zh": [
-        ("newgame", "在本群开一局斩首行动"),
-        ("status", "查看局势"),
-        ("cancel", "结束游戏（发起人或管理员）"),
-        ("mycard", "你的身份和情报（私聊）"),
-        ("rules", "游戏规则"),
-        ("help", "使用说明"),
-        ("language", "English / 中文"),
-    ],
-}
 DEFAULT_LANGUAGE = "en"
 
 

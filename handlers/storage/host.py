@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from handlers.table import CANCELLED, OVER_STATUS, Out, Table
+from handlers.session.table import CANCELLED, OVER_STATUS, Out, Table
 from infra.store import Conflict, GameStore, Item
 
 log = logging.getLogger(__name__)

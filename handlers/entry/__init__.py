@@ -1,0 +1,1 @@
+"""Entry points: the Lambda webhook and timer, the local poller, the deploy-time resource."""

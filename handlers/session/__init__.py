@@ -1,0 +1,1 @@
+"""A group's session around the engine: lobby, settings, deadlines, holds. Pure."""

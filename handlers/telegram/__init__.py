@@ -1,0 +1,1 @@
+"""The Telegram side: commands, buttons, chatter, rendering and delivery."""
