@@ -18,8 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from handlers.session.table import CANCELLED, OVER_STATUS, Out, Table
+from handlers.session.table import CANCELLED, OVER_STATUS, Table
 from infra.store import Conflict, GameStore, Item
+
+Out = dict  # a message owed, as the Telegram side rendered it
 
 log = logging.getLogger(__name__)
 

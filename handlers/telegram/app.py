@@ -155,7 +155,7 @@ async def settle_lobby(context, table: Table, sent: dict) -> None:
         latest = d.host.latest(table.chat)
         if latest is None or latest.game != table.game or latest.status != LOBBY_STATUS:
             return
-        out = latest.lobby_message()
+        out = render.lobby_message(latest)
         if (out["text"], out["kb"]) == (sent["text"], sent["kb"]):
             return
         await deliver(context.bot, [out], {})
@@ -185,7 +185,7 @@ async def removed(context, chat: int, update_id: int | None) -> None:
     def end(table: Table | None):
         if table is None or table.status not in (LOBBY_STATUS, PLAYING):
             return None, []
-        return table, table.removed()
+        return table, render.show(table, table.removed())
 
     await run(context, chat, update_id, end)
 
@@ -428,7 +428,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if table is not None and table.status == PLAYING:
             raise Refused("game_running")
         game = table.game + 1 if table else 1
-        new, outs = Table.open_lobby(
+        new, news = Table.open_lobby(
             chat.id,
             game,
             user.id,
@@ -441,7 +441,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         if rights is not None:
             new.data[BOT_CAN_DELETE] = rights
-        return new, outs
+        return new, render.show(new, news)
 
     try:
         await run(context, chat.id, update.update_id, open_lobby)
@@ -469,7 +469,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def join(table: Table | None):
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        outs = table.join(user.id, display_name(user))
+        outs = render.show(table, table.join(user.id, display_name(user)))
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.esc(table.data.get("title") or "")
         text = t(table.lang, "joined", group=title)
@@ -562,7 +562,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def end(current: Table | None):
         if current is None:
             raise Refused("cancel_none")
-        return current, current.cancel(render.esc(display_name(user)))
+        return current, render.show(current, current.cancel(display_name(user)))
 
     try:
         await run(context, chat.id, update.update_id, end)
@@ -593,10 +593,8 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def switch(table: Table | None):
         if table is None or table.status not in (LOBBY_STATUS, PLAYING):
             return None, []
-        table.data["lang"] = ZH if table.lang == EN else EN
-        if table.status == LOBBY_STATUS:
-            return table, [table.lobby_message(menu=False)]
-        return table, table.redraw(d.clock())  # the turn message, all in the new language
+        news = table.switch_language(ZH if table.lang == EN else EN, d.clock())
+        return table, render.show(table, news)  # the turn message, all in the new language
 
     table = await run(context, chat.id, update.update_id, switch)  # stops a redelivery
     if table is not None and table.status in (LOBBY_STATUS, PLAYING):
@@ -736,7 +734,7 @@ def _on_same_game(p: callbacks.Press, fn):
     def changer(table: Table | None):
         if table is None or table.game != p.game:
             raise Refused("stale_button")
-        return table, fn(table)
+        return table, render.show(table, fn(table))
 
     return changer
 
@@ -753,7 +751,7 @@ async def play_again(update: Update, context, old: Table) -> str:
     def again(table: Table | None):
         if table is None or table.game != old.game or table.status not in (OVER_STATUS, CANCELLED):
             raise Refused("stale_button")
-        new, _ = Table.open_lobby(
+        new, news = Table.open_lobby(
             table.chat,
             table.game + 1,
             user.id,
@@ -767,7 +765,7 @@ async def play_again(update: Update, context, old: Table) -> str:
             new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
         others = [p for p in table.players if p[0] != user.id]
         new.data["players"] += [list(p) for p in others][: 12 - 1]
-        return new, [render.send_group(new, *render.lobby(new), remember="lobby_msg")]
+        return new, render.show(new, news)
 
     answer_when_saved(context, "")
     await run(context, old.chat, update.update_id, again)
@@ -830,7 +828,7 @@ async def press_game(update: Update, context, p: callbacks.Press) -> str:
         if current.status == PLAYING and current.public_version != p.version:
             raise Refused("too_late")
         # The prompt shows what was chosen; owed with the change, so a death cannot lose it.
-        return current, [*current.act(user.id, action, d.clock()), done]
+        return current, [*render.show(current, current.act(user.id, action, d.clock())), done]
 
     answer_when_saved(context, t(table.lang, "ok"))
     await run(context, p.chat, update.update_id, decide)
@@ -941,7 +939,7 @@ async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.due is None or update.due == table.next_wake():
                 d.host.wake(update.chat, table.next_wake())
             return None, []
-        return table, table.catch_up(d.clock())
+        return table, render.show(table, table.catch_up(d.clock()))
 
     await run(context, update.chat, None, due)
 

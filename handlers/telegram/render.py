@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.actions import SWAP
-from engine.cards import color
-from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, dealt
-from engine.turns import may_decapitate, replay, waiting_for
+from engine.cards import OBSERVER, SPY, color, is_x
+from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
+from engine.turns import may_decapitate, waiting_for
+from engine.views import events_for, known_cards
+from handlers.session import events as ev
+from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
+from handlers.session.table import Table
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram.buttondata import BOARD, GAME, LOBBY
 from handlers.telegram.texts import card_name, colour_name, t
-
-if TYPE_CHECKING:
-    from handlers.session.table import Table
 
 Out = dict[str, Any]
 Keyboard = list[list[list[str]]] | None
@@ -103,7 +103,11 @@ def variants_list(table: Table, settings: dict) -> str:
 def lobby(table: Table) -> tuple[str, Keyboard]:
     """The lobby message: players, settings, suggestions and buttons."""
     players = table.players
-    lines = [t_(table, "lobby_title"), "", t_(table, "lobby_players", n=len(players))]
+    lines = [
+        t_(table, "lobby_title"),
+        "",
+        t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
+    ]
     lines += [f"• {esc(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
     settings = table.settings
     lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
@@ -116,8 +120,11 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         lines.append(t_(table, "lobby_hint_calm"))
     if settings["uncertain_sides"] and vp:
         lines.append(t_(table, "lobby_warn_uneven"))
-    ready = 4 <= len(players) <= 12
-    lines += ["", t_(table, "lobby_ready" if ready else "lobby_need")]
+    ready = MIN_PLAYERS <= len(players) <= MAX_PLAYERS
+    lines += [
+        "",
+        t_(table, "lobby_ready" if ready else "lobby_need", min=MIN_PLAYERS, max=MAX_PLAYERS),
+    ]
     kb = [
         [
             [t_(table, "btn_join"), join_url(table)],
@@ -140,8 +147,6 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     """The settings menu: one button per setting, each showing its value."""
     s = table.settings
     rows = []
-    from handlers.session.table import SETTING_KEYS  # table imports render; the keys live there
-
     for key in SETTING_KEYS:
         value = s[key]
         if isinstance(value, bool):
@@ -174,24 +179,24 @@ def seating(table: Table, silence: bool) -> Out:
 
 def card_hint(table: Table, code: str) -> str:
     """One line on what a card means."""
-    if code == "OBS":
+    if code == OBSERVER:
         return t_(table, "hint_observer")
-    if code == "SPY":
+    if code == SPY:
         return t_(table, "hint_spy")
     text = t_(table, "hint_colour", colour=colour_name(table.lang, color(code)))
-    if code[1] == "X" and table.settings["turncoat"]:
+    if is_x(code) and table.settings["turncoat"]:
         text += "\n" + t_(table, "hint_x_turncoat")
     return text
 
 
-def private_event(table: Table, event: dict) -> list[Out]:
+def private_event(table: Table, event: dict, version: int) -> list[Out]:
     """A private engine event as a message to its seat's player (none for virtual seats)."""
     seat = event["to"]
     user = table.user_at(seat)
     if not user:
         return []
     kind = event["type"]
-    title = esc(table.data.get("title") or "")
+    title = esc(table.title)
     if kind == "your_card":
         code = event["card"]
         text = "\n".join(
@@ -211,7 +216,12 @@ def private_event(table: Table, event: dict) -> list[Out]:
         ]
     if kind == "turncoat_offer":
         scout = seat_name(table, event["scout"])
-        kb = [[game_button(table, "btn_swap", "w"), game_button(table, "btn_keep", "k")]]
+        kb = [
+            [
+                game_button(table, "btn_swap", "w", version),
+                game_button(table, "btn_keep", "k", version),
+            ]
+        ]
         return [send_private(user, t_(table, "prompt_turncoat", scout=scout), kb, quiet=True)]
     if kind == "new_card":
         other = seat_name(table, event["source"])
@@ -220,7 +230,7 @@ def private_event(table: Table, event: dict) -> list[Out]:
     if kind == "kept":
         return []
     if kind == "spy_turn":
-        kb = seat_keyboard(table, "r", None)
+        kb = seat_keyboard(table, "r", None, version)
         return [send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)]
     return []
 
@@ -230,18 +240,13 @@ def secret_prompt(table: Table, seat: int) -> list[Out]:
     state = table.state
     if waiting_for(state) != seat:
         return []
+    version = table.public_version
     if state.phase == TURNCOAT:
-        return private_event(table, {"type": "turncoat_offer", "to": seat, "scout": state.turn})
+        offer = {"type": "turncoat_offer", "to": seat, "scout": state.turn}
+        return private_event(table, offer, version)
     if state.phase == SPY_PHASE:
-        return private_event(table, {"type": "spy_turn", "to": seat})
+        return private_event(table, {"type": "spy_turn", "to": seat}, version)
     return []
-
-
-def timed_out_private(table: Table, seat: int | None, quiet: bool = False) -> list[Out]:
-    """Tell a human whose wait ran out (`quiet` for a secret wait's player)."""
-    if not seat or not table.user_at(seat):
-        return []
-    return [send_private(table.user_at(seat), t_(table, "timed_out_private"), quiet=quiet)]
 
 
 # -- the group's turn message ----------------------------------------------------------------
@@ -289,21 +294,21 @@ def public_line(table: Table, event: dict) -> str | None:
     return None
 
 
-def board_line(table: Table, spec: str | list | dict) -> str:
+def board_line(table: Table, spec: list | dict) -> str:
     """One stored line of the turn message in the table's language as of now: a public event,
-    ["turn", seat], ["sealed", seconds], or text (as games stored it before)."""
+    ["turn", seat] or ["sealed", seconds]."""
     if isinstance(spec, dict):
         return public_line(table, spec) or ""
-    if isinstance(spec, list) and spec[:1] == ["turn"]:
+    if spec[0] == "turn":
         return turn_line(table, spec[1])
-    if isinstance(spec, list) and spec[:1] == ["sealed"]:
-        return t_(table, "sealed_line", s=spec[1])
-    return str(spec)
+    return t_(table, "sealed_line", s=spec[1])
 
 
-def board(table: Table, seconds: int | None, final: bool = False) -> tuple[str, Keyboard]:
-    """The turn message's text and its buttons."""
-    lines = [board_line(table, spec) for spec in table.data["board"]["lines"]]
+def board(
+    table: Table, shown: dict, seconds: float | None, final: bool = False
+) -> tuple[str, Keyboard]:
+    """The turn message `shown` (the board as it stood), its text and its buttons."""
+    lines = [board_line(table, spec) for spec in shown["lines"]]
     if seconds is not None and not final:
         lines.append(t_(table, "time_left", s=max(int(seconds), 0)))
     me = callbacks.encode(BOARD, table.chat, table.game, 0, "me")
@@ -311,28 +316,33 @@ def board(table: Table, seconds: int | None, final: bool = False) -> tuple[str, 
     return "\n".join(lines), kb
 
 
-def edit_board(table: Table, seconds: int | None, final: bool = False) -> Out:
-    """An edit of the current turn message (tagged with it, so that a message posted again in
+def edit_board(table: Table, shown: dict, seconds: float | None, final: bool = False) -> Out:
+    """An edit of the turn message `shown` (tagged with it, so that a message posted again in
     its place, when it was deleted, is remembered as the turn message)."""
-    out = edit_ref(table, "board", *board(table, seconds, final))
-    out["tag"] = (table.data.get("board") or {}).get("tag")
-    return out
+    text, kb = board(table, shown, seconds, final)
+    out = {"op": "edit", "chat": table.chat, "ref": "board", "msg": shown["msg"]}
+    return {**out, "text": text, "kb": kb, "tag": shown["tag"]}
 
 
 # -- private prompts -------------------------------------------------------------------------
 
 
-def game_button(table: Table, key: str, arg: str) -> list[str]:
-    return _button(t_(table, key), GAME, table, table.public_version, arg)
+def game_button(table: Table, key: str, arg: str, version: int | None = None) -> list[str]:
+    """A private game button for `version` of the game (None: as it is now)."""
+    version = table.public_version if version is None else version
+    return _button(t_(table, key), GAME, table, version, arg)
 
 
-def seat_keyboard(table: Table, prefix: str, exclude: int | None) -> Keyboard:
+def seat_keyboard(
+    table: Table, prefix: str, exclude: int | None, version: int | None = None
+) -> Keyboard:
     """Buttons for the seats, two a row, with `prefix` before the seat number."""
     state = table.state
+    version = table.public_version if version is None else version
     buttons = [
         [
             seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
-            callbacks.encode(GAME, table.chat, table.game, table.public_version, f"{prefix}{s}"),
+            callbacks.encode(GAME, table.chat, table.game, version, f"{prefix}{s}"),
         ]
         for s in range(1, state.seats + 1)
         if s != exclude
@@ -340,44 +350,44 @@ def seat_keyboard(table: Table, prefix: str, exclude: int | None) -> Keyboard:
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
-def turn_prompt(table: Table, seat: int) -> tuple[str, Keyboard]:
+def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
     """The private 'your turn' message with only the legal choices."""
-    title = esc(table.data.get("title") or "")
+    title = esc(table.title)
     state = table.state
-    row = [game_button(table, "btn_scout", "S")]
+    row = [game_button(table, "btn_scout", "S", version)]
     why = may_decapitate(state, seat)
     if why is None:
-        row.append(game_button(table, "btn_decapitate", "D"))
+        row.append(game_button(table, "btn_decapitate", "D", version))
         return t_(table, "prompt_turn", group=title), [row]
     if color(state.cards[seat - 1]) is not None:
         return t_(table, "prompt_turn_first", group=title), [row]
     return t_(table, "prompt_turn", group=title), [row]
 
 
-def speak_prompt(table: Table, seat: int) -> tuple[str, Keyboard]:
+def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
     """The private 'speak now' message: Done, and for the Observer the predictions."""
     state = table.state
-    kb = [[game_button(table, "btn_done", "e")]]
-    if state.cards[seat - 1] == "OBS" and state.prediction is None:
+    kb = [[game_button(table, "btn_done", "e", version)]]
+    if state.cards[seat - 1] == OBSERVER and state.prediction is None:
         kb.append(
             [
-                game_button(table, "btn_predict_red", "pr"),
-                game_button(table, "btn_predict_blue", "pb"),
+                game_button(table, "btn_predict_red", "pr", version),
+                game_button(table, "btn_predict_blue", "pb", version),
             ]
         )
     return t_(table, "prompt_speak"), kb
 
 
-def prompt(table: Table) -> list[Out]:
+def prompt(table: Table, version: int | None = None) -> list[Out]:
     """The private prompt for whoever the game now waits on (turn or speaking moment)."""
     state = table.state
     seat = waiting_for(state)
     if seat is None or not table.user_at(seat):
         return []
     if state.phase == TURN:
-        text, kb = turn_prompt(table, seat)
+        text, kb = turn_prompt(table, seat, version)
     elif state.phase == SPEAK:
-        text, kb = speak_prompt(table, seat)
+        text, kb = speak_prompt(table, seat, version)
     else:
         return []
     return [send_private(table.user_at(seat), text, kb)]
@@ -522,8 +532,6 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
 
 def timeline(table: Table) -> list[str]:
     """A short public timeline of the game's decisions."""
-    from engine.views import events_for
-
     lines = []
     for event in events_for(table.state, None):
         if event["type"] in (
@@ -543,7 +551,9 @@ def status(table: Table) -> str:
     """The /status answer for a running game."""
     state = table.state
     seat = state.turn
-    phase = "turn" if state.phase == TURN else "speak" if state.phase != "spy" else "decapitation"
+    phase = (
+        "turn" if state.phase == TURN else "speak" if state.phase != SPY_PHASE else "decapitation"
+    )
     if table.data.get("hold") and state.over:
         phase = "decapitation"
     return t_(
@@ -555,34 +565,18 @@ def status(table: Table) -> str:
     )
 
 
-def held_view(table: Table, seat: int) -> GameState:
-    """The game as `seat` may know it while the group's news is held: during the Turncoat's
-    window a swap is known only to its two seats; during the Spy's wait nothing is resolved."""
-    state = table.state
-    if not table.data.get("hold"):
-        return state
-    if state.over:
-        return state._replace(phase=SPY_PHASE)  # known_cards then reads events, not the reveal
-    last = state.log[-1] if state.log else None
-    if last is None or last.act != SWAP or seat in (state.turn, state.target):
-        return state
-    return replay(dealt(state), state.log[:-1])
-
-
 def my_card(table: Table, seat: int, popup: bool) -> str:
     """A player's card and what they know; short enough for a popup when `popup`."""
-    from engine.views import known_cards
-
     state = table.state
     code = state.cards[seat - 1]
-    known = known_cards(held_view(table, seat), seat)
+    known = known_cards(table.known_state(seat), seat)
     if popup:
         facts = ", ".join(f"{s}:{card(table, c)}" for s, c in known.items() if s != seat)
         text = f"{t_(table, 'your_card', card=card(table, code))} ({seat})"
         text = text.replace("<b>", "").replace("</b>", "")
         return (text + (f" | {facts}" if facts else ""))[:200]
     lines = [
-        t_(table, "your_seat", seat=seat, group=esc(table.data.get("title") or "")),
+        t_(table, "your_seat", seat=seat, group=esc(table.title)),
         t_(table, "your_card", card=card(table, code)),
         card_hint(table, code),
     ]
@@ -591,3 +585,71 @@ def my_card(table: Table, seat: int, popup: bool) -> str:
         lines += ["", t_(table, "mycard_learned")]
         lines += [f"{seat_name(table, s)}: {card(table, c)}" for s, c in others.items()]
     return "\n".join(lines)
+
+
+# -- session events --------------------------------------------------------------------------
+
+
+def lobby_message(table: Table) -> Out:
+    """The edit that makes the lobby message read as it should now: the lobby, or the
+    settings menu."""
+    if table.data.get("menu"):
+        return edit_ref(table, "lobby_msg", *settings_menu(table))
+    return edit_lobby(table)
+
+
+def _cancelled(table: Table, e: dict) -> list[Out]:
+    by = e["by"]
+    text = t_(table, "cancelled", name=esc(by)) if by else t_(table, "cancelled_idle")
+    if e["was_lobby"]:
+        return [edit_ref(table, "lobby_msg", text, None)]
+    return [send_group(table, text, None)]
+
+
+def _board_opened(table: Table, e: dict) -> list[Out]:
+    out = send_group(table, *board(table, e["board"], e["seconds"]), remember="board")
+    return [{**out, "tag": e["board"]["tag"]}]
+
+
+def _board_shown(table: Table, e: dict) -> list[Out]:
+    out = edit_board(table, e["board"], e["seconds"], e["final"])
+    return [{**out, "side": True} if e["side"] else out]
+
+
+def _timed_out(table: Table, e: dict) -> list[Out]:
+    text = t_(table, "timed_out_private")
+    return [send_private(table.user_at(e["seat"]), text, quiet=e["quiet"])]
+
+
+def _hurry(table: Table, e: dict) -> list[Out]:
+    text = t_(table, "hurry", s=e["seconds"])
+    return [send_private(table.user_at(e["seat"]), text, quiet=True)]
+
+
+def _removed(table: Table, e: dict) -> list[Out]:
+    text = t_(table, "removed", group=esc(table.title))
+    return [send_private(user, text) for user in e["users"]]
+
+
+_SHOWN = {
+    ev.LOBBY_OPENED: lambda table, e: [send_group(table, *lobby(table), remember="lobby_msg")],
+    ev.LOBBY_SHOWN: lambda table, e: [lobby_message(table)],
+    ev.LOBBY_EXPIRED: lambda table, e: [
+        edit_ref(table, "lobby_msg", t_(table, "lobby_expired"), None)
+    ],
+    ev.SEATING: lambda table, e: [seating(table, e["silence"])],
+    ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"]),
+    ev.PROMPT: lambda table, e: prompt(table, e["version"]),
+    ev.TIMED_OUT: _timed_out,
+    ev.HURRY: _hurry,
+    ev.BOARD_OPENED: _board_opened,
+    ev.BOARD_SHOWN: _board_shown,
+    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e["resolved"]))],
+    ev.CANCELLED: _cancelled,
+    ev.REMOVED: _removed,
+}
+
+
+def show(table: Table, events: list[dict]) -> list[Out]:
+    """The messages that show a change's session events, in order."""
+    return [out for e in events for out in _SHOWN[e["type"]](table, e)]

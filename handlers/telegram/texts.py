@@ -41,9 +41,12 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🎯 <b>Decapitation</b> — a new game",
         ZH: "🎯 <b>斩首行动</b> — 新的一局",
     },
-    "lobby_players": {EN: "Players ({n}/12):", ZH: "玩家（{n}/12）："},
+    "lobby_players": {EN: "Players ({n}/{max}):", ZH: "玩家（{n}/{max}）："},
     "lobby_nobody": {EN: "nobody yet — press Join", ZH: "还没有人 — 点击「加入」"},
-    "lobby_need": {EN: "Needs 4 to 12 players to start.", ZH: "需要 4 到 12 名玩家才能开始。"},
+    "lobby_need": {
+        EN: "Needs {min} to {max} players to start.",
+        ZH: "需要 {min} 到 {max} 名玩家才能开始。",
+    },
     "lobby_ready": {
         EN: "Ready: the host or an admin may press Start.",
         ZH: "人数已够：发起人或管理员可以点击「开始」。",
@@ -80,7 +83,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "already_joined": {EN: "You are already in this game.", ZH: "你已经在这局游戏中了。"},
     "left": {EN: "You left the game.", ZH: "你已退出游戏。"},
     "not_in_lobby": {EN: "You are not in this game.", ZH: "你不在这局游戏中。"},
-    "lobby_full": {EN: "The game is full (12 players).", ZH: "人数已满（12人）。"},
+    "lobby_full": {EN: "The game is full ({max} players).", ZH: "人数已满（{max}人）。"},
     "lobby_gone": {
         EN: "That game is no longer open to join.",
         ZH: "这局游戏已经不能加入了。",
@@ -90,8 +93,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "只有发起人或群管理员可以这样做。",
     },
     "need_players": {
-        EN: "Start needs 4 to 12 players (now {n}).",
-        ZH: "需要 4 到 12 名玩家才能开始（现在 {n} 人）。",
+        EN: "Start needs {min} to {max} players (now {n}).",
+        ZH: "需要 {min} 到 {max} 名玩家才能开始（现在 {n} 人）。",
     },
     "game_running": {
         EN: "A game is already running here. /status shows it; /cancel ends it.",

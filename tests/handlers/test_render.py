@@ -11,7 +11,7 @@ from engine.variants import Variants
 from handlers.telegram import render
 from handlers.telegram.buttondata import decode
 from tests.e2e.deals import find_seed
-from tests.handlers.test_table import NOW, lobby, started
+from tests.session.test_table import CHAT, NOW, lobby, started
 
 
 def labels(kb) -> list[str]:
@@ -187,3 +187,36 @@ def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
     assert f"{first}:{x}" in render.my_card(table, holder, True)
     table.catch_up(NOW + 10)  # the window ends and the group is told
     assert f"{first}:{x}" in render.my_card(table, third, True)
+
+
+def test_a_lobby_that_expires_says_so_on_its_message() -> None:
+    table = lobby()
+    outs = render.show(table, table.catch_up(NOW + 3600))
+    assert [(o["ref"], o["kb"]) for o in outs] == [("lobby_msg", None)]
+    assert outs[0]["text"] == "This lobby closed without a game. /newgame opens a new one."
+
+
+def test_countdown_and_timeout_read_as_the_group_and_the_player_see_them() -> None:
+    table = started(turn_seconds=30)
+    first = table.state.first
+    outs = render.show(table, table.catch_up(NOW + 29))
+    assert outs[0]["op"] == "edit" and outs[0]["text"].endswith("⏳ 1 s")
+    assert outs[1]["chat"] == table.user_at(first) and outs[1]["text"].startswith("⏳ 1 s left")
+    outs = render.show(table, table.catch_up(NOW + 30))
+    assert any("ran out of time" in o["text"] for o in outs if o["chat"] == CHAT)
+    told = next(o for o in outs if o["chat"] == table.user_at(first))
+    assert told["text"] == "⌛ Time ran out."
+
+
+def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> None:
+    table = lobby()
+    outs = render.show(table, table.cancel("Ann"))
+    assert [(o["op"], o["ref"], o["kb"]) for o in outs] == [("edit", "lobby_msg", None)]
+    table = started()
+    table.data["board"]["msg"] = 77
+    outs = render.show(table, table.cancel("A<n"))
+    assert [(o["op"], o.get("msg"), o["kb"]) for o in outs] == [
+        ("edit", 77, None),
+        ("send", None, None),
+    ]
+    assert outs[1]["text"] == "🛑 The game was cancelled by A&lt;n."

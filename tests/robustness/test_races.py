@@ -9,7 +9,7 @@ import json
 
 from engine import GameState
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.session.table import DEFAULT_SETTINGS, SETTING_KEYS
+from handlers.session.settings import DEFAULT_SETTINGS, SETTING_KEYS
 from handlers.telegram import buttondata as callbacks
 from tests.e2e.players import NAMES, Table
 from tests.robustness.harness import PoolBot, timer_event, webhook_event

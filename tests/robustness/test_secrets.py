@@ -2,11 +2,11 @@
 
 Hundreds of seeded games, every variant in play, are played twice: on two different deals with
 the same seating and first player, with the same public decisions at the same moments (random
-legal decisions and timeouts, driven straight through `handlers.session.table.Table`, every message
-rendered). Whatever each deal's hidden players do in secret (a Turncoat keeping or staying
-silent, a Spy guessing early or never), the group's messages (texts, buttons, callback data,
-edits, in the same order at the same moments) and every group-facing time (deadlines, holds,
-countdown refreshes) are the same in both games until the final reveal.
+legal decisions and timeouts, driven straight through the group session's `Table`, every event
+shown through `render.show`). Whatever each deal's hidden players do in secret (a Turncoat
+keeping or staying silent, a Spy guessing early or never), the group's messages (texts,
+buttons, callback data, edits, in the same order at the same moments) and every group-facing
+time (deadlines, holds, countdown refreshes) are the same in both games until the final reveal.
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ import pytest
 
 from engine import Action, GameState, Variants
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
+from engine.cards import OBSERVER
 from engine.deal import deal
 from engine.events import deal_events
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, start_state
 from engine.turns import may_decapitate, waiting_for
 from handlers.session import table as table_module
-from handlers.session.table import CHOICES, PLAYING, Table
+from handlers.session.settings import CHOICES
+from handlers.session.table import PLAYING, Table
 from handlers.telegram import render
 
 GROUP = -1001234567890
@@ -120,7 +122,7 @@ def seated(state: GameState, lobby: dict, silence: bool, monkeypatch) -> tuple[T
     for uid, name in enumerate(names[1:], 2):
         table.join(uid, name)
     monkeypatch.setattr(table_module, "new_game", lambda *a, **k: (state, deal_events(state)))
-    outs = table.start(T0, None, silence)
+    outs = render.show(table, table.start(T0, None, silence))
     return table, outs
 
 
@@ -146,13 +148,15 @@ class Pair:
             if when is None or when > until:
                 break
             self.now = max(self.now, when)
-            self.same(self.a.catch_up(self.now), self.b.catch_up(self.now), "a wake")
+            outs_a = render.show(self.a, self.a.catch_up(self.now))
+            outs_b = render.show(self.b, self.b.catch_up(self.now))
+            self.same(outs_a, outs_b, "a wake")
         self.now = max(self.now, until)
 
     def both(self, action: Action, what: str) -> None:
         user = self.a.user_at(action.seat)
-        outs_a = self.a.act(user, action, self.now)
-        outs_b = self.b.act(user, action, self.now)
+        outs_a = render.show(self.a, self.a.act(user, action, self.now))
+        outs_b = render.show(self.b, self.b.act(user, action, self.now))
         self.same(outs_a, outs_b, what)
 
 
@@ -183,7 +187,7 @@ def secret_moves(pair: Pair, rng: random.Random) -> bool:
         else:
             seats = t.state.seats
             action = Action(SPY_GUESS, seat, red=rng.randint(1, seats), blue=rng.randint(1, seats))
-        outs = t.act(t.user_at(seat), action, pair.now)
+        outs = render.show(t, t.act(t.user_at(seat), action, pair.now))
         assert visible(outs) == [], "a secret decision showed in the group"
         assert button_versions(t, outs) <= {t.public_version}
         pair.seen.early_secret_moves += 1
@@ -220,7 +224,7 @@ def public_move(pair: Pair, rng: random.Random) -> None:
             action = Action(SCOUT, seat, target=rng.choice(others))
     else:
         assert a.phase == SPEAK
-        predict = all(s.cards[seat - 1] == "OBS" and s.prediction is None for s in (a, b))
+        predict = all(s.cards[seat - 1] == OBSERVER and s.prediction is None for s in (a, b))
         if predict and rng.random() < 0.5:
             action = Action(PREDICT, seat, color=rng.choice(("red", "blue")))
         else:

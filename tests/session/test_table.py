@@ -1,4 +1,4 @@
-"""A group's table without Telegram: the lobby, turns, deadlines, holds and what each owes."""
+"""A group's table without Telegram: the lobby, turns, deadlines, holds and what each says."""
 
 from __future__ import annotations
 
@@ -8,15 +8,9 @@ from engine import Action
 from engine.actions import END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
-from handlers.session.table import (
-    APPLIED_KEPT,
-    DEFAULT_SETTINGS,
-    LOBBY_SECONDS,
-    Refused,
-    Table,
-    clean_settings,
-)
-from handlers.telegram import render
+from handlers.session import events as ev
+from handlers.session.settings import DEFAULT_SETTINGS, clean_settings
+from handlers.session.table import APPLIED_KEPT, LOBBY_SECONDS, Refused, Table
 from tests.e2e.deals import find_seed
 
 CHAT = -4_100_000_001
@@ -37,24 +31,31 @@ def started(players: int = 4, seed: int = 1, **settings) -> Table:
     return table
 
 
+def line_kinds(shown: dict) -> list[str]:
+    """The kinds of the lines of a turn message as shown (engine events, or [kind, ...])."""
+    return [
+        line["type"] if isinstance(line, dict) else line[0] for line in shown["board"]["lines"]
+    ]
+
+
 def refusal(call) -> str:
     with pytest.raises(Refused) as caught:
         call()
     return caught.value.key
 
 
-def texts(outs: list[dict]) -> list[str]:
-    return [o["text"] for o in outs]
+def kinds(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]
 
 
 def test_new_lobby_seats_its_creator_and_closes_after_an_hour() -> None:
-    table, outs = Table.open_lobby(CHAT, 3, 1, "Ann", "en", {}, NOW, "Club")
+    table, events = Table.open_lobby(CHAT, 3, 1, "Ann", "en", {}, NOW, "Club")
     assert table.players == [[1, "Ann"]] and table.game == 3
     assert table.deadline() == NOW + LOBBY_SECONDS
-    assert outs[0]["remember"] == "lobby_msg" and outs[0]["chat"] == CHAT
-    outs = table.catch_up(NOW + LOBBY_SECONDS)
+    assert kinds(events) == [ev.LOBBY_OPENED]
+    events = table.catch_up(NOW + LOBBY_SECONDS)
     assert table.status == "cancelled" and table.deadline() is None
-    assert texts(outs) == ["This lobby closed without a game. /newgame opens a new one."]
+    assert kinds(events) == [ev.LOBBY_EXPIRED]
 
 
 def test_lobby_takes_twelve_players_once_each() -> None:
@@ -139,29 +140,31 @@ def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
     first = table.state.first
     assert table.deadline() == NOW + 30
     assert table.catch_up(NOW + 14) == []
-    outs = table.catch_up(NOW + 29)
+    events = table.catch_up(NOW + 29)
     assert table.state.turn == first, "a reminder is not a timeout"
-    assert outs[0]["op"] == "edit" and outs[0]["text"].endswith("⏳ 1 s")
-    assert outs[1]["chat"] == table.user_at(first) and outs[1]["text"].startswith("⏳ 1 s left")
+    assert kinds(events) == [ev.BOARD_SHOWN, ev.HURRY]
+    assert events[0]["seconds"] == 1 and not events[0]["final"]
+    assert (events[1]["seat"], events[1]["seconds"]) == (first, 1)
     assert table.catch_up(NOW + 29) == [], "the countdown is refreshed once"
-    outs = table.catch_up(NOW + 30)
+    events = table.catch_up(NOW + 30)
     assert table.state.turn == first % 4 + 1
-    assert any("ran out of time" in o["text"] for o in outs if o["chat"] == CHAT)
-    told = next(o for o in outs if o["chat"] == table.user_at(first))
-    assert told["text"] == "⌛ Time ran out."
+    closed = next(e for e in events if e["type"] == ev.BOARD_SHOWN and e["final"])
+    assert closed["board"]["lines"][-1]["type"] == "timed_out"
+    told = next(e for e in events if e["type"] == ev.TIMED_OUT)
+    assert (told["seat"], told["quiet"]) == (first, False)
     for step in (2, 3, 4):
         table.catch_up(NOW + 30 * step)
     assert table.status == "cancelled"
     last = table.data["board"]["lines"][-1]
-    assert render.board_line(table, last).startswith("⌛")
+    assert last["type"] == "timed_out"
 
 
 def test_countdown_is_refreshed_once_shortly_before_the_deadline() -> None:
     table = started(turn_seconds=60)
     assert table.next_wake() == NOW + 45
-    outs = table.catch_up(NOW + 45)
-    assert [o["op"] for o in outs] == ["edit", "send"]
-    assert "⏳ 15 s" in outs[0]["text"]
+    events = table.catch_up(NOW + 45)
+    assert kinds(events) == [ev.BOARD_SHOWN, ev.HURRY]
+    assert events[0]["seconds"] == 15
     assert table.next_wake() == table.deadline() == NOW + 60
 
 
@@ -190,18 +193,20 @@ def test_turncoat_window_holds_the_group_news_and_the_scout() -> None:
     first = table.state.first
     holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
     scout_user, holder_user = table.user_at(first), table.user_at(holder)
-    outs = table.act(scout_user, Action(SCOUT, first, target=holder), NOW)
-    group = [o for o in outs if o["chat"] == CHAT]
-    assert len(group) == 1 and "may speak" not in group[0]["text"]
+    events = table.act(scout_user, Action(SCOUT, first, target=holder), NOW)
+    shown = [e for e in events if e["type"] == ev.BOARD_SHOWN]
+    assert len(shown) == 1 and "speak" not in line_kinds(shown[0])
     assert table.deadline() == NOW + 10 and table.speaker() is None
     end = Action(END_TURN, first)
     assert refusal(lambda: table.act(scout_user, end, NOW)) == "not_your_turn"
-    outs = table.act(holder_user, Action(SWAP, holder), NOW + 1)
-    assert [o["chat"] for o in outs] == [scout_user, holder_user]  # new cards, privately
+    events = table.act(holder_user, Action(SWAP, holder), NOW + 1)
+    assert set(kinds(events)) == {ev.PRIVATE}  # new cards, privately
+    cards = [e["event"]["to"] for e in events if e["event"]["type"] == "new_card"]
+    assert [table.user_at(seat) for seat in cards] == [scout_user, holder_user]
     assert table.catch_up(NOW + 9) == []
-    outs = table.catch_up(NOW + 10)
-    board = next(o for o in outs if o["chat"] == CHAT)["text"]
-    assert "may speak" in board and "swaps cards" in board
+    events = table.catch_up(NOW + 10)
+    board = next(e for e in events if e["type"] == ev.BOARD_SHOWN)
+    assert {"speak", "swapped"} <= set(line_kinds(board))
     assert table.speaker() == scout_user
     table.act(scout_user, end, NOW + 11)
     assert table.state.turn != first
@@ -218,15 +223,13 @@ def test_redelivered_update_ids_are_remembered_but_only_the_recent_ones() -> Non
 
 def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
     table = lobby()
-    outs = table.cancel("Ann")
-    assert outs[0]["ref"] == "lobby_msg" and outs[0]["kb"] is None
+    events = table.cancel("Ann")
+    assert events == [{"type": ev.CANCELLED, "by": "Ann", "was_lobby": True}]
     assert refusal(lambda: table.cancel("Ann")) == "cancel_none"
     table = started()
     table.data["board"]["msg"] = 77
-    outs = table.cancel("Ann")
-    assert [(o["op"], o.get("msg"), o["kb"]) for o in outs] == [
-        ("edit", 77, None),
-        ("send", None, None),
-    ]
-    assert outs[1]["text"] == "🛑 The game was cancelled by Ann."
+    events = table.cancel("Ann")
+    assert kinds(events) == [ev.BOARD_SHOWN, ev.CANCELLED]
+    assert events[0]["board"]["msg"] == 77 and events[0]["final"]
+    assert events[1] == {"type": ev.CANCELLED, "by": "Ann", "was_lobby": False}
     assert table.deadline() is None and table.speaker() is None

@@ -1,0 +1,146 @@
+"""What a group's table holds: who sits where, its engine state, its version and its waits."""
+
+from __future__ import annotations
+
+from engine import GameState
+from engine.state import SPEAK
+from handlers.session.knowledge import known_state
+
+LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
+ENDED = (OVER_STATUS, CANCELLED)
+BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages here, as last heard
+APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
+
+
+class Refused(Exception):
+    """A request the table turns down; `key` names the text that says why."""
+
+    def __init__(self, key: str, **kw: object) -> None:
+        super().__init__(key)
+        self.key, self.kw = key, kw
+
+
+class Seats:
+    """A group's lobby or game, as stored: the data and what can be read off it."""
+
+    def __init__(self, data: dict) -> None:
+        self.data = data
+        self._state: GameState | None = None
+
+    @property
+    def chat(self) -> int:
+        return self.data["chat"]
+
+    @property
+    def game(self) -> int:
+        return self.data["game"]
+
+    @property
+    def status(self) -> str:
+        return self.data["status"]
+
+    @property
+    def lang(self) -> str:
+        return self.data["lang"]
+
+    @property
+    def settings(self) -> dict:
+        return self.data["settings"]
+
+    @property
+    def players(self) -> list[list]:
+        return self.data["players"]
+
+    @property
+    def title(self) -> str:
+        return self.data.get("title") or ""
+
+    @property
+    def state(self) -> GameState:
+        """The engine's state (rebuilt from the stored deal and decisions once per load)."""
+        if self._state is None:
+            self._state = GameState.from_dict(self.data["engine"])
+        return self._state
+
+    def _set_state(self, state: GameState, secret: bool = False) -> None:
+        """Store the engine's new state; `secret` when it follows a decision the group must not
+        learn of (a Turncoat's or the Spy's, or their silence)."""
+        self._state = state
+        self.data["engine"] = state.to_dict()
+        if secret:
+            self.data["shift"] = self.data.get("shift", 0) - 1
+
+    @property
+    def public_version(self) -> int:
+        """The game's version as buttons carry it. It counts what everyone sees (decisions,
+        and the end of each secret wait) and not the decisions made in secret, so nobody can
+        tell from a button whether a Turncoat or a Spy decided, and a Turncoat's buttons are
+        out of date once the wait is over."""
+        return self.state.version + self.data.get("shift", 0)
+
+    def known_state(self, seat: int) -> GameState:
+        """The game as `seat` may know it now (while the group's news is held, less)."""
+        return known_state(self.state, seat, bool(self.data.get("hold")))
+
+    def seat_of(self, user: int) -> int | None:
+        """The seat a user sits in, or None."""
+        seats = self.data.get("seats") or []
+        return seats.index(user) + 1 if user in seats else None
+
+    def user_at(self, seat: int) -> int:
+        """The user id in a seat (0 for a virtual seat)."""
+        return self.data["seats"][seat - 1]
+
+    def name_of(self, seat: int) -> str:
+        """A seat's display name."""
+        return self.state.names[seat - 1]
+
+    def is_player(self, user: int) -> bool:
+        """Seated (or, in the lobby, joined)."""
+        if self.status == LOBBY:
+            return any(uid == user for uid, _ in self.players)
+        return self.seat_of(user) is not None
+
+    def users(self) -> list[int]:
+        """The people at the table: seated, or joined while in the lobby."""
+        return [u for u in self.data.get("seats") or [uid for uid, _ in self.players] if u]
+
+    def remember_update(self, update_id: int | None) -> bool:
+        """Record an update as applied; False if it was applied before."""
+        if update_id is None:
+            return True
+        applied = self.data.setdefault("applied", [])
+        if update_id in applied:
+            return False
+        applied.append(update_id)
+        del applied[:-APPLIED_KEPT]
+        return True
+
+    def _reminder(self) -> float | None:
+        """When the board's countdown is next refreshed (only for the wait it was set for)."""
+        reminder = self.data.get("reminder")
+        if not reminder or reminder[1] != self.data.get("deadline"):
+            return None
+        return reminder[0]
+
+    def deadline(self) -> float | None:
+        """When the current wait ends (None when nothing waits)."""
+        return self.data.get("deadline")
+
+    def next_wake(self) -> float | None:
+        """When the table next needs waking: the countdown refresh, else the deadline."""
+        reminder = self._reminder()
+        return reminder if reminder is not None else self.data.get("deadline")
+
+    def speaker(self) -> int | None:
+        """The user whose speaking moment it is now, if any."""
+        if self.status != PLAYING or self.data.get("hold"):
+            return None
+        if self.state.phase != SPEAK:
+            return None
+        return self.user_at(self.state.turn)
+
+    def _close(self) -> None:
+        self.data["status"] = CANCELLED
+        self.data["deadline"] = None
+        self.data["hold"] = None

@@ -1,0 +1,202 @@
+"""A running game's turns: decisions, deadlines, the secret windows that hold the news."""
+
+from __future__ import annotations
+
+from engine import Action, IllegalAction, apply, waiting_for
+from engine.actions import TIMEOUT
+from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
+from handlers.session import events as ev
+from handlers.session.base import CANCELLED, LOBBY, OVER_STATUS, PLAYING, Refused
+from handlers.session.board import Board
+from handlers.session.events import Event
+from handlers.session.settings import WAIT_SETTING
+
+REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
+REMIND_MIN = 30  # waits shorter than this get no refresh
+
+
+class Play(Board):
+    """The game part of a table: it applies decisions and deadlines through the engine."""
+
+    def act(self, user: int, action: Action, now: float) -> list[Event]:
+        """Apply a seated user's decision, unless a deadline passed before it came."""
+        version = self.state.version if self.status == PLAYING else None
+        news = self.catch_up(now)
+        if self.status != PLAYING or self.state.version != version:
+            raise Refused("too_late")
+        seat = self.seat_of(user)
+        if seat is None:
+            raise Refused("not_a_player")
+        if action.seat != seat and action.act != TIMEOUT:
+            raise Refused("bad_button")
+        if waiting_for(self.state) != seat or self._held_from(seat):
+            raise Refused("not_your_turn")
+        secret = self.state.phase in (TURNCOAT, SPY_PHASE)
+        try:
+            state, events = apply(self.state, action)
+        except IllegalAction:
+            raise Refused("too_late") from None
+        self.data["skips"] = 0
+        self._set_state(state, secret)
+        return news + self._deliver(events, now)
+
+    def _held_from(self, seat: int) -> bool:
+        """During a hold only the Turncoat or the Spy may decide; the scout's moment waits."""
+        return bool(self.data.get("hold")) and self.state.phase in (SPEAK, TURN)
+
+    def catch_up(self, now: float) -> list[Event]:
+        """Apply what the deadline says has happened by `now` (at most one step at a time)."""
+        news: list[Event] = []
+        for _ in range(3):
+            deadline = self.data.get("deadline")
+            if deadline is None or now < deadline:
+                break
+            news += self._on_deadline(now)
+        reminder = self._reminder()
+        if reminder is not None and now >= reminder:
+            self.data["reminder"] = None
+            news += self._remind(now)
+        return news
+
+    def _remind(self, now: float) -> list[Event]:
+        """Refresh the turn message's countdown and nudge the player being waited for."""
+        if self.status != PLAYING or self.data.get("hold"):
+            return []
+        left = self.data["deadline"] - now
+        news = [self.board_shown(left)]
+        seat = waiting_for(self.state)
+        if seat is not None and self.user_at(seat):
+            news.append(ev.event(ev.HURRY, seat=seat, seconds=max(int(left), 0)))
+        return news
+
+    def _timed_out(self, seat: int | None, quiet: bool = False) -> list[Event]:
+        """Tell a human whose wait ran out (`quiet` for a secret wait's player)."""
+        if not seat or not self.user_at(seat):
+            return []
+        return [ev.event(ev.TIMED_OUT, seat=seat, quiet=quiet)]
+
+    def _on_deadline(self, now: float) -> list[Event]:
+        if self.status == LOBBY:
+            self.data["status"] = CANCELLED
+            self.data["deadline"] = None
+            return [ev.event(ev.LOBBY_EXPIRED)]
+        if self.status != PLAYING:
+            self.data["deadline"] = None
+            return []
+        if self.data.get("hold"):
+            return self._end_hold(now)
+        state = self.state
+        seat, phase = waiting_for(state), state.phase
+        state, events = apply(state, Action(TIMEOUT))
+        self._set_state(state)
+        news = self._timed_out(seat)
+        if phase == TURN:
+            self.data["skips"] = self.data.get("skips", 0) + 1
+            if self.data["skips"] >= len(self.state.humans()):
+                # The last skip goes on the board, which the cancellation then closes.
+                shown = [e for e in events if e["to"] == "all" and e["type"] in ev.BOARD_KINDS]
+                self.data["board"]["lines"] += shown
+                return news + self.cancel(None)
+        return news + self._deliver(events, now)
+
+    def _end_hold(self, now: float) -> list[Event]:
+        """A secret window closes: a silent Turncoat or Spy times out, and the held news goes
+        out, the speaking moment last (it begins as the window closes)."""
+        hold, state = self.data["hold"], self.state
+        news: list[Event] = []
+        if state.phase in (TURNCOAT, SPY_PHASE):
+            seat = waiting_for(state)
+            state, events = apply(state, Action(TIMEOUT))
+            self._set_state(state, secret=True)
+            news += self._timed_out(seat, quiet=True)
+            hold["held"] += [e for e in events if e["to"] == "all"]
+            news += self._deliver([e for e in events if e["to"] != "all"], now)
+        held = sorted(hold["held"], key=lambda event: event["type"] == "speak")
+        self.data["hold"] = None
+        self.data["shift"] = self.data.get("shift", 0) + 1  # the wait's end, seen by all
+        return news + self._deliver(held, now)
+
+    def _deliver(self, events: list[dict], now: float) -> list[Event]:
+        """Turn engine events into session events, holding public news while a secret wait
+        runs."""
+        news: list[Event] = []
+        hold = self.data.get("hold")
+        lines: list[dict | list] = []  # the turn message's new lines
+        new_phase = False
+        for event in events:
+            if event["to"] != "all":
+                if self.user_at(event["to"]):
+                    news.append(ev.event(ev.PRIVATE, event=event, version=self.public_version))
+                continue
+            if hold is not None:
+                hold["held"].append(event)
+                continue
+            kind = event["type"]
+            if kind == "turn":
+                news += self._close_board(lines)
+                lines = []
+                news.append(self._open_board(event["seat"]))
+                new_phase = True
+                continue
+            if kind == "resolved":
+                news += self._close_board(lines)
+                lines = []
+                news += self._finish(event)
+                continue
+            if kind in ev.BOARD_KINDS:
+                lines.append(event)  # rendered when shown, in the language of the moment
+            if kind == "speak":
+                new_phase = True
+            if kind == "scouted" and self.settings["turncoat"]:
+                hold = self._hold(self.settings["turncoat_seconds"], now)
+            if kind == "decapitation_announced" and self.settings["spy"]:
+                lines.append(["sealed", self.settings["spy_seconds"]])
+                hold = self._hold(self.settings["spy_seconds"], now)
+        if lines:
+            news.append(self._extend_board(lines, now))
+        if self.status == PLAYING and hold is None and new_phase:
+            self._set_deadline(now)
+            seat = waiting_for(self.state)
+            if seat is not None and self.user_at(seat):
+                news.append(ev.event(ev.PROMPT, seat=seat, version=self.public_version))
+        elif hold is not None:
+            self.data["deadline"] = hold["until"]
+        return news
+
+    def _hold(self, seconds: int, now: float) -> dict:
+        hold = {"until": now + seconds, "held": []}
+        self.data["reminder"] = None  # the window is fixed; nothing else wakes the table
+        self.data["hold"] = hold
+        return hold
+
+    def _set_deadline(self, now: float) -> None:
+        key = WAIT_SETTING.get(self.state.phase)
+        self.data["deadline"] = now + self.settings[key] if key else None
+        self.data["reminder"] = None
+        if key and self.settings[key] >= REMIND_MIN:
+            # One countdown refresh near the end: the group sees time running out.
+            deadline = self.data["deadline"]
+            self.data["reminder"] = [deadline - REMIND_BEFORE, deadline]
+
+    def _finish(self, resolved: dict) -> list[Event]:
+        self.data["status"] = OVER_STATUS
+        self.data["deadline"] = None
+        self.data["hold"] = None
+        return [ev.event(ev.FINISHED, resolved=resolved)]
+
+    def cancel(self, by: str | None) -> list[Event]:
+        """End the game or lobby now; `by` is who cancelled (None: nobody played)."""
+        if self.status not in (LOBBY, PLAYING):
+            raise Refused("cancel_none")
+        was_lobby = self.status == LOBBY
+        self._close()
+        closed = [] if was_lobby else self._close_board([])
+        return [*closed, ev.event(ev.CANCELLED, by=by, was_lobby=was_lobby)]
+
+    def removed(self) -> list[Event]:
+        """The bot is no longer in the group: end the lobby or game, with no wait left, and
+        tell its players privately (the group can no longer be told)."""
+        if self.status not in (LOBBY, PLAYING):
+            return []
+        self._close()
+        return [ev.event(ev.REMOVED, users=self.users())]

@@ -1,0 +1,72 @@
+"""A group's game settings: the variants, the time limits, and how many may play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.deal import MAX_HUMANS, MIN_HUMANS
+from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
+from engine.variants import VARIANT_NAMES, Variants
+
+MIN_PLAYERS, MAX_PLAYERS = MIN_HUMANS, MAX_HUMANS  # the card's 4–12, as the engine deals them
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "virtual_players": 0,
+    "no_first_round_decapitation": False,
+    "uncertain_sides": False,
+    "turncoat": False,
+    "bodyguards": False,
+    "observer": False,
+    "spy": False,
+    "turn_seconds": 90,
+    "speak_seconds": 60,
+    "turncoat_seconds": 10,
+    "spy_seconds": 15,
+    "delete_chatter": True,
+}
+CHOICES: dict[str, tuple] = {
+    "virtual_players": (0, 1, 2),
+    "turn_seconds": (30, 60, 90, 120, 180),
+    "speak_seconds": (30, 45, 60, 90, 120),
+    "turncoat_seconds": (10, 15, 20, 30),
+    "spy_seconds": (10, 15, 20, 30),
+}
+SETTING_KEYS = tuple(DEFAULT_SETTINGS)
+# The time limit of each kind of wait, by the engine's phase.
+WAIT_SETTING = {
+    TURN: "turn_seconds",
+    SPEAK: "speak_seconds",
+    TURNCOAT: "turncoat_seconds",
+    SPY_PHASE: "spy_seconds",
+}
+
+
+def clean_settings(saved: dict | None) -> dict:
+    """Group defaults merged over the built-in ones, ignoring anything unknown or out of range."""
+    settings = dict(DEFAULT_SETTINGS)
+    for key, value in (saved or {}).items():
+        if key not in DEFAULT_SETTINGS or type(value) is not type(DEFAULT_SETTINGS[key]):
+            continue
+        if key in CHOICES and value not in CHOICES[key]:
+            continue
+        settings[key] = value
+    return settings
+
+
+def step_setting(settings: dict, key: str) -> bool:
+    """Toggle a switch or step a choice to its next value; False for an unknown key."""
+    if key in CHOICES:
+        options = CHOICES[key]
+        current = settings[key]
+        index = options.index(current) if current in options else -1
+        settings[key] = options[(index + 1) % len(options)]
+        return True
+    if key in DEFAULT_SETTINGS and isinstance(DEFAULT_SETTINGS[key], bool):
+        settings[key] = not settings[key]
+        return True
+    return False
+
+
+def variants_of(settings: dict) -> Variants:
+    """The variants the settings switch on."""
+    return Variants(**{name: settings[name] for name in VARIANT_NAMES})
