@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.events import EVERYONE, Event, deal_events
 from engine.state import OVER, SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, dealt
+from engine.turns import apply
 
 # The public never learns that a Turncoat is deciding or that a Spy is guessing.
 PUBLIC_PHASE = {TURN: TURN, TURNCOAT: SPEAK, SPEAK: SPEAK, SPY_PHASE: "decapitation", OVER: OVER}
@@ -15,8 +16,6 @@ PUBLIC_PHASE = {TURN: TURN, TURNCOAT: SPEAK, SPEAK: SPEAK, SPY_PHASE: "decapitat
 
 def all_events(state: GameState) -> list[Event]:
     """Every event of the game so far, for every audience, by replaying it from the deal."""
-    from engine.turns import apply  # views are read-only; the rules live in turns
-
     current = dealt(state)
     events = deal_events(current)
     for action in state.log:
