@@ -14,7 +14,6 @@ TURNCOAT = "turncoat"  # a scouted human X holder: swap or keep
 SPEAK = "speak"  # the scout: end the turn (or, as the Observer, predict)
 SPY_PHASE = "spy"  # the human Spy: guess both captains
 OVER = "over"
-PHASES = (TURN, TURNCOAT, SPEAK, SPY_PHASE, OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +23,6 @@ class Outcome:
     winner: str
     captains: dict[str, int | None]
     reasons: tuple[str, ...]  # why a decapitation failed; empty when it succeeded
-
-    def to_dict(self) -> dict:
-        """JSON form."""
-        return {"winner": self.winner, "captains": self.captains, "reasons": list(self.reasons)}
 
 
 class GameState(NamedTuple):
