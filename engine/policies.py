@@ -28,7 +28,7 @@ from engine.actions import (
     Action,
 )
 from engine.captains import captain
-from engine.cards import BLUE, COLORS, RED, color, coloured_pool, number, other
+from engine.cards import BLUE, COLORS, RED, bodyguard_of, color, coloured_pool, number, other
 from engine.events import Event
 from engine.knowledge import Knowledge
 from engine.resolution import neighbours
@@ -110,7 +110,7 @@ class InformedPolicy:
             sides = [known.get(n) for n in neighbours(enemy, state.seats)]
             if None in sides:
                 return None
-            guard = ("R3" if other(side) == RED else "B3") in sides
+            guard = bodyguard_of(other(side)) in sides
         return Action(DECAPITATE, seat, target=enemy, proxy=proxy, bodyguard=guard)
 
     def _observer_call(self, state: GameState, seat: int, known: dict) -> str | None:
