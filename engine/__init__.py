@@ -2,6 +2,7 @@
 
 from engine.actions import Action, IllegalAction
 from engine.captains import captain, captains
+from engine.codec import state_from_dict, state_to_dict
 from engine.deal import new_game
 from engine.records import BadRecord, replay_record, summary, to_record
 from engine.state import GameState
@@ -24,6 +25,8 @@ __all__ = [
     "replay",
     "replay_record",
     "seat_view",
+    "state_from_dict",
+    "state_to_dict",
     "summary",
     "to_record",
     "waiting_for",

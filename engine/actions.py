@@ -12,7 +12,6 @@ PREDICT = "predict"
 DECAPITATE = "decapitate"
 SPY_GUESS = "spy_guess"
 TIMEOUT = "timeout"
-ACTS = (SCOUT, SWAP, KEEP, END_TURN, PREDICT, DECAPITATE, SPY_GUESS, TIMEOUT)
 
 # One-letter codes keep the stored game small (every save must stay under 3 KB).
 _CODE = {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.state import GameState
+
 Event = dict[str, Any]
 EVERYONE = "all"
 
@@ -18,7 +20,12 @@ def private(seat: int, kind: str, **fields: Any) -> Event:
     return {"to": seat, "type": kind, **fields}
 
 
-def deal_events(state) -> list[Event]:
+def sent_to(event: Event, seat: int | None) -> bool:
+    """True when `seat` (None: the public) receives `event`."""
+    return event["to"] == EVERYONE or event["to"] == seat
+
+
+def deal_events(state: GameState) -> list[Event]:
     """The public seating and each human's own card."""
     seats = [
         {"seat": s, "name": n, "virtual": v}

@@ -28,8 +28,9 @@ from engine.actions import (
     Action,
 )
 from engine.captains import captain
-from engine.cards import BLUE, COLORS, OBSERVER, RED, color, coloured_pool, number, other
+from engine.cards import BLUE, COLORS, RED, bodyguard_of, color, coloured_pool, number, other
 from engine.events import Event
+from engine.knowledge import Knowledge
 from engine.resolution import neighbours
 from engine.state import GameState
 from engine.turns import legal_actions
@@ -58,35 +59,17 @@ class InformedPolicy:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.known: dict[int, dict[int, str]] = {}
-        self.scout: int | None = None
+        self.knowledge = Knowledge()
 
     def observe(self, events: Iterable[Event]) -> None:
         """Update each seat's knowledge from the events addressed to it or to everyone."""
-        for e in events:
-            kind, to = e["type"], e["to"]
-            if kind == "your_card":
-                self.known.setdefault(to, {})[to] = e["card"]
-            elif kind == "scout_result":
-                self.known.setdefault(to, {})[e["target"]] = e["card"]
-            elif kind == "new_card":
-                self.known.setdefault(to, {})[to] = e["card"]
-            elif kind == "swapped":
-                for knowledge in self.known.values():
-                    scout_card = knowledge.pop(e["scout"], None)
-                    knowledge.pop(e["seat"], None)
-                    knowledge[e["scout"]] = e["card"]
-                    if scout_card is not None:
-                        knowledge[e["seat"]] = scout_card
-            elif kind == "predicted":
-                for knowledge in self.known.values():
-                    knowledge[e["seat"]] = OBSERVER
+        self.knowledge.observe(events)
 
     def choose(self, state: GameState, seat: int) -> Action:
         """The informed decision for `seat`, from `seat`'s knowledge and the public facts."""
         legal = legal_actions(state, seat)
         acts = {a.act for a in legal}
-        known = self.known.get(seat, {})
+        known = self.knowledge.of(seat)
         if SPY_GUESS in acts:
             return self._spy_guess(state, seat, known)
         if SWAP in acts:
@@ -127,7 +110,7 @@ class InformedPolicy:
             sides = [known.get(n) for n in neighbours(enemy, state.seats)]
             if None in sides:
                 return None
-            guard = ("R3" if other(side) == RED else "B3") in sides
+            guard = bodyguard_of(other(side)) in sides
         return Action(DECAPITATE, seat, target=enemy, proxy=proxy, bodyguard=guard)
 
     def _observer_call(self, state: GameState, seat: int, known: dict) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.cards import color
 from engine.deal import deal
@@ -32,7 +32,6 @@ class Tally:
     spy_games: int = 0
     spy_wins: int = 0
     seconds: float = 0.0
-    extra: dict = field(default_factory=dict)
 
 
 def play(

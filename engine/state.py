@@ -1,4 +1,4 @@
-"""The immutable, JSON-serializable state of one game of Decapitation."""
+"""The immutable state of one game of Decapitation (stored and read back by engine.codec)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,12 @@ from typing import NamedTuple
 from engine.actions import Action
 from engine.variants import Variants
 
-SCHEMA = 1
-
 # Phases: whose decision the game waits for.
 TURN = "turn"  # the seat whose turn it is: scout or decapitate
 TURNCOAT = "turncoat"  # a scouted human X holder: swap or keep
 SPEAK = "speak"  # the scout: end the turn (or, as the Observer, predict)
 SPY_PHASE = "spy"  # the human Spy: guess both captains
 OVER = "over"
-PHASES = (TURN, TURNCOAT, SPEAK, SPY_PHASE, OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +23,6 @@ class Outcome:
     winner: str
     captains: dict[str, int | None]
     reasons: tuple[str, ...]  # why a decapitation failed; empty when it succeeded
-
-    def to_dict(self) -> dict:
-        """JSON form."""
-        return {"winner": self.winner, "captains": self.captains, "reasons": list(self.reasons)}
 
 
 class GameState(NamedTuple):
@@ -75,48 +68,6 @@ class GameState(NamedTuple):
     def humans(self) -> tuple[int, ...]:
         """The human seats, in seating order."""
         return tuple(s for s, v in enumerate(self.virtual, 1) if not v)
-
-    def to_dict(self) -> dict:
-        """A compact JSON-serializable form (see `from_dict`)."""
-        d = {
-            "schema": SCHEMA,
-            "version": self.version,
-            "variants": {k: v for k, v in self.variants.to_dict().items() if v},
-            "names": list(self.names),
-            "virtual": [i for i, v in enumerate(self.virtual, 1) if v],
-            "deal": list(self.deal),
-            "set_aside": list(self.set_aside),
-            "first": self.first,
-            "seed": self.seed,
-            "log": ";".join(a.pack() for a in self.log),
-            "say": {str(i): a.say for i, a in enumerate(self.log) if a.say},
-        }
-        # Everything else is derived by replaying the log; storing it would only cost bytes.
-        return d
-
-    @classmethod
-    def from_dict(cls, data: dict) -> GameState:
-        """Rebuild a state from `to_dict` output by replaying its log."""
-        from engine.turns import replay  # the rules live in turns; the state only stores
-
-        if data.get("schema") != SCHEMA:
-            raise ValueError(f"unsupported schema {data.get('schema')!r}")
-        virtual_seats = set(data["virtual"])
-        start = start_state(
-            variants=Variants.from_dict(data["variants"]),
-            names=tuple(data["names"]),
-            virtual=tuple(i in virtual_seats for i in range(1, len(data["names"]) + 1)),
-            deal=tuple(data["deal"]),
-            set_aside=tuple(data["set_aside"]),
-            first=data["first"],
-            seed=data.get("seed"),
-        )
-        says = data.get("say") or {}
-        packed = data["log"].split(";") if data["log"] else []
-        state = replay(start, [Action.unpack(p, says.get(str(i))) for i, p in enumerate(packed)])
-        if state.version != data["version"]:
-            raise ValueError("stored version does not match the replayed log")
-        return state
 
 
 def start_state(

@@ -6,8 +6,10 @@ its audience was told.
 
 from __future__ import annotations
 
-from engine.events import EVERYONE, Event, deal_events
+from engine.events import Event, deal_events, sent_to
+from engine.knowledge import known_from
 from engine.state import OVER, SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, dealt
+from engine.turns import apply
 
 # The public never learns that a Turncoat is deciding or that a Spy is guessing.
 PUBLIC_PHASE = {TURN: TURN, TURNCOAT: SPEAK, SPEAK: SPEAK, SPY_PHASE: "decapitation", OVER: OVER}
@@ -15,8 +17,6 @@ PUBLIC_PHASE = {TURN: TURN, TURNCOAT: SPEAK, SPEAK: SPEAK, SPY_PHASE: "decapitat
 
 def all_events(state: GameState) -> list[Event]:
     """Every event of the game so far, for every audience, by replaying it from the deal."""
-    from engine.turns import apply  # views are read-only; the rules live in turns
-
     current = dealt(state)
     events = deal_events(current)
     for action in state.log:
@@ -27,7 +27,7 @@ def all_events(state: GameState) -> list[Event]:
 
 def events_for(state: GameState, seat: int | None) -> list[Event]:
     """The events `seat` received (None: the public ones), in order."""
-    return [e for e in all_events(state) if e["to"] == EVERYONE or e["to"] == seat]
+    return [e for e in all_events(state) if sent_to(e, seat)]
 
 
 def public_view(state: GameState) -> dict:
@@ -67,27 +67,9 @@ def _public_face_up(state: GameState) -> dict[int, str]:
 
 def known_cards(state: GameState, seat: int) -> dict[int, str]:
     """Who holds what now, as far as `seat` can tell from the events it received."""
-    if state.over:
+    if state.over:  # the reveal; a caller holding it back passes the state as still open
         return dict(enumerate(state.cards, 1))
-    known: dict[int, str] = {}
-    for event in events_for(state, seat):
-        kind = event["type"]
-        if kind == "your_card":
-            known[seat] = event["card"]
-        elif kind == "scout_result":
-            known[event["target"]] = event["card"]
-        elif kind == "swapped":
-            scout, holder = event["scout"], event["seat"]
-            scout_card = known.pop(scout, None)
-            known.pop(holder, None)
-            known[scout] = event["card"]  # the X, now face up in front of the scout
-            if scout_card is not None:
-                known[holder] = scout_card
-        elif kind == "new_card":
-            known[seat] = event["card"]
-        elif kind == "predicted":
-            known[event["seat"]] = "OBS"
-    return dict(sorted(known.items()))
+    return dict(sorted(known_from(all_events(state), seat).items()))
 
 
 def learned(state: GameState, seat: int) -> list[dict]:

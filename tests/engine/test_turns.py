@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, Variants, apply, legal_actions, waiting_for
+from engine import (
+    IllegalAction,
+    Variants,
+    apply,
+    legal_actions,
+    state_from_dict,
+    state_to_dict,
+    waiting_for,
+)
 from tests.engine.helpers import (
     TIMEOUT,
     decap,
@@ -24,14 +32,14 @@ SIX = ("R1", "R3", "B7", "B4", "R4", "B3")  # the worked example's table
 
 def _refused(state, action, match: str | None = None) -> str:
     """Apply an illegal action: it must raise with a message and leave the state as it was."""
-    before, version = state.to_dict(), state.version
+    before, version = state_to_dict(state), state.version
     with pytest.raises(IllegalAction) as raised:
         apply(state, action)
     message = str(raised.value)
     assert message, "a refusal says why"
     if match:
         assert match in message, message
-    assert state.to_dict() == before
+    assert state_to_dict(state) == before
     assert state.version == version
     return message
 
@@ -48,7 +56,7 @@ def test_legal_actions_are_listed_in_a_stable_order():
 
 def test_legal_actions_are_the_same_for_a_rebuilt_state():
     state, _ = play(table(SIX), scout(1, 3), end(1))
-    rebuilt = type(state).from_dict(state.to_dict())
+    rebuilt = state_from_dict(state_to_dict(state))
     assert legal_actions(rebuilt, 2) == legal_actions(state, 2)
 
 
