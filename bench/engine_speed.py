@@ -15,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Variants, new_game, waiting_for
+from engine.codec import state_to_dict
 from engine.policies import InformedPolicy
 from engine.simulate import simulate
 from engine.turns import apply
@@ -57,7 +58,7 @@ def largest_state(games: int = 30) -> tuple[int, int, int]:
             action = player.choose(state, waiting_for(state))
             state, events = apply(state, action)
             player.observe(events)
-            size = len(json.dumps(state.to_dict(), separators=(",", ":"), ensure_ascii=False))
+            size = len(json.dumps(state_to_dict(state), separators=(",", ":"), ensure_ascii=False))
             worst = max(worst, size)
             if state.version == 100:
                 at_100 = max(at_100, size)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import boto3  # noqa: E402 - the bench process itself
 
-from engine import GameState  # noqa: E402
+from engine.codec import state_from_dict  # noqa: E402
 from handlers.entry import lambda_webhook as lambda_entry  # noqa: E402
 from infra.dynamo_store import DynamoStore, create_table  # noqa: E402
 from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock  # noqa: E402
@@ -122,7 +122,7 @@ def verdict(bot: PoolBot, tables: list) -> tuple[int, int, list[str]]:
             notes.append(f"game {index}: never opened")
             continue
         data = table.data()
-        state = GameState.from_dict(data["engine"]) if "engine" in data else None
+        state = state_from_dict(data["engine"]) if "engine" in data else None
         ended = (
             data["status"] == "over"
             and state is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import GameState
+from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
 from handlers.session.knowledge import known_state
 
@@ -59,14 +60,14 @@ class Seats:
     def state(self) -> GameState:
         """The engine's state (rebuilt from the stored deal and decisions once per load)."""
         if self._state is None:
-            self._state = GameState.from_dict(self.data["engine"])
+            self._state = state_from_dict(self.data["engine"])
         return self._state
 
     def _set_state(self, state: GameState, secret: bool = False) -> None:
         """Store the engine's new state; `secret` when it follows a decision the group must not
         learn of (a Turncoat's or the Spy's, or their silence)."""
         self._state = state
-        self.data["engine"] = state.to_dict()
+        self.data["engine"] = state_to_dict(state)
         if secret:
             self.data["shift"] = self.data.get("shift", 0) - 1
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import GameState
+from engine.codec import state_from_dict
 from handlers.telegram.texts import t
 from tests.e2e.drivers import Bot
 from tests.fake_telegram import FakeChat, FakeMessage, FakeUser
@@ -180,7 +181,7 @@ class Table:
         item = self.bot.item(self.chat)
         if item is None or "engine" not in item.data:
             return None
-        state = GameState.from_dict(item.data["engine"])
+        state = state_from_dict(item.data["engine"])
         self.snapshots[item.data["game"]] = (state, list(item.data["seats"]))
         return state
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from engine import GameState
+from engine.codec import state_from_dict, state_to_dict
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.storage.host import LEASE
 from tests.e2e.drivers import LambdaBot
@@ -41,8 +41,8 @@ def consistent(bot: LambdaBot, table: Table) -> None:
     """The stored game replays, owes nothing, and can be played to its end."""
     data = table.data()
     assert data.get("owed", []) == []
-    state = GameState.from_dict(data["engine"])
-    assert state.to_dict() == data["engine"]
+    state = state_from_dict(data["engine"])
+    assert state_to_dict(state) == data["engine"]
     assert data["status"] == "playing" and data["deadline"] is not None
     seat = table.state.turn
     table.decapitate(seat, seat % 4 + 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from engine import GameState
+from engine.codec import state_from_dict
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.session.settings import DEFAULT_SETTINGS, SETTING_KEYS
 from handlers.telegram import buttondata as callbacks
@@ -142,8 +142,8 @@ def test_twenty_presses_in_a_game_at_once_one_move_is_made_and_each_is_answered(
 
     answers = answered_once(pool_bot, updates)
     scouts = answers[: len(targets)]
-    after = GameState.from_dict(table.data()["engine"])
-    moves = after.log[len(GameState.from_dict(before["engine"]).log) :]
+    after = state_from_dict(table.data()["engine"])
+    moves = after.log[len(state_from_dict(before["engine"]).log) :]
     assert len(moves) == 1  # one move: a scout, or the turn running out
     move = moves[0]
     if move.act == "scout":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from telegram.request import HTTPXRequest
 
-from engine import GameState
+from engine.codec import state_from_dict, state_to_dict
 from handlers.telegram import outbox
 from tests.e2e.drivers import LambdaBot
 from tests.e2e.players import Table
@@ -31,7 +31,7 @@ def dealt(bot: LambdaBot, count: int = 4) -> Table:
 def consistent(table: Table, status: str = "playing") -> None:
     """The stored game replays exactly and owes no message."""
     data = table.data()
-    assert GameState.from_dict(data["engine"]).to_dict() == data["engine"]
+    assert state_to_dict(state_from_dict(data["engine"])) == data["engine"]
     assert data["status"] == status
     assert data.get("owed", []) == []
     assert (data["deadline"] is not None) == (status == "playing")
