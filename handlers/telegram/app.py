@@ -28,6 +28,9 @@ from telegram.request import HTTPXRequest
 
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
+from engine.cards import SPY
+from engine.state import SPY_PHASE, TURN
+from engine.turns import may_decapitate
 from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
 from handlers.session.table import LOBBY as LOBBY_STATUS
 from handlers.storage.host import Host, game_key, pointed_chats, prefs_key, user_key
@@ -844,7 +847,7 @@ def navigate(table: Table, seat: int, arg: str):
         back = [render.game_button(table, "btn_back", "B")]
         return t(table.lang, "pick_scout"), [*render.seat_keyboard(table, "s", seat), back]
     if arg == "D":
-        if render.may_decapitate(state, seat) is not None or state.phase != "turn":
+        if may_decapitate(state, seat) is not None or state.phase != TURN:
             raise Refused("not_your_turn")
         back = [render.game_button(table, "btn_back", "B")]
         return t(table.lang, "pick_target"), [*render.seat_keyboard(table, "d", seat), back]
@@ -852,14 +855,14 @@ def navigate(table: Table, seat: int, arg: str):
         return render.turn_prompt(table, seat)
     if arg.startswith("d"):
         try:
-            target = render.parse_decapitation(arg)[0]
+            target = callbacks.parse_decapitation(arg)[0]
         except ValueError:
             raise Refused("bad_button") from None
         if not 1 <= target <= state.seats or target == seat:
             raise Refused("bad_button")
         return render.decapitation_menu(table, seat, arg)
     if arg.startswith("r") and arg[1:].isdigit():
-        if state.phase != "spy" or state.holder("SPY") != seat:
+        if state.phase != SPY_PHASE or state.holder(SPY) != seat:
             raise Refused("not_your_turn")
         return t(table.lang, "prompt_spy_blue"), render.seat_keyboard(table, f"y{arg[1:]}.", None)
     return None
@@ -871,7 +874,7 @@ def decision(seat: int, arg: str) -> Action | None:
         if arg.startswith("s") and arg[1:].isdigit():
             return Action(SCOUT, seat, target=int(arg[1:]))
         if arg.startswith("x"):
-            target, proxy, guard = render.parse_decapitation(arg)
+            target, proxy, guard = callbacks.parse_decapitation(arg)
             return Action(DECAPITATE, seat, target=target, proxy=proxy, bodyguard=guard)
         if arg.startswith("y"):
             red, _, blue = arg[1:].partition(".")

@@ -56,3 +56,22 @@ def parse_join(payload: str) -> tuple[int, int] | None:
         return int(chat), int(game)
     except ValueError:
         return None
+
+
+def parse_decapitation(arg: str) -> tuple[int, bool | None, bool | None]:
+    """(target, proxy, bodyguard) from 'd5', 'd5p1', 'd5p0b1', 'x5b0' ...; ValueError if bad."""
+    body = arg[1:]
+    proxy = guard = None
+    if "b" in body:
+        body, _, g = body.partition("b")
+        if g not in ("0", "1"):
+            raise ValueError(arg)
+        guard = g == "1"
+    if "p" in body:
+        body, _, p = body.partition("p")
+        if p not in ("0", "1"):
+            raise ValueError(arg)
+        proxy = p == "1"
+    if not body.isdigit():
+        raise ValueError(arg)
+    return int(body), proxy, guard

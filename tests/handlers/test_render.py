@@ -9,7 +9,7 @@ from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
 from handlers.telegram import render
-from handlers.telegram.buttondata import decode
+from handlers.telegram.buttondata import decode, parse_decapitation
 from tests.e2e.deals import find_seed
 from tests.session.test_table import CHAT, NOW, lobby, started
 
@@ -122,13 +122,13 @@ def test_decapitation_menu_asks_each_declaration_in_play(settings: dict, steps: 
     [("d5", (5, None, None)), ("x12p1b0", (12, True, False)), ("d3b1", (3, None, True))],
 )
 def test_decapitation_arguments_parse(arg: str, parsed: tuple) -> None:
-    assert render.parse_decapitation(arg) == parsed
+    assert parse_decapitation(arg) == parsed
 
 
 @pytest.mark.parametrize("arg", ["d", "dx", "d5p2", "d5b", "d5b1p1", "d-1", "d5q1"])
 def test_malformed_decapitation_arguments_are_refused(arg: str) -> None:
     with pytest.raises(ValueError):
-        render.parse_decapitation(arg)
+        parse_decapitation(arg)
 
 
 def test_my_card_popup_fits_telegrams_200_characters() -> None:

@@ -1,0 +1,58 @@
+"""Rendering: session events and table state into the texts and buttons each audience sees."""
+
+from handlers.telegram.render.board import board, board_line, edit_board, public_line
+from handlers.telegram.render.common import (
+    BOT_USERNAME,
+    Keyboard,
+    Out,
+    card,
+    esc,
+    game_button,
+    seat_keyboard,
+    seat_name,
+    send_group,
+    send_private,
+    t_,
+)
+from handlers.telegram.render.lobby import lobby, lobby_message, settings_menu
+from handlers.telegram.render.prompts import (
+    decapitation_menu,
+    private_event,
+    prompt,
+    secret_prompt,
+    speak_prompt,
+    turn_prompt,
+)
+from handlers.telegram.render.reveal import ending, my_card, status
+from handlers.telegram.render.show import show
+
+__all__ = [
+    "BOT_USERNAME",
+    "Keyboard",
+    "Out",
+    "board",
+    "board_line",
+    "card",
+    "decapitation_menu",
+    "edit_board",
+    "ending",
+    "esc",
+    "game_button",
+    "lobby",
+    "lobby_message",
+    "my_card",
+    "private_event",
+    "prompt",
+    "public_line",
+    "seat_keyboard",
+    "seat_name",
+    "secret_prompt",
+    "send_group",
+    "send_private",
+    "settings_menu",
+    "show",
+    "speak_prompt",
+    "status",
+    "t_",
+    "turn_prompt",
+]

@@ -1,0 +1,89 @@
+"""The group's turn message: a line for each public event, a countdown, My card."""
+
+from __future__ import annotations
+
+from engine.state import TURN
+from handlers.session.table import Table
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram.buttondata import BOARD
+from handlers.telegram.render.common import (
+    Keyboard,
+    Out,
+    card,
+    esc,
+    seat_name,
+    t_,
+)
+from handlers.telegram.texts import colour_name
+
+
+def turn_line(table: Table, seat: int) -> str:
+    """The header of a turn message."""
+    return t_(table, "turn_line", name=seat_name(table, seat))
+
+
+def public_line(table: Table, event: dict) -> str | None:
+    """One line of the turn message for a public event."""
+    kind = event["type"]
+    if kind == "scouted":
+        return t_(
+            table,
+            "scouted_line",
+            name=seat_name(table, event["seat"]),
+            target=seat_name(table, event["target"]),
+        )
+    if kind == "speak":
+        return t_(table, "speak_line", name=seat_name(table, event["seat"]))
+    if kind == "swapped":
+        holder, scout = seat_name(table, event["seat"]), seat_name(table, event["scout"])
+        code = card(table, event["card"])
+        return t_(table, "swapped_line", holder=holder, scout=scout, card=code)
+    if kind == "turn_ended":
+        if event.get("say"):
+            return t_(
+                table, "said_line", name=seat_name(table, event["seat"]), say=esc(event["say"])
+            )
+        return t_(table, "done_line", name=seat_name(table, event["seat"]))
+    if kind == "predicted":
+        return t_(
+            table,
+            "predicted_line",
+            name=seat_name(table, event["seat"]),
+            colour=colour_name(table.lang, event["color"]),
+        )
+    if kind == "timed_out":
+        key = "skipped_line" if event["phase"] == TURN else "speak_over_line"
+        return t_(table, key, name=seat_name(table, event["seat"]))
+    if kind == "decapitation_announced":
+        return t_(table, "announced_line", name=seat_name(table, event["seat"]))
+    return None
+
+
+def board_line(table: Table, spec: list | dict) -> str:
+    """One stored line of the turn message in the table's language as of now: a public event,
+    ["turn", seat] or ["sealed", seconds]."""
+    if isinstance(spec, dict):
+        return public_line(table, spec) or ""
+    if spec[0] == "turn":
+        return turn_line(table, spec[1])
+    return t_(table, "sealed_line", s=spec[1])
+
+
+def board(
+    table: Table, shown: dict, seconds: float | None, final: bool = False
+) -> tuple[str, Keyboard]:
+    """The turn message `shown` (the board as it stood), its text and its buttons."""
+    lines = [board_line(table, spec) for spec in shown["lines"]]
+    if seconds is not None and not final:
+        lines.append(t_(table, "time_left", s=max(int(seconds), 0)))
+    me = callbacks.encode(BOARD, table.chat, table.game, 0, "me")
+    kb = None if final else [[[t_(table, "btn_my_card"), me]]]
+    return "\n".join(lines), kb
+
+
+def edit_board(table: Table, shown: dict, seconds: float | None, final: bool = False) -> Out:
+    """An edit of the turn message `shown` (tagged with it, so that a message posted again in
+    its place, when it was deleted, is remembered as the turn message)."""
+    text, kb = board(table, shown, seconds, final)
+    out = {"op": "edit", "chat": table.chat, "ref": "board", "msg": shown["msg"]}
+    return {**out, "text": text, "kb": kb, "tag": shown["tag"]}

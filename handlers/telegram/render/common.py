@@ -1,0 +1,94 @@
+"""The pieces every message is made of: texts, names, envelopes and buttons."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from handlers.session.table import Table
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram.buttondata import GAME
+from handlers.telegram.texts import card_name, t
+
+Out = dict[str, Any]
+Keyboard = list[list[list[str]]] | None
+
+
+BOT_USERNAME = {"name": "decapitation_bot"}  # set once per process from configuration
+
+
+def t_(table: Table, key: str, **kw: Any) -> str:
+    """A text in the table's language."""
+    return t(table.lang, key, **kw)
+
+
+def esc(text: str) -> str:
+    """User-supplied text made safe for HTML parse mode."""
+    return html.escape(text, quote=False)
+
+
+def seat_name(table: Table, seat: int) -> str:
+    """'3. Ann' in the table's language, escaped."""
+    return t_(table, "seat_label", seat=seat, name=esc(table.name_of(seat)))
+
+
+def card(table: Table, code: str) -> str:
+    """A card's name in the table's language."""
+    return card_name(table.lang, code)
+
+
+def send_group(table: Table, text: str, kb: Keyboard, remember: str | None = None) -> Out:
+    """A new message in the group."""
+    return {"op": "send", "chat": table.chat, "text": text, "kb": kb, "remember": remember}
+
+
+def send_private(user: int, text: str, kb: Keyboard = None, quiet: bool = False) -> Out:
+    """A new private message, protected from forwarding.
+
+    `quiet`: part of a secret wait (the Turncoat's, the Spy's); if it cannot be delivered the
+    group is not told, as naming its player would give the secret away.
+    """
+    out = {"op": "send", "chat": user, "text": text, "kb": kb, "protect": True, "private": True}
+    if quiet:
+        out["quiet"] = True
+    return out
+
+
+def edit_ref(table: Table, ref: str, text: str, kb: Keyboard) -> Out:
+    """An edit of the group message the table remembers under `ref` (its id as of now)."""
+    board = table.data.get("board") or {}
+    msg = board.get("msg") if ref == "board" else table.data.get(ref)
+    return {"op": "edit", "chat": table.chat, "ref": ref, "msg": msg, "text": text, "kb": kb}
+
+
+def button(label: str, kind: str, table: Table, version: int, arg: str) -> list[str]:
+    return [label, callbacks.encode(kind, table.chat, table.game, version, arg)]
+
+
+def join_url(table: Table) -> str:
+    """The deep link that opens the bot's private chat and joins this lobby."""
+    payload = callbacks.join_payload(table.chat, table.game)
+    return f"https://t.me/{BOT_USERNAME['name']}?start={payload}"
+
+
+def game_button(table: Table, key: str, arg: str, version: int | None = None) -> list[str]:
+    """A private game button for `version` of the game (None: as it is now)."""
+    version = table.public_version if version is None else version
+    return button(t_(table, key), GAME, table, version, arg)
+
+
+def seat_keyboard(
+    table: Table, prefix: str, exclude: int | None, version: int | None = None
+) -> Keyboard:
+    """Buttons for the seats, two a row, with `prefix` before the seat number."""
+    state = table.state
+    version = table.public_version if version is None else version
+    buttons = [
+        [
+            seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
+            callbacks.encode(GAME, table.chat, table.game, version, f"{prefix}{s}"),
+        ]
+        for s in range(1, state.seats + 1)
+        if s != exclude
+    ]
+    return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]

@@ -1,0 +1,117 @@
+"""The lobby message, the settings menu and the seating it turns into."""
+
+from __future__ import annotations
+
+from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
+from handlers.session.table import Table
+from handlers.telegram.buttondata import LOBBY
+from handlers.telegram.render.common import (
+    Keyboard,
+    Out,
+    button,
+    edit_ref,
+    esc,
+    join_url,
+    seat_name,
+    t_,
+)
+
+
+def variants_list(table: Table, settings: dict) -> str:
+    """The variants switched on, named in the table's language."""
+    on = []
+    if settings["virtual_players"]:
+        on.append(t_(table, "variant_virtual_players", n=settings["virtual_players"]))
+    for key in (
+        "no_first_round_decapitation",
+        "uncertain_sides",
+        "turncoat",
+        "bodyguards",
+        "observer",
+        "spy",
+    ):
+        if settings[key]:
+            on.append(t_(table, f"variant_{key}"))
+    return ", ".join(on) or t_(table, "variants_none")
+
+
+def lobby(table: Table) -> tuple[str, Keyboard]:
+    """The lobby message: players, settings, suggestions and buttons."""
+    players = table.players
+    lines = [
+        t_(table, "lobby_title"),
+        "",
+        t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
+    ]
+    lines += [f"• {esc(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
+    settings = table.settings
+    lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
+    vp = settings["virtual_players"]
+    if len(players) == 4 and vp < 2:
+        lines.append(t_(table, "lobby_hint_4"))
+    if len(players) == 5 and vp < 1:
+        lines.append(t_(table, "lobby_hint_5"))
+    if not settings["no_first_round_decapitation"]:
+        lines.append(t_(table, "lobby_hint_calm"))
+    if settings["uncertain_sides"] and vp:
+        lines.append(t_(table, "lobby_warn_uneven"))
+    ready = MIN_PLAYERS <= len(players) <= MAX_PLAYERS
+    lines += [
+        "",
+        t_(table, "lobby_ready" if ready else "lobby_need", min=MIN_PLAYERS, max=MAX_PLAYERS),
+    ]
+    kb = [
+        [
+            [t_(table, "btn_join"), join_url(table)],
+            button(t_(table, "btn_leave"), LOBBY, table, 0, "leave"),
+        ],
+        [
+            button(t_(table, "btn_settings"), LOBBY, table, 0, "set"),
+            button(t_(table, "btn_start"), LOBBY, table, 0, "start"),
+        ],
+    ]
+    return "\n".join(lines), kb
+
+
+def edit_lobby(table: Table) -> Out:
+    """Redraw the lobby message in place."""
+    return edit_ref(table, "lobby_msg", *lobby(table))
+
+
+def settings_menu(table: Table) -> tuple[str, Keyboard]:
+    """The settings menu: one button per setting, each showing its value."""
+    s = table.settings
+    rows = []
+    for key in SETTING_KEYS:
+        value = s[key]
+        if isinstance(value, bool):
+            value = t_(table, "on" if value else "off")
+        rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, f"t:{key}")])
+    rows.append([button(t_(table, "set_lang"), LOBBY, table, 0, "t:lang")])
+    rows.append([button(t_(table, "btn_back"), LOBBY, table, 0, "back")])
+    return t_(table, "settings_title"), rows
+
+
+def lobby_message(table: Table) -> Out:
+    """The edit that makes the lobby message read as it should now: the lobby, or the
+    settings menu."""
+    if table.data.get("menu"):
+        return edit_ref(table, "lobby_msg", *settings_menu(table))
+    return edit_lobby(table)
+
+
+def seating(table: Table, silence: bool) -> Out:
+    """The lobby message turned into the seating circle, the variants and the silence rule.
+
+    It is an edit of a message already in the chat, so it goes out alongside the first turn
+    message rather than before it (`side`); should the lobby message be gone, it is posted anew.
+    """
+    state = table.state
+    lines = [t_(table, "seating_title")]
+    for seat in range(1, state.seats + 1):
+        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        lines.append(f"{seat_name(table, seat)}{tag}")
+    lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
+    lines.append(t_(table, "starts", name=seat_name(table, state.first)))
+    lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
+    return {**edit_ref(table, "lobby_msg", "\n".join(lines), None), "side": True}

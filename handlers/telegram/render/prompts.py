@@ -1,0 +1,177 @@
+"""The private messages of a game: cards, the Turncoat's and the Spy's choices, prompts."""
+
+from __future__ import annotations
+
+from engine.cards import OBSERVER, SPY, color, is_x
+from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
+from engine.turns import may_decapitate, waiting_for
+from handlers.session.table import Table
+from handlers.telegram.buttondata import parse_decapitation
+from handlers.telegram.render.common import (
+    Keyboard,
+    Out,
+    card,
+    esc,
+    game_button,
+    seat_keyboard,
+    seat_name,
+    send_private,
+    t_,
+)
+from handlers.telegram.texts import colour_name
+
+
+def card_hint(table: Table, code: str) -> str:
+    """One line on what a card means."""
+    if code == OBSERVER:
+        return t_(table, "hint_observer")
+    if code == SPY:
+        return t_(table, "hint_spy")
+    text = t_(table, "hint_colour", colour=colour_name(table.lang, color(code)))
+    if is_x(code) and table.settings["turncoat"]:
+        text += "\n" + t_(table, "hint_x_turncoat")
+    return text
+
+
+def private_event(table: Table, event: dict, version: int) -> list[Out]:
+    """A private engine event as a message to its seat's player (none for virtual seats)."""
+    seat = event["to"]
+    user = table.user_at(seat)
+    if not user:
+        return []
+    kind = event["type"]
+    title = esc(table.title)
+    if kind == "your_card":
+        code = event["card"]
+        text = "\n".join(
+            [
+                t_(table, "your_seat", seat=seat, group=title),
+                t_(table, "your_card", card=card(table, code)),
+                card_hint(table, code),
+            ]
+        )
+        return [send_private(user, text)]
+    if kind == "scout_result":
+        target = seat_name(table, event["target"])
+        return [
+            send_private(
+                user, t_(table, "scout_result", target=target, card=card(table, event["card"]))
+            )
+        ]
+    if kind == "turncoat_offer":
+        scout = seat_name(table, event["scout"])
+        kb = [
+            [
+                game_button(table, "btn_swap", "w", version),
+                game_button(table, "btn_keep", "k", version),
+            ]
+        ]
+        return [send_private(user, t_(table, "prompt_turncoat", scout=scout), kb, quiet=True)]
+    if kind == "new_card":
+        other = seat_name(table, event["source"])
+        text = t_(table, "new_card", other=other, card=card(table, event["card"]))
+        return [send_private(user, text, quiet=True)]
+    if kind == "kept":
+        return []
+    if kind == "spy_turn":
+        kb = seat_keyboard(table, "r", None, version)
+        return [send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)]
+    return []
+
+
+def secret_prompt(table: Table, seat: int) -> list[Out]:
+    """The Turncoat's or the Spy's prompt again, when the game waits on `seat` for it."""
+    state = table.state
+    if waiting_for(state) != seat:
+        return []
+    version = table.public_version
+    if state.phase == TURNCOAT:
+        offer = {"type": "turncoat_offer", "to": seat, "scout": state.turn}
+        return private_event(table, offer, version)
+    if state.phase == SPY_PHASE:
+        return private_event(table, {"type": "spy_turn", "to": seat}, version)
+    return []
+
+
+def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
+    """The private 'your turn' message with only the legal choices."""
+    title = esc(table.title)
+    state = table.state
+    row = [game_button(table, "btn_scout", "S", version)]
+    why = may_decapitate(state, seat)
+    if why is None:
+        row.append(game_button(table, "btn_decapitate", "D", version))
+        return t_(table, "prompt_turn", group=title), [row]
+    if color(state.cards[seat - 1]) is not None:
+        return t_(table, "prompt_turn_first", group=title), [row]
+    return t_(table, "prompt_turn", group=title), [row]
+
+
+def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
+    """The private 'speak now' message: Done, and for the Observer the predictions."""
+    state = table.state
+    kb = [[game_button(table, "btn_done", "e", version)]]
+    if state.cards[seat - 1] == OBSERVER and state.prediction is None:
+        kb.append(
+            [
+                game_button(table, "btn_predict_red", "pr", version),
+                game_button(table, "btn_predict_blue", "pb", version),
+            ]
+        )
+    return t_(table, "prompt_speak"), kb
+
+
+def prompt(table: Table, version: int | None = None) -> list[Out]:
+    """The private prompt for whoever the game now waits on (turn or speaking moment)."""
+    state = table.state
+    seat = waiting_for(state)
+    if seat is None or not table.user_at(seat):
+        return []
+    if state.phase == TURN:
+        text, kb = turn_prompt(table, seat, version)
+    elif state.phase == SPEAK:
+        text, kb = speak_prompt(table, seat, version)
+    else:
+        return []
+    return [send_private(table.user_at(seat), text, kb)]
+
+
+def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]:
+    """The step of the decapitation menu that `arg` (d<target>[p0|1][b0|1]) has reached."""
+    target, proxy, guard = parse_decapitation(arg)
+    name = seat_name(table, target)
+    v = table.state.variants
+    base = f"d{target}"
+    if v.virtual_players and proxy is None:
+        kb = [
+            [
+                game_button(table, "btn_yes", f"{base}p1"),
+                game_button(table, "btn_no", f"{base}p0"),
+            ],
+            [game_button(table, "btn_back", "D")],
+        ]
+        return t_(table, "ask_proxy"), kb
+    if proxy is not None:
+        base += f"p{int(proxy)}"
+    if v.bodyguards and guard is None:
+        kb = [
+            [
+                game_button(table, "btn_yes", f"{base}b1"),
+                game_button(table, "btn_no", f"{base}b0"),
+            ],
+            [game_button(table, "btn_back", "D")],
+        ]
+        return t_(table, "ask_bodyguard", target=name), kb
+    if guard is not None:
+        base += f"b{int(guard)}"
+    decl = ""
+    yes_no = {True: t_(table, "btn_yes"), False: t_(table, "btn_no")}
+    if proxy is not None:
+        decl += t_(table, "decl_proxy", v=yes_no[proxy])
+    if guard is not None:
+        decl += t_(table, "decl_bodyguard", v=yes_no[guard])
+    kb = [
+        [game_button(table, "btn_confirm", "x" + base[1:])],
+        [game_button(table, "btn_back", "D")],
+    ]
+    return t_(table, "confirm_decapitation", target=name, decl=decl), kb

@@ -1,0 +1,150 @@
+"""What can be read about a game: the final reveal, /status, and a player's own card."""
+
+from __future__ import annotations
+
+from engine.state import SPY_PHASE, TURN
+from engine.views import events_for, known_cards
+from handlers.session.table import Table
+from handlers.telegram.buttondata import LOBBY
+from handlers.telegram.render.board import public_line
+from handlers.telegram.render.common import (
+    Keyboard,
+    button,
+    card,
+    esc,
+    seat_name,
+    t_,
+)
+from handlers.telegram.render.prompts import card_hint
+from handlers.telegram.texts import colour_name
+
+
+def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
+    """The final reveal: every card, captains, set-aside cards, why, neutrals, a timeline."""
+    state = table.state
+    caps = r["captains"]
+    winner = colour_name(table.lang, r["winner"])
+    lines = [t_(table, "end_title", colour=winner)]
+    yes_no = {True: t_(table, "btn_yes"), False: t_(table, "btn_no")}
+    decl = ""
+    if r["proxy"] is not None:
+        decl += t_(table, "decl_proxy", v=yes_no[r["proxy"]])
+    if r["bodyguard"] is not None:
+        decl += t_(table, "decl_bodyguard", v=yes_no[r["bodyguard"]])
+    cards = r["cards"]
+    lines.append(
+        t_(
+            table,
+            "end_attack",
+            attacker=seat_name(table, r["attacker"]),
+            acard=card(table, cards[r["attacker"] - 1]),
+            target=seat_name(table, r["target"]),
+            tcard=card(table, cards[r["target"] - 1]),
+            decl=decl,
+        )
+    )
+    if r["reasons"]:
+        why = "; ".join(t_(table, f"why_{reason}") for reason in r["reasons"])
+        lines.append(t_(table, "end_fail", why=why))
+    else:
+        lines.append(t_(table, "end_success"))
+    lines += ["", t_(table, "end_cards")]
+    for seat in range(1, state.seats + 1):
+        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
+        lines.append(f"{seat_name(table, seat)}{tag}: <b>{card(table, cards[seat - 1])}</b>{cap}")
+    for colour, seat in caps.items():
+        if seat is None:
+            lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
+    if r["set_aside"]:
+        aside = ", ".join(card(table, c) for c in r["set_aside"])
+        lines.append(t_(table, "set_aside_line", cards=aside))
+    obs = r.get("observer")
+    if obs:
+        name = seat_name(table, obs["seat"])
+        key = (
+            "observer_silent"
+            if obs["predicted"] is None
+            else "observer_won"
+            if obs["won"]
+            else "observer_lost"
+        )
+        lines.append(t_(table, key, name=name))
+    spy = r.get("spy")
+    if spy:
+        name = seat_name(table, spy["seat"])
+        if spy["guess"] is None:
+            lines.append(t_(table, "spy_silent", name=name))
+        elif spy["won"]:
+            lines.append(t_(table, "spy_won", name=name))
+        else:
+            lines.append(
+                t_(
+                    table,
+                    "spy_lost",
+                    name=name,
+                    red=spy["guess"]["red"],
+                    blue=spy["guess"]["blue"],
+                )
+            )
+    lines += ["", t_(table, "timeline")]
+    lines += timeline(table)
+    kb = [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
+    return "\n".join(lines), kb
+
+
+def timeline(table: Table) -> list[str]:
+    """A short public timeline of the game's decisions."""
+    lines = []
+    for event in events_for(table.state, None):
+        if event["type"] in (
+            "scouted",
+            "swapped",
+            "predicted",
+            "timed_out",
+            "decapitation_announced",
+        ):
+            line = public_line(table, event)
+            if line:
+                lines.append(line)
+    return lines[-15:]
+
+
+def status(table: Table) -> str:
+    """The /status answer for a running game."""
+    state = table.state
+    seat = state.turn
+    phase = (
+        "turn" if state.phase == TURN else "speak" if state.phase != SPY_PHASE else "decapitation"
+    )
+    if table.data.get("hold") and state.over:
+        phase = "decapitation"
+    return t_(
+        table,
+        "status_turn",
+        seat=seat,
+        name=esc(table.name_of(seat)),
+        phase=t_(table, f"phase_{phase}"),
+    )
+
+
+def my_card(table: Table, seat: int, popup: bool) -> str:
+    """A player's card and what they know; short enough for a popup when `popup`."""
+    state = table.state
+    code = state.cards[seat - 1]
+    known = known_cards(table.known_state(seat), seat)
+    if popup:
+        facts = ", ".join(f"{s}:{card(table, c)}" for s, c in known.items() if s != seat)
+        text = f"{t_(table, 'your_card', card=card(table, code))} ({seat})"
+        text = text.replace("<b>", "").replace("</b>", "")
+        return (text + (f" | {facts}" if facts else ""))[:200]
+    lines = [
+        t_(table, "your_seat", seat=seat, group=esc(table.title)),
+        t_(table, "your_card", card=card(table, code)),
+        card_hint(table, code),
+    ]
+    others = {s: c for s, c in known.items() if s != seat}
+    if others:
+        lines += ["", t_(table, "mycard_learned")]
+        lines += [f"{seat_name(table, s)}: {card(table, c)}" for s, c in others.items()]
+    return "\n".join(lines)

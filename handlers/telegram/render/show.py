@@ -1,0 +1,75 @@
+"""Session events into messages: what each kind of event looks like to whom."""
+
+from __future__ import annotations
+
+from handlers.session import events as ev
+from handlers.session.table import Table
+from handlers.telegram.render.board import board, edit_board
+from handlers.telegram.render.common import (
+    Out,
+    edit_ref,
+    esc,
+    send_group,
+    send_private,
+    t_,
+)
+from handlers.telegram.render.lobby import lobby, lobby_message, seating
+from handlers.telegram.render.prompts import private_event, prompt
+from handlers.telegram.render.reveal import ending
+
+
+def _cancelled(table: Table, e: dict) -> list[Out]:
+    by = e["by"]
+    text = t_(table, "cancelled", name=esc(by)) if by else t_(table, "cancelled_idle")
+    if e["was_lobby"]:
+        return [edit_ref(table, "lobby_msg", text, None)]
+    return [send_group(table, text, None)]
+
+
+def _board_opened(table: Table, e: dict) -> list[Out]:
+    out = send_group(table, *board(table, e["board"], e["seconds"]), remember="board")
+    return [{**out, "tag": e["board"]["tag"]}]
+
+
+def _board_shown(table: Table, e: dict) -> list[Out]:
+    out = edit_board(table, e["board"], e["seconds"], e["final"])
+    return [{**out, "side": True} if e["side"] else out]
+
+
+def _timed_out(table: Table, e: dict) -> list[Out]:
+    text = t_(table, "timed_out_private")
+    return [send_private(table.user_at(e["seat"]), text, quiet=e["quiet"])]
+
+
+def _hurry(table: Table, e: dict) -> list[Out]:
+    text = t_(table, "hurry", s=e["seconds"])
+    return [send_private(table.user_at(e["seat"]), text, quiet=True)]
+
+
+def _removed(table: Table, e: dict) -> list[Out]:
+    text = t_(table, "removed", group=esc(table.title))
+    return [send_private(user, text) for user in e["users"]]
+
+
+_SHOWN = {
+    ev.LOBBY_OPENED: lambda table, e: [send_group(table, *lobby(table), remember="lobby_msg")],
+    ev.LOBBY_SHOWN: lambda table, e: [lobby_message(table)],
+    ev.LOBBY_EXPIRED: lambda table, e: [
+        edit_ref(table, "lobby_msg", t_(table, "lobby_expired"), None)
+    ],
+    ev.SEATING: lambda table, e: [seating(table, e["silence"])],
+    ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"]),
+    ev.PROMPT: lambda table, e: prompt(table, e["version"]),
+    ev.TIMED_OUT: _timed_out,
+    ev.HURRY: _hurry,
+    ev.BOARD_OPENED: _board_opened,
+    ev.BOARD_SHOWN: _board_shown,
+    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e["resolved"]))],
+    ev.CANCELLED: _cancelled,
+    ev.REMOVED: _removed,
+}
+
+
+def show(table: Table, events: list[dict]) -> list[Out]:
+    """The messages that show a change's session events, in order."""
+    return [out for e in events for out in _SHOWN[e["type"]](table, e)]
