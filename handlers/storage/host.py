@@ -16,14 +16,17 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from handlers.session.table import CANCELLED, OVER_STATUS, Out, Table
+from handlers.storage.retry import ATTEMPTS, retry_on_conflict
 from infra.store import Conflict, GameStore, Item
+
+__all__ = ["ATTEMPTS", "LEASE", "Change", "Changer", "Host", "game_key", "prefs_key", "user_key"]
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 30  # twenty writers racing for one table all get through well within this
 LEASE = 20.0  # seconds a run has to deliver what its change owes before another may take over
 OWED_KEPT = 12  # batches of undelivered messages kept at most (the oldest go first)
 PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
@@ -118,28 +121,22 @@ class Host:
         nothing) and the messages owed. It may raise `Refused`; then nothing is saved. The
         change's messages come back in `outs`, after any a dead run left owed (claimed here).
         """
-        for attempt in range(ATTEMPTS):
+
+        def attempt(_: int) -> Change:
+            nonlocal chat
             chat, item = self._follow(chat)
             key = game_key(chat)
             table = Table(item.data) if item else None
             now = self.clock()
             if table is not None and update_id in table.data.get("applied", []):
-                repeat = self._claim(item, now, update_id=update_id)
-                if repeat is not None:
-                    return repeat
-                self._pause(attempt)
-                continue
+                return self._claim(item, now, update_id=update_id)
             owed = list(item.data.get("owed") or []) if item else []
             before = table.next_wake() if table is not None else None
             new, outs = changer(table)
             if new is None and any(self.lapsed(batch, now) for batch in owed):
                 # Nothing to change, but a dead run's messages to send: claim them (on the item
                 # as stored, which the changer may have touched before it gave up).
-                claimed = self._claim(self.store.load(key), now, outs)
-                if claimed is not None:
-                    return claimed
-                self._pause(attempt)
-                continue
+                return self._claim(self.store.load(key), now, outs)
             if new is None:
                 return Change(table, outs)
             new.remember_update(update_id)
@@ -153,22 +150,18 @@ class Host:
             deadline = new.next_wake()
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
-            try:
-                self.store.save(Item(key, version, new.data, self._expiry(new)))
-            except Conflict:
-                self._pause(attempt)
-                continue
+            self.store.save(Item(key, version, new.data, self._expiry(new)))
             new.saved_version = version + 1
             keys = [batch["key"] for batch in taken] + ([mine] if outs else [])
             return Change(new, [o for b in taken for o in b["outs"]] + outs, keys=keys)
-        raise Conflict(game_key(chat))
+
+        return retry_on_conflict(attempt)
 
     def _claim(
         self, item: Item | None, now: float, extra: list[Out] = (), update_id: int | None = None
-    ) -> Change | None:
-        """Claim the batches dead runs left owed, in a conditional write of its own, to send them
-        now (then `extra`); None on a conflict. With `update_id`, the update is a redelivery:
-        it is `busy` while the run that applied it may still be sending its messages."""
+    ) -> Change:
+        """Claim the lapsed batches in a write of its own, to send them (then `extra`); `Conflict`
+        on a lost race. A redelivered `update_id` is `busy` while its own batch's lease runs."""
         if item is None:
             return Change(None, list(extra))
         data = item.data
@@ -180,10 +173,7 @@ class Host:
         if not taken:
             return Change(Table(data), list(extra), repeated=repeated, busy=busy)
         data["owed"] = [{**b, "at": now} if b in taken else b for b in owed]
-        try:
-            self.store.save(Item(item.key, item.version, data, item.expires_at))
-        except Conflict:
-            return None
+        self.store.save(Item(item.key, item.version, data, item.expires_at))
         outs = [o for b in taken for o in b["outs"]] + list(extra)
         keys = [batch["key"] for batch in taken]
         return Change(Table(data), outs, repeated=repeated, keys=keys, busy=busy)
@@ -193,28 +183,21 @@ class Host:
         """True when the run that owes `batch` has had its time and must be presumed dead."""
         return now >= batch["at"] + LEASE
 
-    @staticmethod
-    def _pause(attempt: int) -> None:
-        """A short random wait after a conflict, longer each time, so that writers racing for
-        one table spread out instead of colliding again."""
-        time.sleep(random.uniform(0, min(0.25, 0.005 * 2**attempt)))
-
     def point(self, old: int, new: int) -> None:
         """Leave a group's old key pointing at its supergroup's, so that buttons, join links and
         timers made with the old chat id still find the game (the pointer lasts a day)."""
         key = game_key(old)
-        for _ in range(ATTEMPTS):
+
+        def attempt(_: int) -> None:
             item = self.store.load(key)
             if item is None or item.data.get("moved_to") == new:
                 return
             data = {"chat": old, "game": item.data.get("game"), "status": CANCELLED}
-            try:
-                self.store.save(
-                    Item(key, item.version, {**data, "moved_to": new}, self._expiry(Table(data)))
-                )
-                return
-            except Conflict:
-                continue
+            pointer = {**data, "moved_to": new}
+            self.store.save(Item(key, item.version, pointer, self._expiry(Table(data))))
+
+        with suppress(Conflict):  # every attempt lost a race: the old key stays as it is
+            retry_on_conflict(attempt)
 
     def remember(
         self,
@@ -237,7 +220,8 @@ class Host:
         other change came between, so what the change sent is the latest.
         """
         key = game_key(chat)
-        for attempt in range(ATTEMPTS):
+
+        def attempt(number: int) -> bool:
             item = self.store.load(key)
             if item is None:
                 return False
@@ -259,15 +243,15 @@ class Host:
                         board["msg"] = message_id
                 else:
                     data[ref] = message_id
-            try:
-                self.store.save(Item(key, item.version, data, item.expires_at))
-            except Conflict:
-                self._pause(attempt)
-                continue
+            self.store.save(Item(key, item.version, data, item.expires_at))
             if retry:
                 self.wake(chat, now + max(wait, 1.0))
-            return attempt == 0 and item.version == saved_version
-        return False
+            return number == 0 and item.version == saved_version
+
+        try:
+            return retry_on_conflict(attempt)
+        except Conflict:  # every attempt lost a race: the batches stay owed
+            return False
 
     def _expiry(self, table: Table) -> int:
         ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL
@@ -279,24 +263,25 @@ class Host:
     def put(self, key: str, data: dict, ttl: int = PREFS_TTL) -> None:
         """Write a small record (prefs, user pointers), last writer wins; a record that already
         says so for more than half its time to live is left as it is (no write)."""
-        for _ in range(ATTEMPTS):
+
+        def attempt(_: int) -> None:
             item = self.store.load(key)
             version = item.version if item else 0
             expires = int(self.clock()) + ttl
             fresh = item is not None and (item.expires_at or 0) > expires - ttl / 2
             if fresh and item.data == data:
                 return
-            try:
-                self.store.save(Item(key, version, data, expires))
-                return
-            except Conflict:
-                continue
+            self.store.save(Item(key, version, data, expires))
+
+        with suppress(Conflict):
+            retry_on_conflict(attempt)
 
     def point_user(self, user: int, chat: int) -> None:
         """Put `chat` first among the groups a user's private commands look in (no write when
         it is first already and the pointer has more than half its time to live)."""
         key = user_key(user)
-        for attempt in range(ATTEMPTS):
+
+        def attempt(_: int) -> None:
             item = self.store.load(key)
             chats = pointed_chats(item.data if item else None)
             latest = [chat, *(c for c in chats if c != chat)][:POINTED]
@@ -307,11 +292,10 @@ class Host:
                 and (item.expires_at or 0) > expires - (PREFS_TTL // 2)
             ):
                 return
-            try:
-                self.store.save(Item(key, item.version if item else 0, {"chats": latest}, expires))
-                return
-            except Conflict:
-                self._pause(attempt)
+            self.store.save(Item(key, item.version if item else 0, {"chats": latest}, expires))
+
+        with suppress(Conflict):
+            retry_on_conflict(attempt)
 
     def put_newer(self, key: str, data: dict, table: Table) -> None:
         """Write a small record made from `table` as just saved, unless one made from a later
@@ -319,34 +303,33 @@ class Host:
         writer's. Saves are ordered by the lobby's opening time, then by version (a group's
         item may expire and start again at version 1, but never opens a lobby back in time)."""
         made_from = [table.data.get("opened", 0), getattr(table, "saved_version", 0)]
-        for attempt in range(ATTEMPTS):
+
+        def attempt(_: int) -> None:
             item = self.store.load(key)
             if item is not None and item.data.get("made_from", [0, 0]) >= made_from:
                 return
             record = {**data, "made_from": made_from}
             stored = item.version if item else 0
-            try:
-                self.store.save(Item(key, stored, record, self._ttl(PREFS_TTL)))
-                return
-            except Conflict:
-                self._pause(attempt)
+            self.store.save(Item(key, stored, record, self._ttl(PREFS_TTL)))
+
+        with suppress(Conflict):
+            retry_on_conflict(attempt)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
         """Change a small record once per update (conditionally); False if `update_id` had
         changed it already."""
-        for attempt in range(ATTEMPTS):
+
+        def attempt(_: int) -> bool:
             item = self.store.load(key)
             data = dict(item.data) if item else {}
             applied = data.get("applied") or []
             if update_id in applied:
                 return False
             data = {**change(data), "applied": [*applied, update_id][-APPLIED_PREFS:]}
-            try:
-                self.store.save(Item(key, item.version if item else 0, data, self._ttl(PREFS_TTL)))
-                return True
-            except Conflict:
-                self._pause(attempt)
-        raise Conflict(key)
+            self.store.save(Item(key, item.version if item else 0, data, self._ttl(PREFS_TTL)))
+            return True
+
+        return retry_on_conflict(attempt)
 
     def get(self, key: str) -> dict | None:
         """A small record's data, or None."""
