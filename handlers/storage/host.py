@@ -15,20 +15,40 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import Any
 
 from handlers.session.table import CANCELLED, OVER_STATUS, Out, Table
+from handlers.storage.owed import (
+    LEASE,
+    OWED_KEPT,
+    OwedBatch,
+    acknowledge,
+    claim,
+    outs_of,
+    owed_in,
+    retry_batch,
+    to_stored,
+)
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
 from infra.store import Conflict, GameStore, Item
 
-__all__ = ["ATTEMPTS", "LEASE", "Change", "Changer", "Host", "game_key", "prefs_key", "user_key"]
+__all__ = [
+    "ATTEMPTS",
+    "LEASE",
+    "OWED_KEPT",
+    "Change",
+    "Changer",
+    "Host",
+    "game_key",
+    "prefs_key",
+    "user_key",
+]
 
 log = logging.getLogger(__name__)
 
-LEASE = 20.0  # seconds a run has to deliver what its change owes before another may take over
-OWED_KEPT = 12  # batches of undelivered messages kept at most (the oldest go first)
 PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
 APPLIED_PREFS = 10  # updates remembered in a small record
 FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /mycard), then expires
@@ -130,10 +150,10 @@ class Host:
             now = self.clock()
             if table is not None and update_id in table.data.get("applied", []):
                 return self._claim(item, now, update_id=update_id)
-            owed = list(item.data.get("owed") or []) if item else []
+            owed = owed_in(item.data) if item else []
             before = table.next_wake() if table is not None else None
             new, outs = changer(table)
-            if new is None and any(self.lapsed(batch, now) for batch in owed):
+            if new is None and any(batch.lapsed(now) for batch in owed):
                 # Nothing to change, but a dead run's messages to send: claim them (on the item
                 # as stored, which the changer may have touched before it gave up).
                 return self._claim(self.store.load(key), now, outs)
@@ -141,19 +161,18 @@ class Host:
                 return Change(table, outs)
             new.remember_update(update_id)
             version = item.version if item else 0  # a new game replaces the old one in place
-            taken = [batch for batch in owed if self.lapsed(batch, now)]
-            kept = [{**b, "at": now} if self.lapsed(b, now) else b for b in owed]
+            kept, taken = claim(owed, now)
             mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
             if outs:
-                kept.append({"key": mine, "at": now, "outs": outs})
-            new.data["owed"] = kept[-OWED_KEPT:]
+                kept.append(OwedBatch(mine, now, outs))
+            new.data["owed"] = to_stored(kept)
             deadline = new.next_wake()
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
             self.store.save(Item(key, version, new.data, self._expiry(new)))
             new.saved_version = version + 1
-            keys = [batch["key"] for batch in taken] + ([mine] if outs else [])
-            return Change(new, [o for b in taken for o in b["outs"]] + outs, keys=keys)
+            keys = [batch.key for batch in taken] + ([mine] if outs else [])
+            return Change(new, outs_of(taken) + outs, keys=keys)
 
         return retry_on_conflict(attempt)
 
@@ -165,23 +184,23 @@ class Host:
         if item is None:
             return Change(None, list(extra))
         data = item.data
-        owed = data.get("owed") or []
-        taken = [batch for batch in owed if self.lapsed(batch, now)]
+        owed = owed_in(data)
         mine = f"u{update_id}" if update_id is not None else None
-        busy = any(b["key"] == mine for b in owed if b not in taken)
+        busy = any(batch.key == mine for batch in owed if not batch.lapsed(now))
         repeated = update_id is not None
+        kept, taken = claim(owed, now)
         if not taken:
             return Change(Table(data), list(extra), repeated=repeated, busy=busy)
-        data["owed"] = [{**b, "at": now} if b in taken else b for b in owed]
+        data["owed"] = [batch.to_stored() for batch in kept]
         self.store.save(Item(item.key, item.version, data, item.expires_at))
-        outs = [o for b in taken for o in b["outs"]] + list(extra)
-        keys = [batch["key"] for batch in taken]
+        keys = [batch.key for batch in taken]
+        outs = outs_of(taken) + list(extra)
         return Change(Table(data), outs, repeated=repeated, keys=keys, busy=busy)
 
     @staticmethod
-    def lapsed(batch: dict, now: float) -> bool:
-        """True when the run that owes `batch` has had its time and must be presumed dead."""
-        return now >= batch["at"] + LEASE
+    def lapsed(batch: dict[str, Any], now: float) -> bool:
+        """True when the run that owes the stored `batch` must be presumed dead."""
+        return OwedBatch.from_stored(batch).lapsed(now)
 
     def point(self, old: int, new: int) -> None:
         """Leave a group's old key pointing at its supergroup's, so that buttons, join links and
@@ -205,7 +224,7 @@ class Host:
         game: int,
         ids: dict[str, int],
         board_tag: int | None,
-        keys: list[str] = (),
+        keys: Collection[str] = (),
         retry: list[Out] = (),
         wait: float = 0.0,
         saved_version: int | None = None,
@@ -226,16 +245,16 @@ class Host:
             if item is None:
                 return False
             data = item.data
-            owed = data.get("owed") or []
-            left = [batch for batch in owed if batch["key"] not in keys]
+            owed = owed_in(data)
+            left = acknowledge(owed, keys)
             same_game = data.get("game") == game
             if len(left) == len(owed) and not (ids and same_game) and not retry:
                 return False
             now = self.clock()
             if retry:  # owed by nobody alive: lapsed once `wait` has passed
                 batch = f"r{item.version + 1}.{random.randrange(10**6)}"
-                left.append({"key": batch, "at": now + wait - LEASE, "outs": list(retry)})
-            data["owed"] = left[-OWED_KEPT:]
+                left.append(retry_batch(batch, retry, now, wait))
+            data["owed"] = to_stored(left)
             for ref, message_id in ids.items() if same_game else ():
                 if ref == "board":
                     board = data.get("board")
