@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handlers.session.table import CANCELLED, OVER_STATUS, Out, Table
+from handlers.storage import records
+from handlers.storage.keys import expiry, game_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
     OWED_KEPT,
@@ -32,6 +34,7 @@ from handlers.storage.owed import (
     retry_batch,
     to_stored,
 )
+from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
 from infra.store import Conflict, GameStore, Item
 
@@ -43,43 +46,15 @@ __all__ = [
     "Changer",
     "Host",
     "game_key",
+    "pointed_chats",
     "prefs_key",
     "user_key",
 ]
 
 log = logging.getLogger(__name__)
 
-PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
-APPLIED_PREFS = 10  # updates remembered in a small record
 FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /mycard), then expires
 LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
-
-
-def game_key(chat: int) -> str:
-    """The store key of a group's table."""
-    return f"game#{chat}"
-
-
-def prefs_key(chat: int) -> str:
-    """The store key of a group's saved settings."""
-    return f"prefs#{chat}"
-
-
-def user_key(user: int) -> str:
-    """The store key that points a user at the groups they last joined."""
-    return f"user#{user}"
-
-
-POINTED = 4  # groups a user's pointer keeps, the latest first
-
-
-def pointed_chats(data: dict | None) -> list[int]:
-    """The groups a user's pointer names, the latest first (older pointers name one)."""
-    if not data:
-        return []
-    if "chats" in data:
-        return [int(chat) for chat in data["chats"]][:POINTED]
-    return [int(data["chat"])] if "chat" in data else []
 
 
 @dataclass
@@ -169,7 +144,7 @@ class Host:
             deadline = new.next_wake()
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
-            self.store.save(Item(key, version, new.data, self._expiry(new)))
+            self.store.save(Item(key, version, new.data, self._game_expiry(new)))
             new.saved_version = version + 1
             keys = [batch.key for batch in taken] + ([mine] if outs else [])
             return Change(new, outs_of(taken) + outs, keys=keys)
@@ -213,7 +188,7 @@ class Host:
                 return
             data = {"chat": old, "game": item.data.get("game"), "status": CANCELLED}
             pointer = {**data, "moved_to": new}
-            self.store.save(Item(key, item.version, pointer, self._expiry(Table(data))))
+            self.store.save(Item(key, item.version, pointer, self._game_expiry(Table(data))))
 
         with suppress(Conflict):  # every attempt lost a race: the old key stays as it is
             retry_on_conflict(attempt)
@@ -272,85 +247,25 @@ class Host:
         except Conflict:  # every attempt lost a race: the batches stay owed
             return False
 
-    def _expiry(self, table: Table) -> int:
+    def _game_expiry(self, table: Table) -> int:
+        """When a table's item expires: a day after its game ends, a week while it runs."""
         ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL
-        return int(self.clock()) + ttl
-
-    def _ttl(self, ttl: int) -> int:
-        return int(self.clock()) + ttl
-
-    def put(self, key: str, data: dict, ttl: int = PREFS_TTL) -> None:
-        """Write a small record (prefs, user pointers), last writer wins; a record that already
-        says so for more than half its time to live is left as it is (no write)."""
-
-        def attempt(_: int) -> None:
-            item = self.store.load(key)
-            version = item.version if item else 0
-            expires = int(self.clock()) + ttl
-            fresh = item is not None and (item.expires_at or 0) > expires - ttl / 2
-            if fresh and item.data == data:
-                return
-            self.store.save(Item(key, version, data, expires))
-
-        with suppress(Conflict):
-            retry_on_conflict(attempt)
+        return expiry(self.clock, ttl)
 
     def point_user(self, user: int, chat: int) -> None:
-        """Put `chat` first among the groups a user's private commands look in (no write when
-        it is first already and the pointer has more than half its time to live)."""
-        key = user_key(user)
+        """Put `chat` first among the groups a user's private commands look in."""
+        records.point_user(self.store, user, chat, self.clock)
 
-        def attempt(_: int) -> None:
-            item = self.store.load(key)
-            chats = pointed_chats(item.data if item else None)
-            latest = [chat, *(c for c in chats if c != chat)][:POINTED]
-            expires = self._ttl(PREFS_TTL)
-            if (
-                item is not None
-                and chats == latest
-                and (item.expires_at or 0) > expires - (PREFS_TTL // 2)
-            ):
-                return
-            self.store.save(Item(key, item.version if item else 0, {"chats": latest}, expires))
-
-        with suppress(Conflict):
-            retry_on_conflict(attempt)
-
-    def put_newer(self, key: str, data: dict, table: Table) -> None:
+    def put_newer(self, key: str, data: dict[str, Any], table: Table) -> None:
         """Write a small record made from `table` as just saved, unless one made from a later
-        save is there already, so that writers racing leave the latest table's, not the last
-        writer's. Saves are ordered by the lobby's opening time, then by version (a group's
-        item may expire and start again at version 1, but never opens a lobby back in time)."""
+        save is there already (see `records.put_newer`)."""
         made_from = [table.data.get("opened", 0), getattr(table, "saved_version", 0)]
-
-        def attempt(_: int) -> None:
-            item = self.store.load(key)
-            if item is not None and item.data.get("made_from", [0, 0]) >= made_from:
-                return
-            record = {**data, "made_from": made_from}
-            stored = item.version if item else 0
-            self.store.save(Item(key, stored, record, self._ttl(PREFS_TTL)))
-
-        with suppress(Conflict):
-            retry_on_conflict(attempt)
+        records.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
-        """Change a small record once per update (conditionally); False if `update_id` had
-        changed it already."""
+        """Change a small record once per update; False if `update_id` had changed it already."""
+        return records.put_once(self.store, key, update_id, change, self.clock)
 
-        def attempt(_: int) -> bool:
-            item = self.store.load(key)
-            data = dict(item.data) if item else {}
-            applied = data.get("applied") or []
-            if update_id in applied:
-                return False
-            data = {**change(data), "applied": [*applied, update_id][-APPLIED_PREFS:]}
-            self.store.save(Item(key, item.version if item else 0, data, self._ttl(PREFS_TTL)))
-            return True
-
-        return retry_on_conflict(attempt)
-
-    def get(self, key: str) -> dict | None:
+    def get(self, key: str) -> dict[str, Any] | None:
         """A small record's data, or None."""
-        item = self.store.load(key)
-        return item.data if item else None
+        return records.get(self.store, key)
