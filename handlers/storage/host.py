@@ -66,6 +66,7 @@ class Change:
     repeated: bool = False  # the update had been applied before
     keys: list[str] = field(default_factory=list)  # the owed batches `outs` deliver
     busy: bool = False  # a repeat whose messages another run is still sending: try again later
+    saved_version: int | None = None  # the item's version after this change's save, if it saved
 
 
 Changer = Callable[[Table | None], tuple[Table | None, list[Out]]]
@@ -145,9 +146,8 @@ class Host:
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
             self.store.save(Item(key, version, new.data, self._game_expiry(new)))
-            new.saved_version = version + 1
             keys = [batch.key for batch in taken] + ([mine] if outs else [])
-            return Change(new, outs_of(taken) + outs, keys=keys)
+            return Change(new, outs_of(taken) + outs, keys=keys, saved_version=version + 1)
 
         return retry_on_conflict(attempt)
 
@@ -256,10 +256,12 @@ class Host:
         """Put `chat` first among the groups a user's private commands look in."""
         records.point_user(self.store, user, chat, self.clock)
 
-    def put_newer(self, key: str, data: dict[str, Any], table: Table) -> None:
-        """Write a small record made from `table` as just saved, unless one made from a later
-        save is there already (see `records.put_newer`)."""
-        made_from = [table.data.get("opened", 0), getattr(table, "saved_version", 0)]
+    def put_newer(
+        self, key: str, data: dict[str, Any], table: Table, saved_version: int | None
+    ) -> None:
+        """Write a small record made from `table` as saved at `saved_version`, unless one made
+        from a later save is there already (see `records.put_newer`)."""
+        made_from = [table.data.get("opened", 0), saved_version or 0]
         records.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
