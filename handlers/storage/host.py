@@ -15,50 +15,47 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import Any
 
 from handlers.session.table import CANCELLED, OVER_STATUS, Table
+from handlers.storage import records
+from handlers.storage.keys import expiry, game_key, prefs_key, user_key
+from handlers.storage.owed import (
+    LEASE,
+    OWED_KEPT,
+    Out,
+    OwedBatch,
+    acknowledge,
+    claim,
+    outs_of,
+    owed_in,
+    retry_batch,
+    to_stored,
+)
+from handlers.storage.records import pointed_chats
+from handlers.storage.retry import ATTEMPTS, retry_on_conflict
 from infra.store import Conflict, GameStore, Item
 
-Out = dict  # a message owed, as the Telegram side rendered it
+__all__ = [
+    "ATTEMPTS",
+    "LEASE",
+    "OWED_KEPT",
+    "Change",
+    "Changer",
+    "Host",
+    "game_key",
+    "pointed_chats",
+    "prefs_key",
+    "user_key",
+]
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 30  # twenty writers racing for one table all get through well within this
-LEASE = 20.0  # seconds a run has to deliver what its change owes before another may take over
-OWED_KEPT = 12  # batches of undelivered messages kept at most (the oldest go first)
-PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
-APPLIED_PREFS = 10  # updates remembered in a small record
 FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /mycard), then expires
 LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
-
-
-def game_key(chat: int) -> str:
-    """The store key of a group's table."""
-    return f"game#{chat}"
-
-
-def prefs_key(chat: int) -> str:
-    """The store key of a group's saved settings."""
-    return f"prefs#{chat}"
-
-
-def user_key(user: int) -> str:
-    """The store key that points a user at the groups they last joined."""
-    return f"user#{user}"
-
-
-POINTED = 4  # groups a user's pointer keeps, the latest first
-
-
-def pointed_chats(data: dict | None) -> list[int]:
-    """The groups a user's pointer names, the latest first (older pointers name one)."""
-    if not data:
-        return []
-    if "chats" in data:
-        return [int(chat) for chat in data["chats"]][:POINTED]
-    return [int(data["chat"])] if "chat" in data else []
 
 
 @dataclass
@@ -70,6 +67,7 @@ class Change:
     repeated: bool = False  # the update had been applied before
     keys: list[str] = field(default_factory=list)  # the owed batches `outs` deliver
     busy: bool = False  # a repeat whose messages another run is still sending: try again later
+    saved_version: int | None = None  # the item's version after this change's save, if it saved
 
 
 Changer = Callable[[Table | None], tuple[Table | None, list[Out]]]
@@ -120,103 +118,81 @@ class Host:
         nothing) and the messages owed. It may raise `Refused`; then nothing is saved. The
         change's messages come back in `outs`, after any a dead run left owed (claimed here).
         """
-        for attempt in range(ATTEMPTS):
+
+        def attempt(_: int) -> Change:
+            nonlocal chat
             chat, item = self._follow(chat)
             key = game_key(chat)
             table = Table(item.data) if item else None
             now = self.clock()
             if table is not None and update_id in table.data.get("applied", []):
-                repeat = self._claim(item, now, update_id=update_id)
-                if repeat is not None:
-                    return repeat
-                self._pause(attempt)
-                continue
-            owed = list(item.data.get("owed") or []) if item else []
+                return self._claim(item, now, update_id=update_id)
+            owed = owed_in(item.data) if item else []
             before = table.next_wake() if table is not None else None
             new, outs = changer(table)
-            if new is None and any(self.lapsed(batch, now) for batch in owed):
+            if new is None and any(batch.lapsed(now) for batch in owed):
                 # Nothing to change, but a dead run's messages to send: claim them (on the item
                 # as stored, which the changer may have touched before it gave up).
-                claimed = self._claim(self.store.load(key), now, outs)
-                if claimed is not None:
-                    return claimed
-                self._pause(attempt)
-                continue
+                return self._claim(self.store.load(key), now, outs)
             if new is None:
                 return Change(table, outs)
             new.remember_update(update_id)
             version = item.version if item else 0  # a new game replaces the old one in place
-            taken = [batch for batch in owed if self.lapsed(batch, now)]
-            kept = [{**b, "at": now} if self.lapsed(b, now) else b for b in owed]
+            kept, taken = claim(owed, now)
             mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
             if outs:
-                kept.append({"key": mine, "at": now, "outs": outs})
-            new.data["owed"] = kept[-OWED_KEPT:]
+                kept.append(OwedBatch(mine, now, outs))
+            new.data["owed"] = to_stored(kept)
             deadline = new.next_wake()
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
-            try:
-                self.store.save(Item(key, version, new.data, self._expiry(new)))
-            except Conflict:
-                self._pause(attempt)
-                continue
-            new.saved_version = version + 1
-            keys = [batch["key"] for batch in taken] + ([mine] if outs else [])
-            return Change(new, [o for b in taken for o in b["outs"]] + outs, keys=keys)
-        raise Conflict(game_key(chat))
+            self.store.save(Item(key, version, new.data, self._game_expiry(new)))
+            keys = [batch.key for batch in taken] + ([mine] if outs else [])
+            return Change(new, outs_of(taken) + outs, keys=keys, saved_version=version + 1)
+
+        return retry_on_conflict(attempt)
 
     def _claim(
         self, item: Item | None, now: float, extra: list[Out] = (), update_id: int | None = None
-    ) -> Change | None:
-        """Claim the batches dead runs left owed, in a conditional write of its own, to send them
-        now (then `extra`); None on a conflict. With `update_id`, the update is a redelivery:
-        it is `busy` while the run that applied it may still be sending its messages."""
+    ) -> Change:
+        """Claim the lapsed batches in a write of its own, to send them (then `extra`); `Conflict`
+        on a lost race. A redelivered `update_id` is `busy` while its own batch's lease runs."""
         if item is None:
             return Change(None, list(extra))
         data = item.data
-        owed = data.get("owed") or []
-        taken = [batch for batch in owed if self.lapsed(batch, now)]
+        owed = owed_in(data)
         mine = f"u{update_id}" if update_id is not None else None
-        busy = any(b["key"] == mine for b in owed if b not in taken)
+        busy = any(batch.key == mine for batch in owed if not batch.lapsed(now))
         repeated = update_id is not None
+        kept, taken = claim(owed, now)
         if not taken:
             return Change(Table(data), list(extra), repeated=repeated, busy=busy)
-        data["owed"] = [{**b, "at": now} if b in taken else b for b in owed]
-        try:
-            self.store.save(Item(item.key, item.version, data, item.expires_at))
-        except Conflict:
-            return None
-        outs = [o for b in taken for o in b["outs"]] + list(extra)
-        keys = [batch["key"] for batch in taken]
+        data["owed"] = [batch.to_stored() for batch in kept]
+        self.store.save(Item(item.key, item.version, data, item.expires_at))
+        keys = [batch.key for batch in taken]
+        outs = outs_of(taken) + list(extra)
         return Change(Table(data), outs, repeated=repeated, keys=keys, busy=busy)
 
     @staticmethod
-    def lapsed(batch: dict, now: float) -> bool:
-        """True when the run that owes `batch` has had its time and must be presumed dead."""
-        return now >= batch["at"] + LEASE
-
-    @staticmethod
-    def _pause(attempt: int) -> None:
-        """A short random wait after a conflict, longer each time, so that writers racing for
-        one table spread out instead of colliding again."""
-        time.sleep(random.uniform(0, min(0.25, 0.005 * 2**attempt)))
+    def lapsed(batch: dict[str, Any], now: float) -> bool:
+        """True when the run that owes the stored `batch` must be presumed dead."""
+        return OwedBatch.from_stored(batch).lapsed(now)
 
     def point(self, old: int, new: int) -> None:
         """Leave a group's old key pointing at its supergroup's, so that buttons, join links and
         timers made with the old chat id still find the game (the pointer lasts a day)."""
         key = game_key(old)
-        for _ in range(ATTEMPTS):
+
+        def attempt(_: int) -> None:
             item = self.store.load(key)
             if item is None or item.data.get("moved_to") == new:
                 return
             data = {"chat": old, "game": item.data.get("game"), "status": CANCELLED}
-            try:
-                self.store.save(
-                    Item(key, item.version, {**data, "moved_to": new}, self._expiry(Table(data)))
-                )
-                return
-            except Conflict:
-                continue
+            pointer = {**data, "moved_to": new}
+            self.store.save(Item(key, item.version, pointer, self._game_expiry(Table(data))))
+
+        with suppress(Conflict):  # every attempt lost a race: the old key stays as it is
+            retry_on_conflict(attempt)
 
     def remember(
         self,
@@ -224,7 +200,7 @@ class Host:
         game: int,
         ids: dict[str, int],
         board_tag: int | None,
-        keys: list[str] = (),
+        keys: Collection[str] = (),
         retry: list[Out] = (),
         wait: float = 0.0,
         saved_version: int | None = None,
@@ -239,21 +215,22 @@ class Host:
         other change came between, so what the change sent is the latest.
         """
         key = game_key(chat)
-        for attempt in range(ATTEMPTS):
+
+        def attempt(number: int) -> bool:
             item = self.store.load(key)
             if item is None:
                 return False
             data = item.data
-            owed = data.get("owed") or []
-            left = [batch for batch in owed if batch["key"] not in keys]
+            owed = owed_in(data)
+            left = acknowledge(owed, keys)
             same_game = data.get("game") == game
             if len(left) == len(owed) and not (ids and same_game) and not retry:
                 return False
             now = self.clock()
             if retry:  # owed by nobody alive: lapsed once `wait` has passed
                 batch = f"r{item.version + 1}.{random.randrange(10**6)}"
-                left.append({"key": batch, "at": now + wait - LEASE, "outs": list(retry)})
-            data["owed"] = left[-OWED_KEPT:]
+                left.append(retry_batch(batch, retry, now, wait))
+            data["owed"] = to_stored(left)
             for ref, message_id in ids.items() if same_game else ():
                 if ref == "board":
                     board = data.get("board")
@@ -261,96 +238,37 @@ class Host:
                         board["msg"] = message_id
                 else:
                     data[ref] = message_id
-            try:
-                self.store.save(Item(key, item.version, data, item.expires_at))
-            except Conflict:
-                self._pause(attempt)
-                continue
+            self.store.save(Item(key, item.version, data, item.expires_at))
             if retry:
                 self.wake(chat, now + max(wait, 1.0))
-            return attempt == 0 and item.version == saved_version
-        return False
+            return number == 0 and item.version == saved_version
 
-    def _expiry(self, table: Table) -> int:
+        try:
+            return retry_on_conflict(attempt)
+        except Conflict:  # every attempt lost a race: the batches stay owed
+            return False
+
+    def _game_expiry(self, table: Table) -> int:
+        """When a table's item expires: a day after its game ends, a week while it runs."""
         ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL
-        return int(self.clock()) + ttl
-
-    def _ttl(self, ttl: int) -> int:
-        return int(self.clock()) + ttl
-
-    def put(self, key: str, data: dict, ttl: int = PREFS_TTL) -> None:
-        """Write a small record (prefs, user pointers), last writer wins; a record that already
-        says so for more than half its time to live is left as it is (no write)."""
-        for _ in range(ATTEMPTS):
-            item = self.store.load(key)
-            version = item.version if item else 0
-            expires = int(self.clock()) + ttl
-            fresh = item is not None and (item.expires_at or 0) > expires - ttl / 2
-            if fresh and item.data == data:
-                return
-            try:
-                self.store.save(Item(key, version, data, expires))
-                return
-            except Conflict:
-                continue
+        return expiry(self.clock, ttl)
 
     def point_user(self, user: int, chat: int) -> None:
-        """Put `chat` first among the groups a user's private commands look in (no write when
-        it is first already and the pointer has more than half its time to live)."""
-        key = user_key(user)
-        for attempt in range(ATTEMPTS):
-            item = self.store.load(key)
-            chats = pointed_chats(item.data if item else None)
-            latest = [chat, *(c for c in chats if c != chat)][:POINTED]
-            expires = self._ttl(PREFS_TTL)
-            if (
-                item is not None
-                and chats == latest
-                and (item.expires_at or 0) > expires - (PREFS_TTL // 2)
-            ):
-                return
-            try:
-                self.store.save(Item(key, item.version if item else 0, {"chats": latest}, expires))
-                return
-            except Conflict:
-                self._pause(attempt)
+        """Put `chat` first among the groups a user's private commands look in."""
+        records.point_user(self.store, user, chat, self.clock)
 
-    def put_newer(self, key: str, data: dict, table: Table) -> None:
-        """Write a small record made from `table` as just saved, unless one made from a later
-        save is there already, so that writers racing leave the latest table's, not the last
-        writer's. Saves are ordered by the lobby's opening time, then by version (a group's
-        item may expire and start again at version 1, but never opens a lobby back in time)."""
-        made_from = [table.data.get("opened", 0), getattr(table, "saved_version", 0)]
-        for attempt in range(ATTEMPTS):
-            item = self.store.load(key)
-            if item is not None and item.data.get("made_from", [0, 0]) >= made_from:
-                return
-            record = {**data, "made_from": made_from}
-            stored = item.version if item else 0
-            try:
-                self.store.save(Item(key, stored, record, self._ttl(PREFS_TTL)))
-                return
-            except Conflict:
-                self._pause(attempt)
+    def put_newer(
+        self, key: str, data: dict[str, Any], table: Table, saved_version: int | None
+    ) -> None:
+        """Write a small record made from `table` as saved at `saved_version`, unless one made
+        from a later save is there already (see `records.put_newer`)."""
+        made_from = [table.data.get("opened", 0), saved_version or 0]
+        records.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
-        """Change a small record once per update (conditionally); False if `update_id` had
-        changed it already."""
-        for attempt in range(ATTEMPTS):
-            item = self.store.load(key)
-            data = dict(item.data) if item else {}
-            applied = data.get("applied") or []
-            if update_id in applied:
-                return False
-            data = {**change(data), "applied": [*applied, update_id][-APPLIED_PREFS:]}
-            try:
-                self.store.save(Item(key, item.version if item else 0, data, self._ttl(PREFS_TTL)))
-                return True
-            except Conflict:
-                self._pause(attempt)
-        raise Conflict(key)
+        """Change a small record once per update; False if `update_id` had changed it already."""
+        return records.put_once(self.store, key, update_id, change, self.clock)
 
-    def get(self, key: str) -> dict | None:
+    def get(self, key: str) -> dict[str, Any] | None:
         """A small record's data, or None."""
-        item = self.store.load(key)
-        return item.data if item else None
+        return records.get(self.store, key)

@@ -33,7 +33,7 @@ from engine.state import SPY_PHASE, TURN
 from engine.turns import may_decapitate
 from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
 from handlers.session.table import LOBBY as LOBBY_STATUS
-from handlers.storage.host import Host, game_key, pointed_chats, prefs_key, user_key
+from handlers.storage.host import Change, Host, game_key, pointed_chats, prefs_key, user_key
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram import render
 from handlers.telegram.buttondata import BOARD, GAME, LOBBY
@@ -89,16 +89,21 @@ def _unchanged(table: Table | None):
 async def run(context, chat: int, update_id: int | None, changer) -> Table | None:
     """Change a group's table through the host and send what the change owes (a button's
     answer, when ready, alongside: see `PressAnswer`)."""
+    return (await run_change(context, chat, update_id, changer)).table
+
+
+async def run_change(context, chat: int, update_id: int | None, changer) -> Change:
+    """`run`, handing back the host's whole `Change` (the version it saved, too)."""
     d = deps(context)
     change = d.host.change(chat, update_id, changer)
     if change.outs or change.keys:
         press = None if change.repeated else getattr(context, "press_answer", None)
-        await send(context, change.table, change.outs, change.keys, press)
+        await send(context, change.table, change.outs, change.keys, press, change.saved_version)
     if change.busy:
         raise RetryLater(update_id)
     if change.repeated:
         raise ApplicationHandlerStop  # a redelivery: its answers went out the first time
-    return change.table
+    return change
 
 
 async def stop_if_repeat(context, update: Update, table: Table | None) -> None:
@@ -115,9 +120,11 @@ async def send(
     outs: list[dict],
     keys: list[str] | tuple = (),
     press: PressAnswer | None = None,
+    saved_version: int | None = None,
 ) -> None:
     """Deliver messages, remember new message ids and mark the owed batches `keys` delivered,
-    tell the group about unreachable players. A press's answer goes out alongside, if ready."""
+    tell the group about unreachable players. A press's answer goes out alongside, if ready.
+    `saved_version`: the version the change saved the table at, if it saved it."""
     d = deps(context)
     if press is not None and press.ready is not None:
         delivery, _ = await asyncio.gather(deliver(context.bot, outs, {}), press.send())
@@ -135,7 +142,7 @@ async def send(
             list(keys),
             delivery.retry,
             delivery.wait,
-            getattr(table, "saved_version", None),
+            saved_version,
         )
     lobby = [out for out in outs if out.get("ref") == "lobby_msg" and out["op"] == "edit"]
     if lobby and table.status == LOBBY_STATUS and not latest:
@@ -723,11 +730,12 @@ async def press_lobby(update: Update, context, p: callbacks.Press) -> str:
     else:
         raise Refused("bad_button")
     answer_when_saved(context, "")
-    saved = await run(context, p.chat, update.update_id, changer)
+    change = await run_change(context, p.chat, update.update_id, changer)
+    saved = change.table
     if saved is not None and p.arg.startswith("t:"):
         prefs = d.host.get(prefs_key(p.chat)) or {}
         defaults = {**prefs, "settings": saved.settings, "lang": saved.lang}
-        d.host.put_newer(prefs_key(p.chat), defaults, saved)
+        d.host.put_newer(prefs_key(p.chat), defaults, saved, change.saved_version)
     return ""
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from infra.store import Item
 from tests.e2e.drivers import LambdaBot
 from tests.e2e.players import Player, Table
 
@@ -27,20 +26,6 @@ def test_mycard_finds_the_game_in_play_among_the_groups_a_player_joined(
     first.start(seed=51)
     player.private("/mycard")
     assert f"Your card: {_card(first, player)}" in player.last_text()
-
-
-def test_a_pointer_stored_before_as_one_group_still_finds_the_game(
-    lambda_bot: LambdaBot,
-) -> None:
-    table = Table.of(lambda_bot, 4)
-    table.open()
-    table.start(seed=51)
-    player = table.players[2]
-    store = lambda_bot.store
-    item = store.load(f"user#{player.id}")
-    store.save(Item(item.key, item.version, {"chat": table.chat}, item.expires_at))
-    player.private("/mycard")
-    assert f"Your card: {_card(table, player)}" in player.last_text()
 
 
 def test_the_host_is_pointed_at_the_game_when_the_lobby_opens(lambda_bot: LambdaBot) -> None:

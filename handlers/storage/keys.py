@@ -1,0 +1,25 @@
+"""Where the bot's items are stored and until when: the store keys and expiry times."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def game_key(chat: int) -> str:
+    """The store key of a group's table."""
+    return f"game#{chat}"
+
+
+def prefs_key(chat: int) -> str:
+    """The store key of a group's saved settings."""
+    return f"prefs#{chat}"
+
+
+def user_key(user: int) -> str:
+    """The store key that points a user at the groups they last joined."""
+    return f"user#{user}"
+
+
+def expiry(clock: Callable[[], float], ttl: int) -> int:
+    """The expiry (whole epoch seconds) of an item written now that lasts `ttl` seconds."""
+    return int(clock()) + ttl

@@ -1,0 +1,95 @@
+"""Small records beside the tables: a group's saved preferences and a user's pointer at the
+groups they last joined; each write conditional, retried on a lost race."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+from handlers.storage.keys import expiry, user_key
+from handlers.storage.retry import retry_on_conflict
+from infra.store import Conflict, GameStore, Item
+
+PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
+APPLIED_PREFS = 10  # updates remembered in a small record
+POINTED = 4  # groups a user's pointer keeps, the latest first
+
+Clock = Callable[[], float]
+
+
+def get(store: GameStore, key: str) -> dict[str, Any] | None:
+    """A small record's data, or None."""
+    item = store.load(key)
+    return item.data if item else None
+
+
+def pointed_chats(data: dict[str, Any] | None) -> list[int]:
+    """The groups a user's pointer names, the latest first."""
+    return [int(chat) for chat in (data or {}).get("chats", [])][:POINTED]
+
+
+def point_user(store: GameStore, user: int, chat: int, clock: Clock = time.time) -> None:
+    """Put `chat` first among the groups a user's private commands look in (no write when
+    it is first already and the pointer has more than half its time to live)."""
+    key = user_key(user)
+
+    def attempt(_: int) -> None:
+        item = store.load(key)
+        chats = pointed_chats(item.data if item else None)
+        latest = [chat, *(c for c in chats if c != chat)][:POINTED]
+        expires = expiry(clock, PREFS_TTL)
+        if (
+            item is not None
+            and chats == latest
+            and (item.expires_at or 0) > expires - (PREFS_TTL // 2)
+        ):
+            return
+        store.save(Item(key, item.version if item else 0, {"chats": latest}, expires))
+
+    with suppress(Conflict):  # every attempt lost a race: the winners' pointers stand
+        retry_on_conflict(attempt)
+
+
+def put_newer(
+    store: GameStore, key: str, data: dict[str, Any], made_from: list, clock: Clock = time.time
+) -> None:
+    """Write a small record made from a table's save `made_from` (the lobby's opening time, then
+    the version saved), unless one made from a later save is there already."""
+    # Racing writers leave the latest table's record, not the last writer's. The opening time
+    # comes first: a group's item may expire and start again at version 1, but never opens a
+    # lobby back in time.
+
+    def attempt(_: int) -> None:
+        item = store.load(key)
+        if item is not None and item.data.get("made_from", [0, 0]) >= made_from:
+            return
+        record = {**data, "made_from": made_from}
+        store.save(Item(key, item.version if item else 0, record, expiry(clock, PREFS_TTL)))
+
+    with suppress(Conflict):
+        retry_on_conflict(attempt)
+
+
+def put_once(
+    store: GameStore,
+    key: str,
+    update_id: int,
+    change: Callable[[dict[str, Any]], dict[str, Any]],
+    clock: Clock = time.time,
+) -> bool:
+    """Change a small record once per update (conditionally); False if `update_id` had
+    changed it already. Raises `Conflict` when every attempt lost a race."""
+
+    def attempt(_: int) -> bool:
+        item = store.load(key)
+        data = dict(item.data) if item else {}
+        applied = data.get("applied") or []
+        if update_id in applied:
+            return False
+        data = {**change(data), "applied": [*applied, update_id][-APPLIED_PREFS:]}
+        store.save(Item(key, item.version if item else 0, data, expiry(clock, PREFS_TTL)))
+        return True
+
+    return retry_on_conflict(attempt)
