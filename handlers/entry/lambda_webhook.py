@@ -139,7 +139,7 @@ def webhook(event: dict, context: Any = None) -> dict:
     """
     from telegram import Update
 
-    from handlers.telegram.app import RetryLater
+    from handlers.telegram.changes import RetryLater
     from infra import redact
 
     headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
@@ -181,7 +181,7 @@ def timer(event: dict, context: Any = None) -> dict:
 
     A wake-up whose handling failed is reported back, so SQS delivers it again.
     """
-    from handlers.telegram.app import Wake
+    from handlers.telegram.group import Wake
 
     app = application()
     failures = []

@@ -36,7 +36,8 @@ def make_application(token: str, env, clock=None, seed=None):
     import time
 
     from handlers.telegram import render
-    from handlers.telegram.app import Wake, build, register_commands
+    from handlers.telegram.app import build, register_commands
+    from handlers.telegram.group import Wake
     from infra.sqlite_store import SQLiteStore
     from infra.timers import LocalTimers
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
@@ -26,6 +27,11 @@ def encode(kind: str, chat: int, game: int, version: int, arg: str) -> str:
     if len(data.encode()) > MAX_BYTES:
         raise ValueError(f"callback data too long: {data!r}")
     return data
+
+
+def pattern(kind: str) -> re.Pattern[str]:
+    """What the callback data of a button of `kind` starts with (for routing presses)."""
+    return re.compile(f"^{re.escape(kind)}\\|")
 
 
 def decode(data: str | None) -> Press | None:

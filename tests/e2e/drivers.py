@@ -19,7 +19,7 @@ from telegram.ext import Application, TypeHandler
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
-from handlers.telegram.app import Wake
+from handlers.telegram.group import Wake
 from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
 from tests.fake_telegram import FakeTelegram

@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.telegram.app import RetryLater
+from handlers.telegram.changes import RetryLater
 from infra.dynamo_store import DynamoStore
 from infra.store import GameStore
 from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot

@@ -1,0 +1,37 @@
+"""Answering a button press: once, and where it can, alongside the change's messages."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery
+from telegram.error import TelegramError
+
+log = logging.getLogger(__name__)
+
+POPUP_MAX = 200  # characters Telegram shows in a callback answer
+
+
+async def answer_press(query: CallbackQuery, answer: str) -> None:
+    """Answer a button press (a popup when `answer` is not empty)."""
+    try:
+        await query.answer(answer[:POPUP_MAX] or None)
+    except TelegramError as err:
+        log.info("callback answer failed: %s", type(err).__name__)
+
+
+class PressAnswer:
+    """A button press's answer, sent once. A handler that knows what it will answer if its
+    change is saved says so in `ready` before changing; the answer then goes out alongside the
+    change's messages instead of a round trip after them."""
+
+    def __init__(self, query: CallbackQuery) -> None:
+        self.query = query
+        self.ready: str | None = None
+        self.sent = False
+
+    async def send(self) -> None:
+        """Answer with `ready` (once)."""
+        if not self.sent and self.ready is not None:
+            self.sent = True
+            await answer_press(self.query, self.ready)

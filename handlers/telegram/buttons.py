@@ -1,0 +1,310 @@
+"""Inline buttons: the lobby's, a game's private menus and decisions, the turn message's."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from telegram import Update
+from telegram.ext import (
+    ApplicationHandlerStop,
+    ContextTypes,
+)
+
+from engine import Action
+from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
+from engine.cards import SPY
+from engine.state import SPY_PHASE, TURN
+from engine.turns import may_decapitate
+from handlers.session.settings import MAX_PLAYERS
+from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
+from handlers.session.table import LOBBY as LOBBY_STATUS
+from handlers.storage.keys import prefs_key
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram import render
+from handlers.telegram.answers import PressAnswer, answer_press
+from handlers.telegram.buttondata import Press
+from handlers.telegram.changes import (
+    RetryLater,
+    bot_can_delete,
+    deps,
+    display_name,
+    is_admin,
+    run,
+    run_change,
+    stop_if_repeat,
+)
+from handlers.telegram.outbox import deliver
+from handlers.telegram.texts import language_for, t
+
+log = logging.getLogger(__name__)
+
+
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Press, PressAnswer], Awaitable[str]]
+
+
+def answered(handle: Handler) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]:
+    """A button's callback: decode its data, run `handle`, and always answer the presser (with
+    why, when the press is refused)."""
+
+    async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        user = query.from_user
+        p = callbacks.decode(query.data)
+        press = PressAnswer(query)
+        try:
+            if p is None:
+                raise Refused("bad_button")
+            answer = await handle(update, context, p, press)
+        except Refused as err:
+            table = deps(context).host.load(p.chat) if p else None
+            await stop_if_repeat(context, update, table)
+            lang = table.lang if table else language_for(user.language_code)
+            answer = t(lang, err.key, **err.kw)
+        except (ApplicationHandlerStop, RetryLater):
+            raise
+        except Exception:
+            # The presser's button would spin until Telegram gives up: say so, then fail the
+            # update (the webhook asks Telegram to deliver it again).
+            if not press.sent:
+                await answer_press(query, t(language_for(user.language_code), "try_again"))
+            raise
+        if not press.sent:
+            await answer_press(query, answer)
+
+    callback.__doc__ = handle.__doc__
+    return callback
+
+
+async def refuse(update: Update, context, p: Press, press: PressAnswer) -> str:
+    """Any button whose data is none of ours."""
+    raise Refused("bad_button")
+
+
+def _group_message(update: Update, chat: int) -> bool:
+    message = update.callback_query.message
+    return message is not None and message.chat.id == chat
+
+
+async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> str:
+    """Lobby and settings buttons on the group's lobby message, and Play again."""
+    user = update.callback_query.from_user
+    if not _group_message(update, p.chat):
+        raise Refused("bad_button")
+    d = deps(context)
+    table = d.host.load(p.chat)
+    if table is None or table.game != p.game:
+        raise Refused("stale_button")
+    if p.arg == "again":
+        return await play_again(update, context, table, press)
+    if table.status != LOBBY_STATUS:
+        raise Refused("lobby_gone")
+    if p.arg == "leave":
+        press.ready = t(table.lang, "left")
+        leave = _on_same_game(p, lambda t_: t_.leave(user.id))
+        await run(context, p.chat, update.update_id, leave, press)
+        return t(table.lang, "left")
+    privileged = table.data["creator"] == user.id or await is_admin(context, p.chat, user.id)
+    if not privileged:
+        raise Refused("only_host")
+    if p.arg == "set":
+        changer = _on_same_game(p, lambda t_: t_.show_settings())
+    elif p.arg == "back":
+        changer = _on_same_game(p, lambda t_: t_.show_lobby())
+    elif p.arg.startswith("t:"):
+        changer = _on_same_game(p, lambda t_: t_.change_setting(p.arg[2:]))
+    elif p.arg == "start":
+        can_delete = table.data.get(BOT_CAN_DELETE)
+        if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
+            can_delete = await bot_can_delete(context, p.chat)
+        seed = d.seed()
+        changer = _on_same_game(p, lambda t_: t_.start(d.clock(), seed, can_delete))
+    else:
+        raise Refused("bad_button")
+    press.ready = ""
+    change = await run_change(context, p.chat, update.update_id, changer, press)
+    saved = change.table
+    if saved is not None and p.arg.startswith("t:"):
+        prefs = d.host.get(prefs_key(p.chat)) or {}
+        defaults = {**prefs, "settings": saved.settings, "lang": saved.lang}
+        d.host.put_newer(prefs_key(p.chat), defaults, saved, change.saved_version)
+    return ""
+
+
+def _on_same_game(p: Press, fn):
+    """A changer that refuses when the group's table is not the game the button belongs to."""
+
+    def changer(table: Table | None):
+        if table is None or table.game != p.game:
+            raise Refused("stale_button")
+        return table, render.show(table, fn(table))
+
+    return changer
+
+
+async def play_again(update: Update, context, old: Table, press: PressAnswer) -> str:
+    """Play again: a new lobby with the same players and settings."""
+    user = update.callback_query.from_user
+    d = deps(context)
+    if old.status not in (OVER_STATUS, CANCELLED):
+        raise Refused("game_running")
+    if not old.is_player(user.id) and not await is_admin(context, old.chat, user.id):
+        raise Refused("not_a_player")
+
+    def again(table: Table | None):
+        if table is None or table.game != old.game or table.status not in (OVER_STATUS, CANCELLED):
+            raise Refused("stale_button")
+        new, news = Table.open_lobby(
+            table.chat,
+            table.game + 1,
+            user.id,
+            display_name(user),
+            table.lang,
+            table.settings,
+            d.clock(),
+            table.data.get("title") or "",
+        )
+        if table.data.get(BOT_CAN_DELETE) is not None:
+            new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
+        others = [p for p in table.players if p[0] != user.id]
+        new.data["players"] += [list(p) for p in others][: MAX_PLAYERS - 1]
+        return new, render.show(new, news)
+
+    press.ready = ""
+    await run(context, old.chat, update.update_id, again, press)
+    return ""
+
+
+async def press_game(update: Update, context, p: Press, press: PressAnswer) -> str:
+    """A private game button: navigate a menu, or make a decision."""
+    query = update.callback_query
+    user = query.from_user
+    d = deps(context)
+    table = d.host.load(p.chat)
+    if table is None or table.game != p.game:
+        raise Refused("stale_button")
+    if table.status != PLAYING:
+        raise Refused("too_late")
+    seat = table.seat_of(user.id)
+    if seat is None:
+        raise Refused("not_a_player")
+    if query.message is None or query.message.chat.id != user.id:
+        raise Refused("bad_button")
+    if p.version != table.public_version:
+        raise Refused("too_late")
+    arg = p.arg
+    menu = navigate(table, seat, arg)
+    if menu is not None:
+        text, kb = menu
+        edit = {
+            "op": "edit",
+            "chat": user.id,
+            "msg": query.message.message_id,
+            "text": text,
+            "kb": kb,
+            "private": True,
+        }
+        press.ready = ""  # a menu changes no game: answer while it opens
+        await asyncio.gather(deliver(context.bot, [edit], {}), press.send())
+        return ""
+    action = decision(seat, arg)
+    if action is None:
+        raise Refused("bad_button")
+
+    label = chosen_label(table, arg, query)
+    done = {
+        "op": "edit",
+        "chat": user.id,
+        "msg": query.message.message_id,
+        "text": t(table.lang, "chosen", what=label),
+        "kb": None,
+        "private": True,
+        "side": True,  # the pressed prompt, in place: it goes out alongside what follows
+    }
+
+    def decide(current: Table | None):
+        if current is None or current.game != p.game:
+            raise Refused("stale_button")
+        if current.status == PLAYING and current.public_version != p.version:
+            raise Refused("too_late")
+        # The prompt shows what was chosen; owed with the change, so a death cannot lose it.
+        return current, [*render.show(current, current.act(user.id, action, d.clock())), done]
+
+    press.ready = t(table.lang, "ok")
+    await run(context, p.chat, update.update_id, decide, press)
+    return t(table.lang, "ok")
+
+
+def navigate(table: Table, seat: int, arg: str):
+    """The menu a navigation button opens, or None when `arg` is a decision."""
+    state = table.state
+    if state.turn != seat and arg in ("S", "D", "B"):
+        raise Refused("not_your_turn")
+    if arg == "S":
+        back = [render.game_button(table, "btn_back", "B")]
+        return t(table.lang, "pick_scout"), [*render.seat_keyboard(table, "s", seat), back]
+    if arg == "D":
+        if may_decapitate(state, seat) is not None or state.phase != TURN:
+            raise Refused("not_your_turn")
+        back = [render.game_button(table, "btn_back", "B")]
+        return t(table.lang, "pick_target"), [*render.seat_keyboard(table, "d", seat), back]
+    if arg == "B":
+        return render.turn_prompt(table, seat)
+    if arg.startswith("d"):
+        try:
+            target = callbacks.parse_decapitation(arg)[0]
+        except ValueError:
+            raise Refused("bad_button") from None
+        if not 1 <= target <= state.seats or target == seat:
+            raise Refused("bad_button")
+        return render.decapitation_menu(table, seat, arg)
+    if arg.startswith("r") and arg[1:].isdigit():
+        if state.phase != SPY_PHASE or state.holder(SPY) != seat:
+            raise Refused("not_your_turn")
+        return t(table.lang, "prompt_spy_blue"), render.seat_keyboard(table, f"y{arg[1:]}.", None)
+    return None
+
+
+def decision(seat: int, arg: str) -> Action | None:
+    """The engine action a final button stands for, or None when malformed."""
+    try:
+        if arg.startswith("s") and arg[1:].isdigit():
+            return Action(SCOUT, seat, target=int(arg[1:]))
+        if arg.startswith("x"):
+            target, proxy, guard = callbacks.parse_decapitation(arg)
+            return Action(DECAPITATE, seat, target=target, proxy=proxy, bodyguard=guard)
+        if arg.startswith("y"):
+            red, _, blue = arg[1:].partition(".")
+            return Action(SPY_GUESS, seat, red=int(red), blue=int(blue))
+    except ValueError:
+        return None
+    simple = {
+        "e": Action(END_TURN, seat),
+        "w": Action(SWAP, seat),
+        "k": Action(KEEP, seat),
+        "pr": Action(PREDICT, seat, color="red"),
+        "pb": Action(PREDICT, seat, color="blue"),
+    }
+    return simple.get(arg)
+
+
+def chosen_label(table: Table, arg: str, query) -> str:
+    """The label of the button pressed, for the 'you chose' line."""
+    markup = query.message.reply_markup if query.message else None
+    for row in markup.inline_keyboard if markup else []:
+        for button in row:
+            if button.callback_data == query.data:
+                return render.esc(button.text)
+    return "✔️"
+
+
+async def press_board(update: Update, context, p: Press, press: PressAnswer) -> str:
+    """The group turn message's My card button: a popup only the presser sees."""
+    table = deps(context).host.load(p.chat)
+    if table is None or table.game != p.game or table.status not in (PLAYING, OVER_STATUS):
+        raise Refused("stale_button")
+    seat = table.seat_of(update.callback_query.from_user.id)
+    if seat is None:
+        raise Refused("not_a_player")
+    return render.my_card(table, seat, True)

@@ -1,0 +1,238 @@
+"""The slash commands: /newgame, /start (joining), /mycard, /status, /cancel, /rules, /help,
+/language."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.ext import (
+    ContextTypes,
+)
+
+from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
+from handlers.session.table import LOBBY as LOBBY_STATUS
+from handlers.storage.keys import prefs_key, user_key
+from handlers.storage.records import pointed_chats
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram import render
+from handlers.telegram.changes import (
+    deps,
+    display_name,
+    is_admin,
+    is_group,
+    lang_of,
+    reply,
+    run,
+    stop_if_repeat,
+)
+from handlers.telegram.guard import anonymous_admin
+from handlers.telegram.outbox import deliver
+from handlers.telegram.texts import EN, ZH, language_for, t
+
+log = logging.getLogger(__name__)
+
+
+async def refuse_outside_group(update: Update) -> bool:
+    """Answer a group-only command sent elsewhere; True when it was refused."""
+    if is_group(update):
+        return False
+    await reply(update, t(language_for(update.effective_user.language_code), "group_only"))
+    return True
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/newgame: open a lobby in the group."""
+    user, chat = update.effective_user, update.effective_chat
+    if await refuse_outside_group(update):
+        return
+    d = deps(context)
+    prefs = d.host.get(prefs_key(chat.id)) or {}
+    lang = prefs.get("lang") or language_for(user.language_code)
+
+    def open_lobby(table: Table | None):
+        if table is not None and table.status == LOBBY_STATUS:
+            raise Refused("lobby_exists")
+        if table is not None and table.status == PLAYING:
+            raise Refused("game_running")
+        game = table.game + 1 if table else 1
+        new, news = Table.open_lobby(
+            chat.id,
+            game,
+            user.id,
+            display_name(user),
+            lang,
+            prefs.get("settings") or {},
+            d.clock(),
+            chat.title or "",
+        )
+        rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
+        if rights is not None:
+            new.data[BOT_CAN_DELETE] = rights
+        return new, render.show(new, news)
+
+    try:
+        await run(context, chat.id, update.update_id, open_lobby)
+    except Refused as err:
+        await reply(update, t(lang_of(context, chat.id, user), err.key, **err.kw))
+        return
+    # The host finds this game from the private chat (/mycard, /start), as joiners do.
+    d.host.point_user(user.id, chat.id)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start in the private chat: join through a deep link, or say hello."""
+    user = update.effective_user
+    if is_group(update):
+        return
+    lang = language_for(user.language_code)
+    payload = context.args[0] if context.args else ""
+    target = callbacks.parse_join(payload)
+    if target is None:
+        await reply(update, t(lang, "welcome") + "\n\n" + t(lang, "help"))
+        await resend_private(update, context)
+        return
+    chat, game = target
+
+    def join(table: Table | None):
+        if table is None or table.game != game:
+            raise Refused("lobby_gone")
+        outs = render.show(table, table.join(user.id, display_name(user)))
+        # The welcome is owed with the lobby's redraw, and goes out alongside it.
+        title = render.esc(table.data.get("title") or "")
+        text = t(table.lang, "joined", group=title)
+        return table, [*outs, {"op": "send", "chat": user.id, "text": text, "private": True}]
+
+    try:
+        await run(context, chat, update.update_id, join)
+    except Refused as err:
+        table = deps(context).host.load(chat)
+        await stop_if_repeat(context, update, table)
+        await reply(update, t(table.lang if table else lang, err.key, **err.kw))
+        return
+    deps(context).host.point_user(user.id, chat)
+
+
+def playing_table(context, user: int, statuses: tuple[str, ...]) -> Table | None:
+    """The table of the user's latest group where they hold a seat in a game with one of
+    `statuses` (a game in play before a finished one), or None."""
+    d = deps(context)
+    found: Table | None = None
+    for chat in pointed_chats(d.host.get(user_key(user))):
+        table = d.host.load(chat)
+        if table is None or table.status not in statuses or table.seat_of(user) is None:
+            continue
+        if table.status == PLAYING:
+            return table
+        found = found or table
+    return found
+
+
+async def resend_private(update: Update, context) -> None:
+    """After /start: a seated player who could not be reached gets their card and prompt."""
+    table = playing_table(context, update.effective_user.id, (PLAYING,))
+    if table is None:
+        return
+    seat = table.seat_of(update.effective_user.id)
+    outs = [render.send_private(update.effective_user.id, render.my_card(table, seat, False))]
+    if table.state.turn == seat and not table.data.get("hold"):  # a held moment comes later
+        outs += [o for o in render.prompt(table) if o["chat"] == update.effective_user.id]
+    outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while their time runs
+    await deliver(context.bot, outs, {})
+
+
+async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/mycard: your card and what you know, privately."""
+    user = update.effective_user
+    lang = language_for(user.language_code)
+    if is_group(update):
+        await reply(update, t(lang_of(context, update.effective_chat.id, user), "private_only"))
+        return
+    table = playing_table(context, user.id, (PLAYING, OVER_STATUS))
+    seat = table.seat_of(user.id) if table else None
+    if seat is None:
+        await reply(update, t(lang, "mycard_none"))
+        return
+    out = render.send_private(user.id, render.my_card(table, seat, False))
+    await deliver(context.bot, [out], {})
+
+
+async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/status: the state of play in this group."""
+    chat = update.effective_chat
+    if await refuse_outside_group(update):
+        return
+    table = deps(context).host.load(chat.id)
+    if table is None or table.status in (OVER_STATUS, CANCELLED):
+        await reply(update, t(lang_of(context, chat.id, update.effective_user), "status_none"))
+    elif table.status == LOBBY_STATUS:
+        await reply(update, t(table.lang, "status_lobby", n=len(table.players)))
+    else:
+        await reply(update, render.status(table))
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/cancel: the host or an admin ends the lobby or game."""
+    user, chat = update.effective_user, update.effective_chat
+    if await refuse_outside_group(update):
+        return
+    d = deps(context)
+    table = d.host.load(chat.id)
+    if table is None or table.status not in (LOBBY_STATUS, PLAYING):
+        await stop_if_repeat(context, update, table)
+        await reply(update, t(lang_of(context, chat.id, user), "cancel_none"))
+        return
+    host = table.data["creator"] == user.id or anonymous_admin(update)
+    if not host and not await is_admin(context, chat.id, user.id):
+        await reply(update, t(table.lang, "only_host"))
+        return
+
+    def end(current: Table | None):
+        if current is None:
+            raise Refused("cancel_none")
+        return current, render.show(current, current.cancel(display_name(user)))
+
+    try:
+        await run(context, chat.id, update.update_id, end)
+    except Refused as err:
+        await reply(update, t(table.lang, err.key, **err.kw))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules: the rules in the chat's language."""
+    lang = lang_of(context, update.effective_chat.id, update.effective_user)
+    await reply(update, t(lang, "rules"))
+
+
+async def help_(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/help: the commands."""
+    lang = lang_of(context, update.effective_chat.id, update.effective_user)
+    await reply(update, t(lang, "help"))
+
+
+async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/language: switch the group's language (saved with its settings)."""
+    chat, user = update.effective_chat, update.effective_user
+    if await refuse_outside_group(update):
+        return
+    d = deps(context)
+    new = ZH if lang_of(context, chat.id, user) == EN else EN
+
+    def switch(table: Table | None):
+        if table is None or table.status not in (LOBBY_STATUS, PLAYING):
+            return None, []
+        news = table.switch_language(ZH if table.lang == EN else EN, d.clock())
+        return table, render.show(table, news)  # the turn message, all in the new language
+
+    table = await run(context, chat.id, update.update_id, switch)  # stops a redelivery
+    if table is not None and table.status in (LOBBY_STATUS, PLAYING):
+        new = table.lang
+    if not d.host.put_once(prefs_key(chat.id), update.update_id, lambda p: {**p, "lang": new}):
+        return  # a redelivery of a switch made without a table
+    await reply(update, t(new, "language_set"))
+
+
+async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An unknown command: point to /help in private chats; stay quiet in groups."""
+    if not is_group(update):
+        await reply(update, t(language_for(update.effective_user.language_code), "help"))

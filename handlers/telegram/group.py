@@ -1,0 +1,108 @@
+"""What happens in the group besides commands and buttons: chatter, the bot's membership,
+upgrades to a supergroup, timers, and failures."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import (
+    ContextTypes,
+)
+
+from handlers.session.table import BOT_CAN_DELETE, PLAYING, Table
+from handlers.storage.keys import prefs_key
+from handlers.telegram import render
+from handlers.telegram.changes import RetryLater, deps, is_group, migrate, removed, run
+from handlers.telegram.outbox import deliver
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Wake:
+    """A timer's nudge: look at this group's table, something may be due."""
+
+    chat: int
+    due: float | None = None  # the deadline the timer was set for, when it says
+
+
+async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot's own membership changed: removed from a group, its game there ends."""
+    member = update.my_chat_member
+    if member.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        return
+    status = member.new_chat_member.status
+    if status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+        await removed(context, member.chat.id, update.update_id)
+        return
+    can_delete = status == ChatMemberStatus.ADMINISTRATOR and bool(
+        getattr(member.new_chat_member, "can_delete_messages", False)
+    )
+    await note_rights(context, member.chat.id, update.update_id, can_delete)
+
+
+async def note_rights(context, chat: int, update_id: int, can_delete: bool) -> None:
+    """Remember whether the bot may delete messages in the group (Telegram says so whenever
+    its rights change), so that Start need not ask before dealing."""
+    d = deps(context)
+    d.host.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
+
+    def note(table: Table | None):
+        if table is None or table.data.get(BOT_CAN_DELETE) == can_delete:
+            return None, []
+        table.data[BOT_CAN_DELETE] = can_delete
+        return table, []
+
+    await run(context, chat, update_id, note)
+
+
+async def chatter(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Delete a seated player's message outside their speaking moment, when asked to."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not is_group(update):
+        return
+    table = deps(context).host.load(update.effective_chat.id)
+    if table is None or table.status != PLAYING or not table.data.get("silence"):
+        return
+    if table.seat_of(user.id) is None or table.speaker() == user.id:
+        return
+    out = {"op": "delete", "chat": table.chat, "msg": message.message_id}
+    await deliver(context.bot, [out], {})
+
+
+async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A timer fired: apply whatever deadline has passed."""
+    d = deps(context)
+
+    def due(table: Table | None):
+        if table is None or table.next_wake() is None:
+            return None, []
+        if d.clock() < table.next_wake():
+            # Early: a resumed timer, or a hop towards a far deadline, is set again; a timer for
+            # a deadline since replaced is dropped (the new deadline has a timer of its own).
+            if update.due is None or update.due == table.next_wake():
+                d.host.wake(update.chat, table.next_wake())
+            return None, []
+        return table, render.show(table, table.catch_up(d.clock()))
+
+    await run(context, update.chat, None, due)
+
+
+async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The service message of a group upgrade."""
+    message = update.effective_message
+    if message.migrate_to_chat_id:
+        await migrate(context, message.chat.id, message.migrate_to_chat_id)
+
+
+async def failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log a handler's failure by its kind only (never texts, cards or tokens), and note it for
+    the webhook entry, which then asks Telegram to deliver the update again."""
+    context.application.bot_data.setdefault("failed", []).append(context.error)
+    if isinstance(context.error, RetryLater):
+        log.info("update %s is still being sent by another run", context.error)
+        return
+    log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
