@@ -17,6 +17,7 @@ play: $(BIN)/activate
 test: $(BIN)/activate
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 
 simulate: $(BIN)/activate

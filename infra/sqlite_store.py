@@ -12,6 +12,9 @@ from types import TracebackType
 
 from infra.store import Conflict, Item, check_item, decode_data, encode_data, is_expired
 
+DEFAULT_DB_PATH = "./decapitation.sqlite3"  # in the working directory, unless DECAPITATION_DB says
+
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
     key TEXT PRIMARY KEY,

@@ -1,19 +1,17 @@
 """Durable key-value storage for games, with optimistic concurrency.
 
-Shared types and helpers; the backends are `infra.sqlite_store` and `infra.dynamo_store`.
+Shared types and helpers; the backends are `infra.sqlite_store` and `infra.dynamo_store`,
+and `infra.stores.open_store` picks one.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-import os
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
-
-DEFAULT_DB_PATH = "./decapitation.sqlite3"
 
 # Attribute names as stored in DynamoDB (the SQLite columns mirror them).
 PK, VERSION, DATA, EXPIRES_AT = "pk", "version", "data", "expires_at"
@@ -139,20 +137,3 @@ def size_of(item: Item) -> int:
     if item.expires_at is not None:
         size += len(EXPIRES_AT) + _number_size(item.expires_at)
     return size
-
-
-def open_store(env: Mapping[str, str] | None = None) -> GameStore:
-    """The store the environment asks for.
-
-    `DECAPITATION_TABLE` selects DynamoDB; otherwise SQLite at `DECAPITATION_DB`
-    (default `./decapitation.sqlite3`).
-    """
-    env = os.environ if env is None else env
-    table = env.get("DECAPITATION_TABLE")
-    if table:
-        from infra.dynamo_store import DynamoStore
-
-        return DynamoStore(table)
-    from infra.sqlite_store import SQLiteStore
-
-    return SQLiteStore(env.get("DECAPITATION_DB") or DEFAULT_DB_PATH)

@@ -38,11 +38,11 @@ def make_application(token: str, env, clock=None, seed=None):
     from handlers.telegram import render
     from handlers.telegram.app import build, register_commands
     from handlers.telegram.group import Wake
-    from infra.sqlite_store import SQLiteStore
+    from infra.sqlite_store import DEFAULT_DB_PATH, SQLiteStore
     from infra.timers import LocalTimers
 
     clock = clock or time.time
-    store = SQLiteStore(env.get("DECAPITATION_DB") or "decapitation.sqlite3")
+    store = SQLiteStore(env.get("DECAPITATION_DB") or DEFAULT_DB_PATH)
     timers = LocalTimers(clock)
     application = build(
         token,

@@ -29,11 +29,11 @@ from infra.store import (
     GameStore,
     Item,
     encode_data,
-    open_store,
     pack_data,
     size_of,
     unpack_data,
 )
+from infra.stores import open_store
 
 from .conftest import START, FakeClock
 
