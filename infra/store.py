@@ -92,10 +92,8 @@ def pack_data(data: Mapping[str, Any]) -> bytes:
 
 
 def unpack_data(value: Mapping[str, Any]) -> dict[str, Any]:
-    """The data of a stored DynamoDB attribute value: binary as `pack_data` wrote it (bytes,
-    or base64 text as the wire carries it), or the JSON text items were stored as before."""
-    if "S" in value:
-        return decode_data(value["S"])
+    """The data of a stored DynamoDB attribute value, binary as `pack_data` wrote it (bytes, or
+    base64 text as the wire carries it)."""
     blob = value["B"]
     if isinstance(blob, str):
         blob = base64.b64decode(blob)

@@ -45,7 +45,6 @@ class Delivery:
     removed_from: set[int] = field(default_factory=set)  # groups that no longer have the bot
     retry: list[dict] = field(default_factory=list)  # new messages to send again later
     wait: float = 0.0  # seconds Telegram asked to wait before `retry`
-    failed: int = 0
 
 
 def markup(kb: list | None) -> InlineKeyboardMarkup | None:
@@ -152,23 +151,19 @@ async def _one(
         elif out.get("private"):
             log.info("a secret wait's player cannot be reached; the group is not told")
         else:
-            delivery.failed += 1
             delivery.removed_from.add(out["chat"])
             log.warning("a group refused a message: the bot is no longer in it")
     except ChatMigrated as err:
         delivery.migrated_to = err.new_chat_id
         delivery.moved.append(original)
-        delivery.failed += 1
     except RetryAfter as err:
         _later(delivery, out, _retry_after(err))
     except BadRequest as err:
-        delivery.failed += 1
         log.warning("%s refused: %s", out["op"], type(err).__name__)
     except NetworkError as err:  # a 5xx or a timeout, several times over
         _later(delivery, out, 0.0)
         log.warning("%s failed: %s", out["op"], type(err).__name__)
     except TelegramError as err:
-        delivery.failed += 1
         log.warning("%s failed: %s", out["op"], type(err).__name__)
 
 
@@ -189,8 +184,6 @@ def _later(delivery: Delivery, out: dict, wait: float) -> None:
     if out["op"] == "send":
         delivery.retry.append(out)
         delivery.wait = max(delivery.wait, wait)
-    else:
-        delivery.failed += 1
 
 
 async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> Delivery:

@@ -218,7 +218,6 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "The target is sealed; it opens in {s} s.",
         ZH: "目标已密封，{s} 秒后公开。",
     },
-    "wait_line": {EN: "⏳ {s} s", ZH: "⏳ {s} 秒"},
     # private prompts
     "prompt_turn": {
         EN: "Your turn in {group}. Scout or decapitate?",
@@ -276,10 +275,6 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🕵 有人宣布斩首。猜测<b>红方</b>队长：",
     },
     "prompt_spy_blue": {EN: "Now guess the <b>Blue</b> captain:", ZH: "再猜测<b>蓝方</b>队长："},
-    "spy_guessed": {
-        EN: "Your guess is sealed: Red {red}, Blue {blue}.",
-        ZH: "你的猜测已密封：红方 {red}，蓝方 {blue}。",
-    },
     "chosen": {EN: "✔️ {what}", ZH: "✔️ {what}"},
     "hurry": {EN: "⏳ {s} s left to decide.", ZH: "⏳ 还剩 {s} 秒，请尽快决定。"},
     "timed_out_private": {EN: "⌛ Time ran out.", ZH: "⌛ 超时。"},
@@ -381,10 +376,6 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "Send /mycard to me in a private chat, so nobody else sees it.",
         ZH: "请在私聊中发送 /mycard，以免被别人看到。",
     },
-    "no_game_for_you": {
-        EN: "You are not playing a game right now.",
-        ZH: "你现在没有在进行的游戏。",
-    },
     "not_a_player": {EN: "You are not playing in this game.", ZH: "你不在这局游戏中。"},
     "not_your_turn": {EN: "It is not your decision now.", ZH: "现在不是你行动。"},
     "too_late": {EN: "Too late: the game has moved on.", ZH: "太迟了：局势已变化。"},
@@ -414,7 +405,6 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🛑 我已被移出「{group}」，那里的游戏已取消。把我加回群里并发送 /newgame 即可重新开局。",
     },
     "language_set": {EN: "Language: English.", ZH: "语言：中文。"},
-    "bot_removed": {EN: "", ZH: ""},
     "mycard_none": {EN: "You are not in a running game.", ZH: "你不在进行中的游戏里。"},
     "mycard_learned": {EN: "What you know:", ZH: "你掌握的情报："},
     "seat_label": {EN: "{seat}. {name}", ZH: "{seat}号 {name}"},

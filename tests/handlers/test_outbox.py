@@ -53,7 +53,7 @@ def test_an_edit_in_place_goes_out_alongside_the_chats_new_messages() -> None:
     # Were the edit to keep its turn, it would wait for a send that waits for it.
     delivery = asyncio.run(deliver(bot, [edit(5, "closed", side=True), send("next")], {}))
     assert [c[0] for c in bot.calls] == ["send", "edit"]
-    assert delivery.failed == 0
+    assert delivery.retry == [] and not delivery.unreachable and not delivery.removed_from
 
 
 def test_an_edit_of_a_message_the_batch_touches_again_keeps_its_place() -> None:

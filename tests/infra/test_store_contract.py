@@ -416,24 +416,12 @@ def test_packed_data_is_far_smaller_than_its_json_when_names_repeat() -> None:
     assert unpack_data({"B": pack_data(data)}) == data
 
 
-def test_unpack_data_reads_binary_base64_text_and_the_older_json_text() -> None:
+def test_unpack_data_reads_binary_and_base64_text() -> None:
     data = {"game": 3, "name": "蓝X"}
     blob = pack_data(data)
 
     assert unpack_data({"B": blob}) == data
     assert unpack_data({"B": base64.b64encode(blob).decode()}) == data
-    assert unpack_data({"S": encode_data(data)}) == data
-
-
-def test_a_game_item_stored_as_json_text_before_is_still_loaded(
-    dynamo_store: DynamoStore,
-) -> None:
-    dynamo_store.client.put_item(
-        TableName=dynamo_store.table_name,
-        Item={"pk": {"S": KEY}, "version": {"N": "4"}, "data": {"S": encode_data(GAME)}},
-    )
-
-    assert dynamo_store.load(KEY) == Item(KEY, 4, GAME)
 
 
 def test_open_store_uses_dynamodb_when_a_table_is_named() -> None:
