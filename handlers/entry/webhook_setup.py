@@ -6,17 +6,23 @@ Custom::TelegramBot, Create/Update: getMe, whose username the functions get as B
 Custom::TelegramWebhook, Create/Update: getMe (checks the token), setWebhook (the API's URL,
 the generated secret_token, only the update kinds the bot handles) and setMyCommands (English by
 default and Chinese for "zh" users, in the default and all-group-chats scopes). Delete:
-deleteWebhook, and the deletion succeeds even when Telegram cannot be told, so the stack can
-always be removed.
+deleteWebhook.
+
+Telegram is asked only when what it holds changes (an Update whose bot, URL, secret, connection
+limit and offer are the same answers at once), and it can never leave a stack stuck: a Delete,
+or an Update while the stack rolls back, succeeds even when Telegram cannot be told (the Reason
+says so), since CloudFormation cannot roll back a failed rollback.
 
 Every invocation answers CloudFormation's pre-signed ResponseURL with SUCCESS or FAILED and a
 readable Reason, within the function's time limit. The bot token and the webhook secret come
 from Secrets Manager (ARNs in the resource properties) and never appear in a Reason or a log.
-Standard library only (Secrets Manager through the project's own client, `infra.aws`).
+Standard library only (Secrets Manager through the project's own client, `infra.aws`), but for
+the stack's status, read with the boto3 of Lambda's runtime.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -43,6 +49,16 @@ RESPONSE_RESERVE = 10.0  # seconds of the invocation kept for answering CloudFor
 REASON_LIMIT = 1000
 
 DEFAULT_LANGUAGE = "en"
+# The properties whose change Telegram must hear of, for each resource.
+WEBHOOK_FIELDS = (
+    "BotId",
+    "TokenSecretArn",
+    "WebhookUrl",
+    "WebhookSecretArn",
+    "MaxConnections",
+    "Offer",
+)
+BOT_FIELDS = ("BotId", "TokenSecretArn")
 
 
 class SetupError(Exception):
@@ -201,6 +217,49 @@ def _scrub(text: str, secrets: list[str]) -> str:
     return text[:REASON_LIMIT]
 
 
+def offer_fingerprint() -> str:
+    """A digest of what the bot offers Telegram (its commands, the update kinds it asks for):
+    serverless.yml passes it as the webhook's `Offer`, so that changing either registers again."""
+    offer = {"commands": COMMANDS, "allowed_updates": ALLOWED_UPDATES}
+    text = json.dumps(offer, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def telegram_unchanged(event: dict[str, Any], fields: tuple[str, ...]) -> bool:
+    """True for an Update that changes nothing Telegram holds."""
+    old = event.get("OldResourceProperties") or {}
+    new = event.get("ResourceProperties") or {}
+    return all(str(old.get(name)) == str(new.get(name)) for name in fields)
+
+
+def stack_status(stack_id: str) -> str | None:
+    """The stack's status (UPDATE_ROLLBACK_IN_PROGRESS ...), or None when it cannot be read."""
+    try:
+        import boto3  # in Lambda's runtime; only a deploy waits for it
+
+        stacks = boto3.client("cloudformation").describe_stacks(StackName=stack_id)["Stacks"]
+        return str(stacks[0]["StackStatus"])
+    except Exception as error:
+        log.warning("the stack's status could not be read: %s", type(error).__name__)
+        return None
+
+
+def may_fail(event: dict[str, Any]) -> bool:
+    """Whether Telegram's failure may fail this request: never for a Delete, nor for an Update
+    while the stack rolls back (or when that cannot be told)."""
+    if event.get("RequestType") == "Create":
+        return True
+    if event.get("RequestType") != "Update":
+        return False
+    status = stack_status(str(event.get("StackId") or ""))
+    return status is not None and "ROLLBACK" not in status
+
+
+def bot_physical_id(username: str) -> str:
+    """The bot resource's id, which keeps the username for Updates that ask Telegram nothing."""
+    return f"{BOT_RESOURCE_ID}:{username}"
+
+
 def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
     """Lambda entry for the custom resource; answers CloudFormation, returns what it said."""
     request_type = event.get("RequestType")
@@ -214,11 +273,22 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
     try:
         if bot_only and request_type == "Delete":
             return _answer(event, SUCCESS, "nothing to undo", {}, deadline, secrets)
+        fields = BOT_FIELDS if bot_only else WEBHOOK_FIELDS
+        if request_type == "Update" and telegram_unchanged(event, fields):
+            status, reason, data = SUCCESS, "nothing Telegram holds has changed", {}
+            username = str(event.get("PhysicalResourceId") or "").partition(":")[2]
+            if not bot_only:
+                data = {"WebhookUrl": str(properties.get("WebhookUrl") or "")}
+            elif username:
+                data = {"BotUsername": username}
+            if data:
+                return _answer(event, status, reason, data, deadline, secrets)
         token = read_secret(_property(properties, "TokenSecretArn"))
         secrets.append(token)
         api = BotApi(token, deadline)
         if bot_only and request_type in ("Create", "Update"):
             data = identify(api)
+            event = {**event, "PhysicalResourceId": bot_physical_id(data["BotUsername"])}
             reason = f"the bot is @{data['BotUsername']}"
         elif request_type in ("Create", "Update"):
             url = _property(properties, "WebhookUrl")
@@ -238,8 +308,8 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
         # logged below with the secrets masked).
         log.error("unexpected %s at\n%s", type(error).__name__, "".join(format_tb(error)))
         status, reason = FAILED, f"{type(error).__name__}: {error}"
-    if request_type == "Delete" and status == FAILED:
-        status, reason = SUCCESS, f"webhook left as it was ({reason})"
+    if status == FAILED and request_type in ("Update", "Delete") and not may_fail(event):
+        status, reason = SUCCESS, f"Telegram left as it was ({reason})"
     return _answer(event, status, reason, data, deadline, secrets)
 
 

@@ -101,7 +101,8 @@ def event(request_type: str, responses: Responses, **properties: Any) -> dict[st
         "TokenSecretArn": TOKEN_ARN,
         "WebhookSecretArn": SECRET_ARN,
         "MaxConnections": "40",
-        "DeployId": "1795975530874",
+        "BotId": "123456",
+        "Offer": webhook_setup.offer_fingerprint(),
     }
     props.update(properties)
     body: dict[str, Any] = {
@@ -344,7 +345,7 @@ def bot_event(request_type: str, responses: Responses) -> dict[str, Any]:
     body["ResourceProperties"] = {
         k: v
         for k, v in body["ResourceProperties"].items()
-        if k in ("ServiceToken", "TokenSecretArn", "DeployId")
+        if k in ("ServiceToken", "TokenSecretArn", "BotId")
     }
     if request_type != "Create":
         body["PhysicalResourceId"] = webhook_setup.BOT_RESOURCE_ID
@@ -360,7 +361,7 @@ def test_the_bot_resource_gives_the_bots_username_and_sets_nothing(
     assert answer["Status"] == "SUCCESS", answer
     assert answer["Data"]["BotUsername"] == BOT_USERNAME
     assert answer["Data"]["BotId"] == str(fake_telegram.bot_id)
-    assert answer["PhysicalResourceId"] == webhook_setup.BOT_RESOURCE_ID
+    assert answer["PhysicalResourceId"] == webhook_setup.bot_physical_id(BOT_USERNAME)
     assert [c.method for c in fake_telegram.calls] == ["getMe"]
 
 
