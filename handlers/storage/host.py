@@ -174,9 +174,12 @@ class Host:
         return Change(Table(data), outs, repeated=repeated, keys=keys, busy=busy)
 
     @staticmethod
-    def lapsed(batch: dict[str, Any], now: float) -> bool:
-        """True when the run that owes the stored `batch` must be presumed dead."""
-        return OwedBatch.from_stored(batch).lapsed(now)
+    def next_due(table: Table) -> float | None:
+        """When the table next needs a run: its own next wake (a deadline, a countdown) or the
+        end of an owed batch's lease (a message to send again), whichever comes first."""
+        due = [batch.lapses for batch in owed_in(table.data)]
+        wake = table.next_wake()
+        return min([*due, wake] if wake is not None else due, default=None)
 
     def point(self, old: int, new: int) -> None:
         """Leave a group's old key pointing at its supergroup's, so that buttons, join links and

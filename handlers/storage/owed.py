@@ -13,7 +13,7 @@ from typing import Any
 
 Out = dict[str, Any]  # a message owed, as the Telegram side rendered it
 
-LEASE = 20.0  # seconds a run has to deliver what its change owes before another may take over
+LEASE = 40.0  # seconds a run may live (the timer function: 30) before another takes its batch over
 OWED_KEPT = 12  # batches of undelivered messages kept at most (the oldest go first)
 
 
@@ -36,7 +36,12 @@ class OwedBatch:
 
     def lapsed(self, now: float) -> bool:
         """True when the run that owes the batch has had its time and must be presumed dead."""
-        return now >= self.at + LEASE
+        return now >= self.lapses
+
+    @property
+    def lapses(self) -> float:
+        """When the batch's lease runs out (for a kept retry: when it is to be sent)."""
+        return self.at + LEASE
 
     def claimed(self, now: float) -> OwedBatch:
         """The batch taken over at `now`: its lease starts again."""

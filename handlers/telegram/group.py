@@ -78,17 +78,26 @@ async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
 
     def due(table: Table | None):
-        if table is None or table.next_wake() is None:
+        if table is None:
             return None, []
-        if d.clock() < table.next_wake():
-            # Early: a resumed timer, or a hop towards a far deadline, is set again; a timer for
-            # a deadline since replaced is dropped (the new deadline has a timer of its own).
-            if update.due is None or update.due == table.next_wake():
-                d.host.wake(update.chat, table.next_wake())
-            return None, []
-        return table, render.show(table, table.catch_up(d.clock()))
+        now, wake_at = d.clock(), table.next_wake()
+        if wake_at is not None and now >= wake_at:
+            return table, render.show(table, table.catch_up(now))
+        # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
+        # A timer early for what is next due (a resumed one, or a hop towards a wait longer than
+        # SQS's delays) is set again; one for a time since replaced is dropped (the new time has
+        # a timer of its own).
+        when = d.host.next_due(table)
+        if when is not None and when > now and (update.due is None or same_time(update.due, when)):
+            d.host.wake(update.chat, when)
+        return None, []
 
     await run(context, update.chat, None, due)
+
+
+def same_time(a: float, b: float) -> bool:
+    """Two times stored apart (a timer's, a table's) that name the same moment."""
+    return abs(a - b) < 0.001
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

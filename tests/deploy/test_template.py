@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from handlers.entry import webhook_setup
+from handlers.storage.owed import LEASE
 from infra import package
 from tests.deploy.conftest import DUMMY_TOKEN, ROOT, Packaged, zip_texts
 
@@ -140,6 +141,16 @@ def test_every_handler_is_a_callable_of_the_project_and_in_the_zip(packaged: Pac
         module = importlib.import_module(module_name)
         assert callable(getattr(module, attribute)), handler
         assert module_name.replace(".", "/") + ".py" in shipped, handler
+
+
+def test_a_delivery_lease_outlasts_the_longest_run(packaged: Packaged) -> None:
+    # A batch is taken over only once the run that owes it can no longer be alive.
+    timeouts = [
+        f["Properties"]["Timeout"]
+        for name, f in packaged.of_type("AWS::Lambda::Function").items()
+        if name in ("WebhookLambdaFunction", "TimerLambdaFunction")
+    ]
+    assert len(timeouts) == 2 and LEASE > max(timeouts)
 
 
 def test_functions_run_python_312_on_arm64(packaged: Packaged) -> None:

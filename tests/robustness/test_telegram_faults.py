@@ -82,6 +82,19 @@ def test_a_long_429_keeps_the_message_owed_until_a_timer_sends_it(lambda_bot: La
     finish(table)
 
 
+def test_a_retry_later_than_sqs_can_delay_is_reached_in_hops(lambda_bot: LambdaBot) -> None:
+    table = dealt(lambda_bot)
+    seat = table.state.turn
+    lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=1200, chat_id=table.group)
+    table.decapitate(seat, seat % 4 + 1)
+    assert table.ending() is None
+    lambda_bot.advance(900)  # SQS delays a message 15 minutes at most: one hop
+    assert table.ending() is None
+    lambda_bot.advance(300)  # the retry_after has passed: the next hop sends it
+    assert table.ending() is not None
+    consistent(table, "over")
+
+
 def test_a_5xx_is_tried_again_and_the_message_arrives(lambda_bot: LambdaBot) -> None:
     table = dealt(lambda_bot)
     seat = table.state.turn
