@@ -11,12 +11,16 @@
 //    Set here, the token lives in this process's memory and in the CloudFormation call only.
 //
 // The token comes from the environment: `TELEGRAM_BOT_TOKEN=<token> npx serverless deploy`.
-// Without it, a stage deployed before keeps the token it has (UsePreviousValue).
+// Without it, a stage deployed before keeps the token it has (UsePreviousValue). The optional
+// AlarmEmail parameter (who is e-mailed when an alarm fires) comes the same way, from ALARM_EMAIL,
+// and is kept when not given again.
 
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 const PARAMETER = 'TelegramBotToken';
+const EMAIL_PARAMETER = 'AlarmEmail';
+const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 // Same shape as the template parameter's AllowedPattern in serverless.yml.
 const TOKEN_PATTERN = /^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$/;
 
@@ -33,6 +37,7 @@ class DecapitationDeploy {
     this.log = utils.log;
     this.provider = serverless.getProvider('aws');
     this.parameter = null;
+    this.extra = [];
     this.hooks = {
       'before:package:createDeploymentArtifacts': () => this.build(),
       'before:package:function:package': () => this.build(),
@@ -68,6 +73,8 @@ class DecapitationDeploy {
   }
 
   async chooseTokenParameter() {
+    const deployed = await this.stackParameters();
+    this.extra = this.chooseEmailParameter(deployed);
     const token = (process.env.TELEGRAM_BOT_TOKEN || '').trim();
     if (token) {
       if (!TOKEN_PATTERN.test(token)) {
@@ -80,7 +87,7 @@ class DecapitationDeploy {
       this.parameter = { ParameterKey: PARAMETER, ParameterValue: token };
       return;
     }
-    if (await this.stackHasToken()) {
+    if (deployed.includes(PARAMETER)) {
       if (this.log) this.log.notice('TELEGRAM_BOT_TOKEN not set: keeping the deployed token');
       this.parameter = { ParameterKey: PARAMETER, UsePreviousValue: true };
       return;
@@ -92,16 +99,30 @@ class DecapitationDeploy {
     );
   }
 
-  async stackHasToken() {
+  chooseEmailParameter(deployed) {
+    const email = (process.env.ALARM_EMAIL || '').trim();
+    if (email) {
+      if (!EMAIL_PATTERN.test(email)) {
+        throw this.error(`ALARM_EMAIL is not an e-mail address: ${email}`, 'DECAPITATION_EMAIL');
+      }
+      return [{ ParameterKey: EMAIL_PARAMETER, ParameterValue: email }];
+    }
+    if (deployed.includes(EMAIL_PARAMETER)) {
+      return [{ ParameterKey: EMAIL_PARAMETER, UsePreviousValue: true }];
+    }
+    return []; // the template's default: no e-mail
+  }
+
+  async stackParameters() {
     const { DescribeStacksCommand } = cloudFormationCommands();
     const client = await this.provider.getCloudFormationClient();
     const stackName = this.provider.naming.getStackName();
     try {
       const answer = await client.send(new DescribeStacksCommand({ StackName: stackName }));
       const stack = (answer.Stacks || [])[0] || {};
-      return (stack.Parameters || []).some((p) => p.ParameterKey === PARAMETER);
+      return (stack.Parameters || []).map((p) => p.ParameterKey);
     } catch (error) {
-      if (/does not exist/.test(String(error && error.message))) return false;
+      if (/does not exist/.test(String(error && error.message))) return [];
       throw error;
     }
   }
@@ -110,7 +131,7 @@ class DecapitationDeploy {
     if (this.parameter === null) {
       throw this.error('internal: no TelegramBotToken parameter was chosen', 'DECAPITATION_TOKEN');
     }
-    this.serverless.service.provider.stackParameters = [this.parameter];
+    this.serverless.service.provider.stackParameters = [this.parameter, ...this.extra];
   }
 }
 

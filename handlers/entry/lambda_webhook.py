@@ -129,6 +129,18 @@ def _handle(app, update: Any) -> list[BaseException]:
     return failed
 
 
+def chat_of(data: dict) -> int | None:
+    """The chat an update's JSON names (for the logs), or None."""
+    query = data.get("callback_query")
+    holder = query.get("message") if isinstance(query, dict) else None
+    for kind in ("message", "edited_message", "my_chat_member"):
+        if holder is None and isinstance(data.get(kind), dict):
+            holder = data[kind]
+    chat = holder.get("chat") if isinstance(holder, dict) else None
+    chat_id = chat.get("id") if isinstance(chat, dict) else None
+    return chat_id if type(chat_id) is int else None
+
+
 def webhook(event: dict, context: Any = None) -> dict:
     """API Gateway (HTTP API v2) -> one Telegram update through the handlers.
 
@@ -140,7 +152,7 @@ def webhook(event: dict, context: Any = None) -> dict:
     from telegram import Update
 
     from handlers.telegram.changes import RetryLater
-    from infra import redact
+    from infra import logcontext, redact
 
     headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
     secret = webhook_secret()
@@ -164,11 +176,13 @@ def webhook(event: dict, context: Any = None) -> dict:
     except (ValueError, UnicodeError, RecursionError):
         return _answer(400, "bad update")
     app = application()
-    try:
-        update = Update.de_json(data, app.bot)
-    except Exception:  # a body Telegram would never send; refusing it is the answer
-        return _answer(400, "bad update")
-    failed = _handle(app, update)
+    logcontext.install()
+    with logcontext.about(update_id=data["update_id"], chat_id=chat_of(data)):
+        try:
+            update = Update.de_json(data, app.bot)
+        except Exception:  # a body Telegram would never send; refusing it is the answer
+            return _answer(400, "bad update")
+        failed = _handle(app, update)
     if any(not isinstance(error, RetryLater) for error in failed):
         return _answer(500, "failed")
     if failed:
@@ -182,14 +196,17 @@ def timer(event: dict, context: Any = None) -> dict:
     A wake-up whose handling failed is reported back, so SQS delivers it again.
     """
     from handlers.telegram.group import Wake
+    from infra import logcontext
 
     app = application()
+    logcontext.install()
     failures = []
     for record in event.get("Records", []):
         wake = parse_wake(record.get("body", ""))
         if wake is None:
             log.warning("ignored a malformed timer message")
             continue
-        if _handle(app, Wake(*wake)):
-            failures.append({"itemIdentifier": record.get("messageId", "")})
+        with logcontext.about(chat_id=wake[0]):
+            if _handle(app, Wake(*wake)):
+                failures.append({"itemIdentifier": record.get("messageId", "")})
     return {"batchItemFailures": failures}

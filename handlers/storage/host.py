@@ -256,6 +256,10 @@ class Host:
         ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL
         return expiry(self.clock, ttl)
 
+    def forget_user(self, user: int) -> None:
+        """Erase the user's pointer at the groups they played in."""
+        records.forget(self.store, user_key(user))
+
     def point_user(self, user: int, chat: int) -> None:
         """Put `chat` first among the groups a user's private commands look in."""
         records.point_user(self.store, user, chat, self.clock)

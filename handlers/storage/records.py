@@ -93,3 +93,14 @@ def put_once(
         return True
 
     return retry_on_conflict(attempt)
+
+
+def forget(store: GameStore, key: str) -> None:
+    """Delete a small record, whatever its version (nothing when it is absent)."""
+
+    def attempt(_: int) -> None:
+        item = store.load(key)
+        if item is not None:
+            store.delete(key, item.version)
+
+    retry_on_conflict(attempt)

@@ -26,6 +26,7 @@ from handlers.telegram.buttons import answered, press_board, press_game, press_l
 from handlers.telegram.changes import Deps
 from handlers.telegram.commands import (
     cancel,
+    forget,
     help_,
     language,
     mycard,
@@ -89,6 +90,7 @@ def build(
         ("rules", rules),
         ("help", help_),
         ("language", language),
+        ("forget", forget),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     for kind, handle in ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board)):

@@ -7,10 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import Update
-from telegram.ext import (
-    ApplicationHandlerStop,
-    ContextTypes,
-)
+from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP

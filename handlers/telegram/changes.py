@@ -12,10 +12,7 @@ from dataclasses import dataclass
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
-from telegram.ext import (
-    ApplicationHandlerStop,
-    ContextTypes,
-)
+from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from handlers.session.table import LOBBY as LOBBY_STATUS
 from handlers.session.table import PLAYING, Table

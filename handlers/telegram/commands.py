@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 
 from telegram import Update
-from telegram.ext import (
-    ContextTypes,
-)
+from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
 from handlers.session.table import LOBBY as LOBBY_STATUS
@@ -155,6 +154,38 @@ async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     out = render.send_private(user.id, render.my_card(table, seat, False))
     await deliver(context.bot, [out], {})
+
+
+async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/forget: erase what the bot keeps about you: the groups you played in, your place in
+    any lobby (not in a game in play, whose cards need their players until the end)."""
+    user = update.effective_user
+    lang = language_for(user.language_code)
+    if is_group(update):
+        await reply(update, t(lang_of(context, update.effective_chat.id, user), "private_only"))
+        return
+    if playing_table(context, user.id, (PLAYING,)) is not None:
+        await reply(update, t(lang, "forget_playing"))
+        return
+    d = deps(context)
+    for chat in pointed_chats(d.host.get(user_key(user.id))):
+        table = d.host.load(chat)
+        if table is not None and table.status == LOBBY_STATUS and table.is_player(user.id):
+            with suppress(ApplicationHandlerStop):  # a redelivery: left the first time
+                await run(context, chat, update.update_id, leave_lobby(user.id))
+    d.host.forget_user(user.id)
+    await reply(update, t(lang, "forgotten"))
+
+
+def leave_lobby(user: int):
+    """A changer that takes `user` out of the lobby, if they are still in it."""
+
+    def leave(table: Table | None):
+        if table is None or table.status != LOBBY_STATUS or not table.is_player(user):
+            return None, []
+        return table, render.show(table, table.leave(user))
+
+    return leave
 
 
 async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

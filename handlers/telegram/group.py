@@ -8,9 +8,7 @@ from dataclasses import dataclass
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.ext import (
-    ContextTypes,
-)
+from telegram.ext import ContextTypes
 
 from handlers.session.table import BOT_CAN_DELETE, PLAYING, Table
 from handlers.storage.keys import prefs_key

@@ -5,10 +5,7 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
-from telegram.ext import (
-    ApplicationHandlerStop,
-    ContextTypes,
-)
+from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from handlers.storage.keys import game_key, prefs_key, user_key
 from handlers.telegram import buttondata as callbacks

@@ -16,6 +16,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("rules", "The rules"),
         ("help", "How to play with this bot"),
         ("language", "English / 中文"),
+        ("forget", "Erase what the bot keeps about you (private chat)"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -25,6 +26,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("rules", "游戏规则"),
         ("help", "使用说明"),
         ("language", "English / 中文"),
+        ("forget", "删除机器人保存的你的数据（私聊）"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -333,10 +335,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "/newgame — open a lobby in this group\n/status — the state of play\n"
         "/cancel — end the game (host or admin)\n/rules — the rules\n"
         "/mycard — (in my private chat) your card and what you learned\n"
-        "/language — switch English / 中文",
+        "/language — switch English / 中文\n"
+        "/forget — (in my private chat) erase what I keep about you",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
-        "/mycard — （私聊中）查看你的身份和情报\n/language — 切换 English / 中文",
+        "/mycard — （私聊中）查看你的身份和情报\n/language — 切换 English / 中文\n"
+        "/forget — （私聊中）删除我保存的你的数据",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -405,6 +409,16 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🛑 我已被移出「{group}」，那里的游戏已取消。把我加回群里并发送 /newgame 即可重新开局。",
     },
     "language_set": {EN: "Language: English.", ZH: "语言：中文。"},
+    "forget_playing": {
+        EN: "You are in a game right now. Once it is over, /forget erases what I keep about you.",
+        ZH: "你正在游戏中。游戏结束后，发送 /forget 即可删除我保存的你的数据。",
+    },
+    "forgotten": {
+        EN: "Done: I no longer keep your name or the groups you played in. A finished game you "
+        "were in is deleted a day after it ends; backups keep it at most 35 days.",
+        ZH: "已完成：我不再保存你的名字和你玩过的群。你参加过的已结束的游戏会在结束一天后删除；"
+        "备份最多保留35天。",
+    },
     "mycard_none": {EN: "You are not in a running game.", ZH: "你不在进行中的游戏里。"},
     "mycard_learned": {EN: "What you know:", ZH: "你掌握的情报："},
     "seat_label": {EN: "{seat}. {name}", ZH: "{seat}号 {name}"},

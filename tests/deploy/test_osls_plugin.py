@@ -87,7 +87,7 @@ def test_the_token_is_passed_only_to_the_full_stack_update() -> None:
     # uploaded earlier); set only for the update, after the bucket-only stack was created.
     assert out[CHOOSE] is None
     assert out[PASS] == [{"ParameterKey": "TelegramBotToken", "ParameterValue": DUMMY_TOKEN}]
-    assert out["calls"] == []
+    assert out["calls"] == ["DescribeStacksCommand"]  # what the stage has (no stack: nothing)
     assert not [h for h in out["hooks"] if "createStack" in h or "uploadArtifacts" in h]
 
 
@@ -98,6 +98,26 @@ def test_without_a_token_a_deployed_stage_keeps_its_token() -> None:
 
     assert out[PASS] == [{"ParameterKey": "TelegramBotToken", "UsePreviousValue": True}]
     assert out["calls"] == ["DescribeStacksCommand"]
+
+
+def test_an_alarm_email_is_passed_and_kept_when_not_given_again() -> None:
+    out = run(f"{CHOOSE},{PASS}", token=DUMMY_TOKEN, ALARM_EMAIL="ops@example.org")
+    assert out[PASS][1] == {"ParameterKey": "AlarmEmail", "ParameterValue": "ops@example.org"}
+
+    stack = [
+        {"ParameterKey": "TelegramBotToken", "ParameterValue": "****"},
+        {"ParameterKey": "AlarmEmail", "ParameterValue": "ops@example.org"},
+    ]
+    out = run(f"{CHOOSE},{PASS}", token=None, stack=stack)
+    assert out[PASS][1] == {"ParameterKey": "AlarmEmail", "UsePreviousValue": True}
+
+    out = run(f"{CHOOSE},{PASS}", token=DUMMY_TOKEN, stack=stack[:1])
+    assert len(out[PASS]) == 1  # never given: the template's default, no e-mail
+
+
+def test_a_malformed_alarm_email_is_refused() -> None:
+    out = run(CHOOSE, token=DUMMY_TOKEN, ALARM_EMAIL="not an address")
+    assert out["error"]["code"] == "DECAPITATION_EMAIL"
 
 
 @pytest.mark.parametrize("stack", [None, []], ids=["no stack", "stack without the token"])

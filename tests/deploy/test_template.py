@@ -108,6 +108,9 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "TelegramBot Custom::TelegramBot",
         "ServerlessDeploymentBucket AWS::S3::Bucket",
         "ServerlessDeploymentBucketPolicy AWS::S3::BucketPolicy",
+        "AlarmTopic AWS::SNS::Topic",
+        "AlarmEmailSubscription AWS::SNS::Subscription",
+        *(f"{name}Alarm AWS::CloudWatch::Alarm" for name in ALARMS),
     }
     for function in ("Webhook", "Timer", "WebhookSetup"):
         expected |= {
@@ -116,6 +119,50 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
             f"{function}Role AWS::IAM::Role",
         }
     assert kinds == sorted(expected)
+
+
+# What pages someone: the alarm, and the metric it watches on which resource.
+ALARMS = {
+    "TimerDeadLetters": ("AWS/SQS", "ApproximateNumberOfMessagesVisible", "TimerDeadLetterQueue"),
+    "OldestTimer": ("AWS/SQS", "ApproximateAgeOfOldestMessage", "TimerQueue"),
+    "WebhookErrors": ("AWS/Lambda", "Errors", "WebhookLambdaFunction"),
+    "Webhook5xx": ("AWS/ApiGateway", "5xx", "HttpApi"),
+    "TimerErrors": ("AWS/Lambda", "Errors", "TimerLambdaFunction"),
+    "WebhookThrottles": ("AWS/Lambda", "Throttles", "WebhookLambdaFunction"),
+    "TimerThrottles": ("AWS/Lambda", "Throttles", "TimerLambdaFunction"),
+}
+
+
+def test_every_alarm_watches_its_metric_and_tells_the_topic(packaged: Packaged) -> None:
+    for name, (namespace, metric, watched) in ALARMS.items():
+        props = packaged.resources[f"{name}Alarm"]["Properties"]
+        assert (props["Namespace"], props["MetricName"]) == (namespace, metric), name
+        assert watched in str(props["Dimensions"][0]["Value"]), name
+        assert props["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
+        assert props["TreatMissingData"] == "notBreaching", name
+    # The oldest timer is older than SQS's longest delay (15 minutes) only if timers stall.
+    assert packaged.resources["OldestTimerAlarm"]["Properties"]["Threshold"] > 900
+
+
+def test_the_alarm_email_is_optional(packaged: Packaged) -> None:
+    parameter = packaged.template["Parameters"]["AlarmEmail"]
+    assert parameter["Default"] == ""
+    subscription = packaged.resources["AlarmEmailSubscription"]
+    assert subscription["Condition"] == "HasAlarmEmail"
+    assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+
+
+def test_telegram_opens_no_more_connections_than_the_functions_may_run(packaged: Packaged) -> None:
+    # A new account's concurrency quota may be 10: the webhook's connections and the timer's
+    # concurrency together stay within it.
+    connections = int(packaged.resources["TelegramWebhook"]["Properties"]["MaxConnections"])
+    mapping = packaged.resources["TimerEventSourceMappingSQSTimerQueue"]["Properties"]
+    assert connections + mapping["ScalingConfig"]["MaximumConcurrency"] <= 10
+
+
+def test_the_functions_log_json_lines(packaged: Packaged) -> None:
+    for name, function in packaged.of_type("AWS::Lambda::Function").items():
+        assert function["Properties"]["LoggingConfig"]["LogFormat"] == "JSON", name
 
 
 def test_the_webhook_is_one_post_route_to_the_webhook_function(packaged: Packaged) -> None:
