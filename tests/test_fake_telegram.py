@@ -17,8 +17,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.fake_telegram import TEST_TOKEN, FakeTelegram
-from tests.fake_telegram.formatting import EntityParseError, parse_text
+from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
+from handlers.playtest.fake_telegram.formatting import EntityParseError, parse_text
 
 T = TypeVar("T")
 

@@ -18,9 +18,9 @@ import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry import webhook_setup
+from handlers.playtest.fake_telegram import FakeTelegram
 from infra import dynamo_store
 from tests.deploy.conftest import Packaged
-from tests.fake_telegram import FakeTelegram
 from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture used below
 
 # What lambda_entry reads besides the template's variables; unset, as on AWS.

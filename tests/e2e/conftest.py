@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from handlers.playtest.fake_telegram import FakeTelegram
 from infra import dynamo_store
 from infra.dynamo_store import create_table
 from tests.e2e import leaks
 from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot, LocalBot
-from tests.fake_telegram import FakeTelegram
 from tests.infra.conftest import aws_env  # noqa: F401 - the fixture `aws` uses
 
 START = 4_000_000_000  # far ahead of the real time, so nothing real-time can expire

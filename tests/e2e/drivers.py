@@ -19,10 +19,10 @@ from telegram.ext import Application, TypeHandler
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
+from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.telegram.app import Wake
 from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
-from tests.fake_telegram import FakeTelegram
 
 SETTLE_SECONDS = 5.0
 WEBHOOK_SECRET = "e2e-secret_0123456789"

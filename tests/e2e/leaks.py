@@ -14,8 +14,8 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.views import learned
+from handlers.playtest.fake_telegram import FakeMessage
 from handlers.telegram.texts import LANGUAGES, t
-from tests.fake_telegram import FakeMessage
 
 if TYPE_CHECKING:
     from tests.e2e.players import Table

@@ -12,6 +12,7 @@ import pytest
 from botocore.config import Config
 
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeTelegram
 from infra import dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
 from tests.e2e import leaks
@@ -22,8 +23,6 @@ from tests.e2e.conftest import (  # noqa: F401 - fixtures
     lambda_bot,
 )
 from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock
-from tests.fake_telegram import FakeTelegram
-from tests.fake_telegram.server import NOT_MODIFIED
 from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture
 from tests.robustness.harness import Instances, PerThread, PoolBot
 

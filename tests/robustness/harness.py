@@ -20,11 +20,11 @@ from concurrent.futures import Future
 from typing import Any
 
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.telegram.app import RetryLater
 from infra.dynamo_store import DynamoStore
 from infra.store import GameStore
 from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot
-from tests.fake_telegram import FakeTelegram
 
 
 class PerThread:

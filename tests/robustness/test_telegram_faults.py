@@ -7,10 +7,10 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine import GameState
+from handlers.playtest.fake_telegram import NOT_MODIFIED
 from handlers.telegram import outbox
 from tests.e2e.drivers import LambdaBot
 from tests.e2e.players import Table
-from tests.fake_telegram.server import NOT_MODIFIED
 
 SEED = 71
 

@@ -30,10 +30,10 @@ from types import TracebackType
 from typing import Any, Self
 from urllib.parse import parse_qs, parse_qsl, unquote, urlsplit
 
-from tests.fake_telegram import bot_api
-from tests.fake_telegram.formatting import EntityParseError, parse_text, utf16_len
-from tests.fake_telegram.validation import ApiError, bad_request, check_params
-from tests.fake_telegram.world import (
+from handlers.playtest.fake_telegram import bot_api
+from handlers.playtest.fake_telegram.formatting import EntityParseError, parse_text, utf16_len
+from handlers.playtest.fake_telegram.validation import ApiError, bad_request, check_params
+from handlers.playtest.fake_telegram.world import (
     Button,
     Call,
     CallbackAnswer,
