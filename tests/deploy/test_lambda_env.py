@@ -19,9 +19,9 @@ import pytest
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry import webhook_setup
 from handlers.playtest.fake_telegram import FakeTelegram
+from handlers.playtest.moto_server import REGION
 from infra import dynamo_store
 from tests.deploy.conftest import Packaged
-from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture used below
 
 # What lambda_entry reads besides the template's variables; unset, as on AWS.
 READ_ELSEWHERE = (
@@ -77,7 +77,7 @@ def make_secret(name: str, props: dict[str, Any], token: str, suffix: str) -> st
 @pytest.fixture
 def deployed(
     packaged: Packaged,
-    aws_env: None,  # noqa: F811 - the fixture imported above
+    aws_env: None,
     moto_server: str,
     fake_telegram: FakeTelegram,
     monkeypatch: pytest.MonkeyPatch,

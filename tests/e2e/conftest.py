@@ -20,7 +20,6 @@ from infra import dynamo_store
 from infra.dynamo_store import create_table
 from tests.e2e import leaks
 from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot, LocalBot
-from tests.infra.conftest import aws_env  # noqa: F401 - the fixture `aws` uses
 
 START = 4_000_000_000  # far ahead of the real time, so nothing real-time can expire
 
@@ -32,7 +31,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def aws(
-    aws_env: None,  # noqa: F811 - the fixture imported above
+    aws_env: None,
     moto_server: str,
     moto_clients: Callable[[str], Any],
     clock: FakeClock,

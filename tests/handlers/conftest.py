@@ -7,4 +7,3 @@ from tests.e2e.conftest import (  # noqa: F401 - fixtures
     lambda_bot,
     local_bot,
 )
-from tests.infra.conftest import aws_env  # noqa: F401 - a fixture

@@ -13,6 +13,7 @@ from botocore.config import Config
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeTelegram
+from handlers.playtest.moto_server import REGION
 from infra import dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
 from tests.e2e import leaks
@@ -23,7 +24,6 @@ from tests.e2e.conftest import (  # noqa: F401 - fixtures
     lambda_bot,
 )
 from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock
-from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture
 from tests.robustness.harness import Instances, PerThread, PoolBot
 
 INSTANCES = 20
