@@ -1,3 +1,3 @@
 """The fixtures every folder of tests may use, from the plugins of `tests/support`."""
 
-pytest_plugins = ["tests.support.aws", "tests.support.telegram"]
+pytest_plugins = ["tests.support.aws", "tests.support.telegram", "tests.support.bots"]

@@ -8,9 +8,9 @@ from engine import Action
 from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
+from handlers.playtest.deals import find_seed
 from handlers.telegram import render
 from handlers.telegram.buttondata import decode
-from tests.e2e.deals import find_seed
 from tests.handlers.test_table import NOW, lobby, started
 
 

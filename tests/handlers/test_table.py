@@ -8,6 +8,7 @@ from engine import Action
 from engine.actions import END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
+from handlers.playtest.deals import find_seed
 from handlers.session.table import (
     APPLIED_KEPT,
     DEFAULT_SETTINGS,
@@ -17,7 +18,6 @@ from handlers.session.table import (
     clean_settings,
 )
 from handlers.telegram import render
-from tests.e2e.deals import find_seed
 
 CHAT = -4_100_000_001
 NOW = 1_000_000.0

@@ -12,10 +12,10 @@ import pytest
 
 from engine import GameState
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram import NOT_MODIFIED
+from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Table
 from tests.robustness.crashes import STEPS, Crash, cold_start, crash_at
 from tests.robustness.harness import webhook_event
 from tests.robustness.scenes import SCENES, game_of, once, transcript

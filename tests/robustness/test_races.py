@@ -9,9 +9,9 @@ import json
 
 from engine import GameState
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.players import NAMES, Table
 from handlers.session.table import DEFAULT_SETTINGS, SETTING_KEYS
 from handlers.telegram import buttondata as callbacks
-from tests.e2e.players import NAMES, Table
 from tests.robustness.harness import PoolBot, timer_event, webhook_event
 
 FULL = "The game is full (12 players)."

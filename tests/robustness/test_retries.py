@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.drivers import LambdaBot
+from handlers.playtest.drivers import LambdaBot
 from tests.robustness.harness import PoolBot, webhook_event
 from tests.robustness.scenes import SCENES, answers, game_of, readable, transcript
 

@@ -25,6 +25,7 @@ from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
 
 SETTLE_SECONDS = 5.0
+START = 4_000_000_000  # the clock's start, far ahead of the real time: nothing real expires
 WEBHOOK_SECRET = "e2e-secret_0123456789"
 
 

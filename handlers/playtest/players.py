@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import GameState
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
 from handlers.telegram.texts import t
-from tests.e2e.drivers import Bot
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
 GROUP_TITLE = "Friday club"
