@@ -15,10 +15,10 @@ from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest import leaks
 from handlers.playtest.drivers import START, WEBHOOK_SECRET, FakeClock
 from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeTelegram
+from handlers.playtest.instances import Instances, PerThread, PoolBot
 from handlers.playtest.moto_server import REGION
 from infra import dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
-from tests.robustness.harness import Instances, PerThread, PoolBot
 
 INSTANCES = 20
 

@@ -14,10 +14,10 @@ from engine import GameState
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram import NOT_MODIFIED
+from handlers.playtest.instances import webhook_event
 from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
 from tests.robustness.crashes import STEPS, Crash, cold_start, crash_at
-from tests.robustness.harness import webhook_event
 from tests.robustness.scenes import SCENES, game_of, once, transcript
 
 SAVED = [step for step in STEPS if step != "after_load"]

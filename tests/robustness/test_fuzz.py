@@ -16,9 +16,9 @@ from engine import GameState
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram.world import Call
+from handlers.playtest.instances import webhook_event
 from handlers.playtest.players import Table
 from handlers.telegram import buttondata as callbacks
-from tests.robustness.harness import webhook_event
 
 COMMANDS = [
     "/newgame",
