@@ -151,6 +151,7 @@ def _call(fake: FakeTelegram, method: str, **params: Any) -> Any:
     return body["result"]
 
 
+@pytest.mark.slow
 def test_fake_answers_use_spec_objects() -> None:
     """Everything the fake sends (results and updates) is made of the spec's objects."""
     methods = _spec()["methods"]

@@ -450,6 +450,7 @@ def test_delay_next_slows_the_answer(fake_telegram: FakeTelegram) -> None:
     assert time.monotonic() - started >= 0.2
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 def test_group_flood_limit_when_enabled() -> None:
     with FakeTelegram(rate_limits=True) as fake:

@@ -115,7 +115,13 @@ def own_dynamo_store(
     server_dynamo_client.delete_table(TableName=name)
 
 
-@pytest.fixture(params=["sqlite", "dynamodb", "dynamodb-own-client"])
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("dynamodb", marks=pytest.mark.slow),
+        pytest.param("dynamodb-own-client", marks=pytest.mark.slow),
+    ]
+)
 def store(request: pytest.FixtureRequest) -> GameStore:
     """Each backend in turn: SQLite, DynamoDB through boto3 (under `mock_aws`, or behind a
     moto server for tests marked `threaded`) and through the bot's own client (moto server)."""

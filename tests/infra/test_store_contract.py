@@ -558,6 +558,7 @@ with SQLiteStore(path) as store:
 """
 
 
+@pytest.mark.slow
 def test_sqlite_processes_lose_no_update(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     with SQLiteStore(path) as store:
