@@ -8,7 +8,6 @@ two secrets; their names get a fresh suffix), and the bot reaches it through AWS
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry import webhook_setup
+from handlers.playtest.drivers import START, FakeClock
 from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.playtest.moto_server import REGION
 from infra import dynamo_store
@@ -107,8 +107,9 @@ def deployed(
         """A custom resource's attribute, as its own code gives it (against the fake)."""
         kind = packaged.resources[logical_id]["Type"]
         assert kind == webhook_setup.BOT_RESOURCE_TYPE, f"a GetAtt of a {kind}: teach me"
+        clock = FakeClock(START)  # the call's 30 s budget does not run out while it waits
         api = webhook_setup.BotApi(
-            fake_telegram.token, time.monotonic() + 30, base_url=fake_telegram.url
+            fake_telegram.token, clock() + 30, base_url=fake_telegram.url, clock=clock
         )
         return webhook_setup.identify(api)[name]
 
