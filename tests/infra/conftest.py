@@ -15,14 +15,12 @@ import pytest
 from botocore.config import Config
 from moto import mock_aws
 
+from handlers.playtest.drivers import FakeClock
 from handlers.playtest.moto_server import REGION
 from infra import dynamo_store as dynamo_module
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore
-
-# Far in the future, so no real-time expiry sweep could touch the items of a test.
-START = 4_000_000_000
 
 THREADED = "threaded"
 
@@ -32,24 +30,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{THREADED}: drives `store` from many threads; DynamoDB then runs behind a moto server",
     )
-
-
-class FakeClock:
-    """A settable clock for the stores: call it for "now" in epoch seconds."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 def _table_name() -> str:

@@ -26,6 +26,8 @@ __all__ = ["aws", "bot", "clock", "lambda_bot", "local_bot"]
 
 @pytest.fixture
 def clock() -> FakeClock:
+    """The clock of the bot and of its stores, far ahead of the real time (nothing real
+    expires): only the test moves it."""
     return FakeClock(START)
 
 
