@@ -1,9 +1,10 @@
 # The two commands of the README: `make play` runs the bot, `make test` runs the tests.
+# `make test-fast` runs the tests that need no moto, no fake Bot API server and no subprocess.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench bench-bot simulate clean
+.PHONY: play test test-fast lint bench bench-bot simulate clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +20,9 @@ test: $(BIN)/activate
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
+
+test-fast: $(BIN)/activate
+	$(BIN)/python -m pytest -m "not slow"
 
 simulate: $(BIN)/activate
 	$(BIN)/python -m engine simulate --seats 8 --games 20000 --seed 1

@@ -1,9 +1,9 @@
 """Bot benchmark: cold start, round trips per update, engine share, stored size, cost, package.
 
 Run: `make bench-bot` (or `python bench/bot_speed.py [--quick] [--no-package]`). Prints each
-figure beside its target and asserts nothing. Telegram is the tests' fake Bot API server on
-loopback (with 100 ms injected into every call where rounds are counted); DynamoDB and SQS are
-a moto server on loopback, so the network is never the floor.
+figure beside its target and asserts nothing. Telegram is the fake Bot API server of
+`handlers/playtest` on loopback (with 100 ms injected into every call where rounds are counted);
+DynamoDB and SQS are a moto server on loopback, so the network is never the floor.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ from engine import Variants, apply, waiting_for  # noqa: E402
 from engine.policies import InformedPolicy  # noqa: E402
 from engine.state import SPEAK, TURN  # noqa: E402
 from handlers.entry import lambda_webhook as lambda_entry  # noqa: E402
+from handlers.playtest.deals import find_seed  # noqa: E402
+from handlers.playtest.drivers import WEBHOOK_SECRET, FakeClock, LambdaBot  # noqa: E402
+from handlers.playtest.fake_telegram import BOT_USERNAME, TEST_TOKEN, FakeTelegram  # noqa: E402
+from handlers.playtest.fake_telegram.bot_api import METHODS  # noqa: E402
+from handlers.playtest.players import Player, Table  # noqa: E402
 from handlers.session.table import Table as GameTable  # noqa: E402
 from handlers.storage.host import Host  # noqa: E402
 from infra.dynamo_store import create_table  # noqa: E402
@@ -51,11 +56,6 @@ from infra.store import (  # noqa: E402
     pack_data,
     size_of,
 )
-from tests.e2e.deals import find_seed  # noqa: E402
-from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock, LambdaBot  # noqa: E402
-from tests.e2e.players import Player, Table  # noqa: E402
-from tests.fake_telegram import BOT_USERNAME, TEST_TOKEN, FakeTelegram  # noqa: E402
-from tests.fake_telegram.bot_api import METHODS  # noqa: E402
 
 REGION = "us-east-1"
 LATENCY = 0.1  # seconds injected into every Bot API call where rounds are counted

@@ -5,10 +5,11 @@ its figures and exits 0 when every game ended with a valid result and no message
 
 Everything runs on loopback in this process: a moto server (DynamoDB and the SQS timer queue,
 applying one request at a time as DynamoDB applies each conditional write atomically), the
-tests' fake Telegram Bot API server, and `--instances` warm Lambda instances, each a thread
-with its own Application and event loop (`tests/robustness/harness.py`). One thread per game
-plays its players: /newgame, four joins, Start, three turns of scout-then-done, a decapitation;
-each act is one webhook invocation on a free instance, as API Gateway would hand it over.
+fake Telegram Bot API server of `handlers/playtest`, and `--instances` warm Lambda instances, each
+a thread with its own Application and event loop (`handlers/playtest/instances.py`). One thread
+per game plays its players: /newgame, four joins, Start, three turns of scout-then-done, a
+decapitation; each act is one webhook invocation on a free instance, as API Gateway would hand it
+over.
 
 It stops by itself: every game has a bounded number of moves, every invocation a timeout, and
 the whole run a time cap (`--cap` seconds), after which unfinished games count as failed.
@@ -34,13 +35,12 @@ import boto3  # noqa: E402 - the bench process itself
 
 from engine.codec import state_from_dict  # noqa: E402
 from handlers.entry import lambda_webhook as lambda_entry  # noqa: E402
+from handlers.playtest.drivers import WEBHOOK_SECRET, FakeClock  # noqa: E402
+from handlers.playtest.fake_telegram import FakeTelegram  # noqa: E402
+from handlers.playtest.instances import Instances, PerThread, PoolBot  # noqa: E402
+from handlers.playtest.moto_server import REGION, AtomicMotoServer  # noqa: E402
+from handlers.playtest.players import Table  # noqa: E402
 from infra.dynamo_store import DynamoStore, create_table  # noqa: E402
-from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock  # noqa: E402
-from tests.e2e.players import Table  # noqa: E402
-from tests.fake_telegram import FakeTelegram  # noqa: E402
-from tests.infra.conftest import REGION  # noqa: E402
-from tests.moto_server import AtomicMotoServer  # noqa: E402
-from tests.robustness.harness import Instances, PerThread, PoolBot  # noqa: E402
 
 TURNS = 3  # scout-then-done turns before the decapitation
 

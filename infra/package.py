@@ -24,6 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
 PACKAGES = ("engine", "handlers", "infra")
+# Parts of those packages that no Lambda runs: the bot played against fakes, for the tests and
+# the benchmarks (it needs moto, which the zip does not carry).
+NOT_SHIPPED = ("handlers/playtest",)
 # In the Lambda runtime already; shipping them would only add megabytes.
 PROVIDED = {"boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six"}
 PLATFORM = "manylinux2014_aarch64"
@@ -80,11 +83,13 @@ def install_dependencies(target: Path, requirements: list[str]) -> None:
 
 
 def copy_project(target: Path) -> None:
-    """Copy the project's Python packages (source files only) into `target`."""
+    """Copy the project's Python packages (source files only, less NOT_SHIPPED) into `target`."""
     for package in PACKAGES:
         for source in sorted((ROOT / package).rglob("*.py")):
             relative = source.relative_to(ROOT)
             if _DROP_DIRS & set(relative.parts):
+                continue
+            if any(relative.is_relative_to(folder) for folder in NOT_SHIPPED):
                 continue
             destination = target / relative
             destination.parent.mkdir(parents=True, exist_ok=True)

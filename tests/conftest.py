@@ -1,4 +1,8 @@
-"""Shared pytest fixtures."""
+"""The fixtures every folder of tests may use, from the plugins of `tests/support`."""
 
-from tests.fake_telegram.fixtures import *  # noqa: F403
-from tests.moto_server import moto_clients, moto_server  # noqa: F401 - one server a session
+pytest_plugins = [
+    "tests.support.aws",
+    "tests.support.telegram",
+    "tests.support.bots",
+    "tests.support.tiers",
+]

@@ -1,4 +1,5 @@
-"""Check the bot's own Bot API description (tests/fake_telegram/bot_api.py) against the spec."""
+"""Check the bot's own Bot API description (handlers/playtest/fake_telegram/bot_api.py) against
+the spec."""
 
 import json
 import urllib.request
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.fake_telegram import FakeTelegram, bot_api
+from handlers.playtest.fake_telegram import FakeTelegram, bot_api
 
 SPEC_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "telegram-bot-api" / "api.json"
 
@@ -19,8 +20,8 @@ def _spec() -> dict[str, Any]:
     if not SPEC_PATH.is_file():
         pytest.skip(
             "../shared/telegram-bot-api/api.json is not here (only in the development "
-            "workplace); the bot's own description in tests/fake_telegram/bot_api.py is used "
-            "unchecked"
+            "workplace); the bot's own description in handlers/playtest/fake_telegram/bot_api.py "
+            "is used unchecked"
         )
     return json.loads(SPEC_PATH.read_text(encoding="utf-8"))
 
@@ -150,6 +151,7 @@ def _call(fake: FakeTelegram, method: str, **params: Any) -> Any:
     return body["result"]
 
 
+@pytest.mark.slow
 def test_fake_answers_use_spec_objects() -> None:
     """Everything the fake sends (results and updates) is made of the spec's objects."""
     methods = _spec()["methods"]

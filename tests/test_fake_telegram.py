@@ -17,8 +17,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.fake_telegram import TEST_TOKEN, FakeTelegram
-from tests.fake_telegram.formatting import EntityParseError, parse_text
+from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
+from handlers.playtest.fake_telegram.formatting import EntityParseError, parse_text
 
 T = TypeVar("T")
 
@@ -450,6 +450,7 @@ def test_delay_next_slows_the_answer(fake_telegram: FakeTelegram) -> None:
     assert time.monotonic() - started >= 0.2
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 def test_group_flood_limit_when_enabled() -> None:
     with FakeTelegram(rate_limits=True) as fake:

@@ -8,7 +8,6 @@ two secrets; their names get a fresh suffix), and the bot reaches it through AWS
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,10 +17,11 @@ import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry import webhook_setup
+from handlers.playtest.drivers import START, FakeClock
+from handlers.playtest.fake_telegram import FakeTelegram
+from handlers.playtest.moto_server import REGION
 from infra import dynamo_store
 from tests.deploy.conftest import Packaged
-from tests.fake_telegram import FakeTelegram
-from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture used below
 
 # What lambda_entry reads besides the template's variables; unset, as on AWS.
 READ_ELSEWHERE = (
@@ -77,7 +77,7 @@ def make_secret(name: str, props: dict[str, Any], token: str, suffix: str) -> st
 @pytest.fixture
 def deployed(
     packaged: Packaged,
-    aws_env: None,  # noqa: F811 - the fixture imported above
+    aws_env: None,
     moto_server: str,
     fake_telegram: FakeTelegram,
     monkeypatch: pytest.MonkeyPatch,
@@ -107,8 +107,9 @@ def deployed(
         """A custom resource's attribute, as its own code gives it (against the fake)."""
         kind = packaged.resources[logical_id]["Type"]
         assert kind == webhook_setup.BOT_RESOURCE_TYPE, f"a GetAtt of a {kind}: teach me"
+        clock = FakeClock(START)  # the call's 30 s budget does not run out while it waits
         api = webhook_setup.BotApi(
-            fake_telegram.token, time.monotonic() + 30, base_url=fake_telegram.url
+            fake_telegram.token, clock() + 30, base_url=fake_telegram.url, clock=clock
         )
         return webhook_setup.identify(api)[name]
 

@@ -12,6 +12,8 @@ import pytest
 
 from tests.deploy.conftest import DUMMY_TOKEN, ROOT
 
+pytestmark = pytest.mark.slow  # every test runs the plugin under node
+
 PLUGIN = ROOT / "infra" / "osls-plugin.js"
 
 # Builds the plugin with a stand-in `serverless` whose CloudFormation client answers

@@ -17,6 +17,7 @@ from moto import mock_aws
 from moto.cloudformation.models import cloudformation_backends
 
 from handlers.entry import webhook_setup
+from handlers.playtest.fake_telegram import BOT_USERNAME, FakeTelegram
 from tests.deploy.test_webhook_setup import (
     URL,
     Context,
@@ -26,7 +27,6 @@ from tests.deploy.test_webhook_setup import (
     responses,  # noqa: F401 - a fixture
     secrets,  # noqa: F401 - a fixture
 )
-from tests.fake_telegram import BOT_USERNAME, FakeTelegram
 
 REGION = "us-east-1"
 NEW_URL = "https://zzz999yyy8.execute-api.us-east-1.amazonaws.com/webhook"

@@ -213,6 +213,7 @@ def test_the_zip_is_small_and_carries_no_boto3_tests_or_node_modules(packaged: P
     tops = {name.split("/", 1)[0] for name, _ in zip_texts(packaged.artifact)}
     assert {"engine", "handlers", "infra", "telegram", "httpx"} <= tops
     assert not tops & {"boto3", "botocore", "tests", "bench", "node_modules", "docs"}
+    assert not [name for name, _ in zip_texts(packaged.artifact) if "/playtest/" in name]
 
 
 def test_the_zip_carries_every_module_compiled_for_python_312_when_one_is_at_hand(
@@ -246,6 +247,14 @@ def test_the_zip_carries_every_module_compiled_for_python_312_when_one_is_at_han
         b"/var/task/handlers/telegram/app.py"
         in compiled["handlers/telegram/__pycache__/app.cpython-312.pyc"]
     )
+
+
+def test_the_zip_leaves_out_the_playtest_harness(tmp_path: Path) -> None:
+    package.copy_project(tmp_path)
+    shipped = {path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*.py")}
+    assert "handlers/entry/lambda_webhook.py" in shipped
+    assert (ROOT / "handlers" / "playtest" / "__init__.py").is_file()
+    assert not [name for name in shipped if name.startswith("handlers/playtest/")]
 
 
 def test_compiling_for_lambda_without_python_312_leaves_the_sources_as_they_are(

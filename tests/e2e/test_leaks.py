@@ -7,10 +7,10 @@ import asyncio
 import pytest
 import telegram
 
+from handlers.playtest import leaks
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.players import Table
 from handlers.telegram.texts import t
-from tests.e2e import leaks
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Table
 
 
 @pytest.mark.parametrize(

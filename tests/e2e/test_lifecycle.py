@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tests.e2e.drivers import LambdaBot, LocalBot
-from tests.e2e.players import Table
-from tests.e2e.test_worked_example import WORKED_EXAMPLE_SEED
+from handlers.playtest.deals import WORKED_EXAMPLE_SEED
+from handlers.playtest.drivers import LambdaBot, LocalBot
+from handlers.playtest.players import Table
 
 
 def test_play_again_opens_a_lobby_with_the_same_players_and_settings(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine import Variants, captains
 from engine.cards import color, is_x
-from tests.e2e import leaks
-from tests.e2e.deals import find_seed
-from tests.e2e.drivers import Bot, LambdaBot, LocalBot
-from tests.e2e.players import Table
+from handlers.playtest import leaks
+from handlers.playtest.deals import find_seed
+from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.players import Table
 
 
 def test_turn_that_runs_out_is_skipped_and_the_group_is_told(bot: Bot) -> None:

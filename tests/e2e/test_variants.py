@@ -7,9 +7,9 @@ import re
 from engine import Variants, captains
 from engine.cards import color, is_x
 from engine.resolution import bodyguard_beside
-from tests.e2e.deals import find_seed
-from tests.e2e.drivers import Bot, LambdaBot, LocalBot
-from tests.e2e.players import Table
+from handlers.playtest.deals import find_seed
+from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.players import Table
 
 
 def other(colour: str) -> str:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from engine import Variants, new_game
-from tests.e2e.drivers import Bot
-from tests.e2e.players import Table
-
-WORKED_EXAMPLE_SEED = 61741  # deals R1, R3, B7, B4, R4, B3 to seats 1-6, seat 1 first
-WORKED_EXAMPLE_DEAL = ("R1", "R3", "B7", "B4", "R4", "B3")
+from handlers.playtest.deals import WORKED_EXAMPLE_DEAL, WORKED_EXAMPLE_SEED
+from handlers.playtest.drivers import Bot
+from handlers.playtest.players import Table
 
 
 def test_the_seed_deals_the_worked_example() -> None:

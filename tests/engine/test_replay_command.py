@@ -12,6 +12,8 @@ import pytest
 from engine import Variants
 from tests.engine.helpers import decap, end, guess, predict, record, scout
 
+pytestmark = pytest.mark.slow  # every test runs `python -m engine replay`
+
 ROOT = Path(__file__).resolve().parents[2]
 SIX = ["R1", "R3", "B7", "B4", "R4", "B3"]
 GOOD = record(SIX, actions=[scout(1, 5), end(1), scout(2, 3), end(2), decap(3, 5)])

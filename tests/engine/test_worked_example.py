@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import apply, captains, legal_actions, replay_record, summary, to_record, waiting_for
 from engine.records import deal_from_record
 from tests.engine.helpers import decap, end, play, private_events, public_events, scout, table
@@ -88,6 +90,7 @@ def test_worked_example_written_back_as_a_record_replays_the_same():
     assert replay_record(json.loads(json.dumps(again))) == state
 
 
+@pytest.mark.slow
 def test_replay_command_prints_the_worked_example_result():
     done = _replay_command(str(RECORD))
     assert done.returncode == 0, done.stderr
@@ -96,6 +99,7 @@ def test_replay_command_prints_the_worked_example_result():
     assert len(done.stdout.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_replay_command_reads_the_worked_example_from_standard_input():
     done = _replay_command("-", stdin=RECORD.read_text(encoding="utf-8"))
     assert done.returncode == 0, done.stderr

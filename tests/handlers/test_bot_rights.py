@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Table
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.players import Table
 
 
 def _plain(text: str) -> str:

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
+from handlers.playtest.drivers import Bot
+from handlers.playtest.fake_telegram import FakeMessage
+from handlers.playtest.players import Player, Table
 from handlers.telegram import buttondata as callbacks
-from tests.e2e.drivers import Bot
-from tests.e2e.players import Player, Table
-from tests.fake_telegram import FakeMessage
 from tests.handlers.test_commands import changes_nothing
 
 BAD = "That button is not valid."

@@ -7,8 +7,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.e2e.drivers import Bot
-from tests.e2e.players import Player, Table
+from handlers.playtest.drivers import Bot
+from handlers.playtest.players import Player, Table
 
 GROUP_ONLY = "That command works in a group. Add me to one!"
 SHORT = 200

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from engine import GameState, Variants
 from engine.cards import color, is_x
-from tests.e2e.deals import find_seed
-from tests.e2e.drivers import Bot, LambdaBot
-from tests.e2e.players import GROUP_TITLE, NAMES, Table
-from tests.e2e.test_worked_example import WORKED_EXAMPLE_SEED
+from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed
+from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.players import GROUP_TITLE, NAMES, Table
 
 
 def test_player_the_bot_cannot_reach_is_named_with_a_button_and_the_game_goes_on(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Player, Table
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.players import Player, Table
 
 
 def _card(table: Table, player: Player) -> str:

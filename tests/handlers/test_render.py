@@ -8,10 +8,10 @@ from engine import Action
 from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
+from handlers.playtest.deals import find_seed
 from handlers.telegram import render
 from handlers.telegram.buttondata import decode, parse_decapitation
-from tests.e2e.deals import find_seed
-from tests.session.test_table import CHAT, NOW, lobby, started
+from tests.support.tables import CHAT, NOW, lobby, started
 
 
 def labels(kb) -> list[str]:

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Table
-from tests.fake_telegram import BOT_USERNAME
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.fake_telegram import BOT_USERNAME
+from handlers.playtest.players import Table
 
 
 def test_a_move_reads_its_table_once(lambda_bot: LambdaBot) -> None:

@@ -15,14 +15,12 @@ import pytest
 from botocore.config import Config
 from moto import mock_aws
 
+from handlers.playtest.drivers import FakeClock
+from handlers.playtest.moto_server import REGION
 from infra import dynamo_store as dynamo_module
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore
-
-REGION = "us-east-1"
-# Far in the future, so no real-time expiry sweep could touch the items of a test.
-START = 4_000_000_000
 
 THREADED = "threaded"
 
@@ -32,57 +30,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{THREADED}: drives `store` from many threads; DynamoDB then runs behind a moto server",
     )
-
-
-class FakeClock:
-    """A settable clock for the stores: call it for "now" in epoch seconds."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Fake credentials and no shared AWS config, so nothing can reach real AWS."""
-    for name in (
-        "AWS_PROFILE",
-        "AWS_DEFAULT_PROFILE",
-        "AWS_ENDPOINT_URL",
-        "AWS_ENDPOINT_URL_DYNAMODB",
-        "AWS_ENDPOINT_URL_SQS",
-        "AWS_ENDPOINT_URL_SECRETS_MANAGER",
-        "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
-        "AWS_ROLE_ARN",
-        "AWS_WEB_IDENTITY_TOKEN_FILE",
-        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "http_proxy",
-        "https_proxy",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_SECURITY_TOKEN", "testing")
-    monkeypatch.setenv("AWS_SESSION_TOKEN", "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
-    monkeypatch.setenv("AWS_REGION", REGION)
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-aws-config"))
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-aws-credentials"))
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
 
 
 def _table_name() -> str:
@@ -148,7 +95,13 @@ def own_dynamo_store(
     server_dynamo_client.delete_table(TableName=name)
 
 
-@pytest.fixture(params=["sqlite", "dynamodb", "dynamodb-own-client"])
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("dynamodb", marks=pytest.mark.slow),
+        pytest.param("dynamodb-own-client", marks=pytest.mark.slow),
+    ]
+)
 def store(request: pytest.FixtureRequest) -> GameStore:
     """Each backend in turn: SQLite, DynamoDB through boto3 (under `mock_aws`, or behind a
     moto server for tests marked `threaded`) and through the bot's own client (moto server)."""

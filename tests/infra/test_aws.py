@@ -24,12 +24,11 @@ from botocore.credentials import Credentials as BotoCredentials
 from botocore.exceptions import ClientError
 
 from handlers.entry import webhook_setup
+from handlers.playtest.moto_server import REGION
 from handlers.telegram.app import shared_tls_clients
 from infra import aws, dynamo_store
 from infra.aws import AwsError, Credentials
 from infra.dynamo_store import create_table
-
-from .conftest import REGION
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = Credentials("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from handlers.playtest.drivers import START, FakeClock
 from infra import dynamo_store
 from infra.dynamo_store import DynamoStore
 from infra.sqlite_store import SQLiteStore
@@ -34,8 +35,6 @@ from infra.store import (
     unpack_data,
 )
 from infra.stores import open_store
-
-from .conftest import START, FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "game#-100123"
@@ -546,6 +545,7 @@ with SQLiteStore(path) as store:
 """
 
 
+@pytest.mark.slow
 def test_sqlite_processes_lose_no_update(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     with SQLiteStore(path) as store:

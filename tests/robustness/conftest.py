@@ -12,20 +12,13 @@ import pytest
 from botocore.config import Config
 
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest import leaks
+from handlers.playtest.drivers import START, WEBHOOK_SECRET, FakeClock
+from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeTelegram
+from handlers.playtest.instances import Instances, PerThread, PoolBot
+from handlers.playtest.moto_server import REGION
 from infra import dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
-from tests.e2e import leaks
-from tests.e2e.conftest import (  # noqa: F401 - fixtures
-    START,
-    aws,
-    clock,
-    lambda_bot,
-)
-from tests.e2e.drivers import WEBHOOK_SECRET, FakeClock
-from tests.fake_telegram import FakeTelegram
-from tests.fake_telegram.server import NOT_MODIFIED
-from tests.infra.conftest import REGION, aws_env  # noqa: F401 - a fixture
-from tests.robustness.harness import Instances, PerThread, PoolBot
 
 INSTANCES = 20
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tests.e2e.drivers import Bot
-from tests.e2e.players import Table
+from handlers.playtest.drivers import Bot
+from handlers.playtest.players import Table
 
 SEED = 61
 

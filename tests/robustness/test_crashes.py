@@ -12,12 +12,12 @@ import pytest
 
 from engine.codec import state_from_dict, state_to_dict
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.fake_telegram import NOT_MODIFIED
+from handlers.playtest.instances import webhook_event
+from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Table
-from tests.fake_telegram.server import NOT_MODIFIED
 from tests.robustness.crashes import STEPS, Crash, cold_start, crash_at
-from tests.robustness.harness import webhook_event
 from tests.robustness.scenes import SCENES, game_of, once, transcript
 
 SAVED = [step for step in STEPS if step != "after_load"]

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from engine.codec import state_from_dict, state_to_dict
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.fake_telegram.world import Call
+from handlers.playtest.instances import webhook_event
+from handlers.playtest.players import Table
 from handlers.telegram import buttondata as callbacks
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Table
-from tests.fake_telegram.world import Call
-from tests.robustness.harness import webhook_event
 
 COMMANDS = [
     "/newgame",

@@ -13,10 +13,10 @@ from contextlib import contextmanager
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.drivers import WEBHOOK_SECRET, LambdaBot
+from handlers.playtest.instances import webhook_event
+from handlers.playtest.players import Table
 from handlers.telegram import buttondata as callbacks
-from tests.e2e.drivers import WEBHOOK_SECRET, LambdaBot
-from tests.e2e.players import Table
-from tests.robustness.harness import webhook_event
 
 ANONYMOUS = {
     "id": 1087968824,

@@ -9,10 +9,10 @@ import json
 
 from engine.codec import state_from_dict
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.instances import PoolBot, timer_event, webhook_event
+from handlers.playtest.players import NAMES, Table
 from handlers.session.settings import DEFAULT_SETTINGS, SETTING_KEYS
 from handlers.telegram import buttondata as callbacks
-from tests.e2e.players import NAMES, Table
-from tests.robustness.harness import PoolBot, timer_event, webhook_event
 
 FULL = "The game is full (12 players)."
 TOO_LATE = "Too late: the game has moved on."

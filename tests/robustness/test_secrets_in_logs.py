@@ -9,8 +9,8 @@ import logging
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from tests.e2e.drivers import WEBHOOK_SECRET, LambdaBot
-from tests.e2e.players import Table
+from handlers.playtest.drivers import WEBHOOK_SECRET, LambdaBot
+from handlers.playtest.players import Table
 
 
 def test_token_and_secret_never_reach_the_logs_or_the_answers(

@@ -7,10 +7,10 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine.codec import state_from_dict, state_to_dict
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.fake_telegram import NOT_MODIFIED
+from handlers.playtest.players import Table
 from handlers.telegram import outbox
-from tests.e2e.drivers import LambdaBot
-from tests.e2e.players import Table
-from tests.fake_telegram.server import NOT_MODIFIED
 
 SEED = 71
 

@@ -8,27 +8,11 @@ from engine import Action
 from engine.actions import END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
+from handlers.playtest.deals import find_seed
 from handlers.session import events as ev
 from handlers.session.settings import DEFAULT_SETTINGS, clean_settings
 from handlers.session.table import APPLIED_KEPT, LOBBY_SECONDS, Refused, Table
-from tests.e2e.deals import find_seed
-
-CHAT = -4_100_000_001
-NOW = 1_000_000.0
-NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
-
-
-def lobby(players: int = 4, **settings) -> Table:
-    table, _ = Table.open_lobby(CHAT, 1, 1, NAMES[0], "en", settings, NOW, "Club")
-    for uid in range(2, players + 1):
-        table.join(uid, NAMES[uid - 1])
-    return table
-
-
-def started(players: int = 4, seed: int = 1, **settings) -> Table:
-    table = lobby(players, **settings)
-    table.start(NOW, seed)
-    return table
+from tests.support.tables import CHAT, NOW, lobby, started
 
 
 def line_kinds(shown: dict) -> list[str]:

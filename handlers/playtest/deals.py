@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import GameState, Variants, new_game
-from tests.e2e.players import NAMES
+from handlers.playtest.players import NAMES
 
 SEARCH = 100_000
+WORKED_EXAMPLE_SEED = 61741  # deals R1, R3, B7, B4, R4, B3 to seats 1-6, seat 1 first
+WORKED_EXAMPLE_DEAL = ("R1", "R3", "B7", "B4", "R4", "B3")
 
 
 def find_seed(

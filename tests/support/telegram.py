@@ -1,10 +1,10 @@
-"""Pytest fixtures for the fake Telegram server."""
+"""Plugin: the fake Telegram Bot API server, started for a test."""
 
 from collections.abc import Iterator
 
 import pytest
 
-from tests.fake_telegram.server import TEST_TOKEN, FakeTelegram
+from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
 
 __all__ = ["fake_telegram"]
 

@@ -1,8 +1,13 @@
 """A fake Telegram Bot API server on loopback, for tests that run the real bot against it."""
 
-from tests.fake_telegram.server import BOT_USERNAME, TEST_TOKEN, FakeTelegram
-from tests.fake_telegram.validation import ApiError
-from tests.fake_telegram.world import (
+from handlers.playtest.fake_telegram.server import (
+    BOT_USERNAME,
+    NOT_MODIFIED,
+    TEST_TOKEN,
+    FakeTelegram,
+)
+from handlers.playtest.fake_telegram.validation import ApiError
+from handlers.playtest.fake_telegram.world import (
     Button,
     Call,
     CallbackAnswer,
@@ -14,6 +19,7 @@ from tests.fake_telegram.world import (
 
 __all__ = [
     "BOT_USERNAME",
+    "NOT_MODIFIED",
     "TEST_TOKEN",
     "ApiError",
     "Button",

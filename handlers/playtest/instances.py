@@ -6,8 +6,8 @@ is a thread that keeps its own copy of the Lambda entry's per-process state, and
 talk to one DynamoDB served by moto on loopback (whose requests are applied one at a time, as
 DynamoDB applies each conditional write atomically).
 
-`PoolBot` lets the simulated players of `tests.e2e.players` play through those instances: a user
-acts, and the one update Telegram sends for it is posted to one instance's webhook entry.
+`PoolBot` lets the simulated players of `handlers.playtest.players` play through those instances:
+a user acts, and the one update Telegram sends for it is posted to one instance's webhook entry.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from concurrent.futures import Future
 from typing import Any
 
 from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot
+from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.telegram.changes import RetryLater
 from infra.dynamo_store import DynamoStore
 from infra.store import GameStore
-from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot
-from tests.fake_telegram import FakeTelegram
 
 
 class PerThread:

@@ -1,9 +1,9 @@
-"""Fixtures for whole games through the real bot: a fake Telegram, a clock, and the bot run
-through the Lambda entries (DynamoDB and SQS on the session's moto server) or the local poller
-(SQLite).
+"""Plugin: whole games through the real bot: a fake Telegram, a clock, and the bot run through
+the Lambda entries (DynamoDB and SQS on the session's moto server) or the local poller (SQLite).
 
-Every e2e test ends with the same checks, whatever it played: no card leaked (`leaks.check`),
-Telegram refused no call the bot made, and no handler failed.
+Every test that plays through `lambda_bot`, `local_bot` or `bot` ends with the same checks,
+whatever it played: no card leaked (`leaks.check`), Telegram refused no call the bot made, and no
+handler failed.
 """
 
 from __future__ import annotations
@@ -15,24 +15,25 @@ from typing import Any
 
 import pytest
 
+from handlers.playtest import leaks
+from handlers.playtest.drivers import START, WEBHOOK_SECRET, Bot, FakeClock, LambdaBot, LocalBot
+from handlers.playtest.fake_telegram import FakeTelegram
 from infra import dynamo_store
 from infra.dynamo_store import create_table
-from tests.e2e import leaks
-from tests.e2e.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot, LocalBot
-from tests.fake_telegram import FakeTelegram
-from tests.infra.conftest import aws_env  # noqa: F401 - the fixture `aws` uses
 
-START = 4_000_000_000  # far ahead of the real time, so nothing real-time can expire
+__all__ = ["aws", "bot", "clock", "lambda_bot", "local_bot"]
 
 
 @pytest.fixture
 def clock() -> FakeClock:
+    """The clock of the bot and of its stores, far ahead of the real time (nothing real
+    expires): only the test moves it."""
     return FakeClock(START)
 
 
 @pytest.fixture
 def aws(
-    aws_env: None,  # noqa: F811 - the fixture imported above
+    aws_env: None,
     moto_server: str,
     moto_clients: Callable[[str], Any],
     clock: FakeClock,

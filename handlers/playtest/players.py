@@ -11,9 +11,9 @@ from typing import Any
 
 from engine import GameState
 from engine.codec import state_from_dict
+from handlers.playtest.drivers import Bot
+from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
 from handlers.telegram.texts import t
-from tests.e2e.drivers import Bot
-from tests.fake_telegram import FakeChat, FakeMessage, FakeUser
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
 GROUP_TITLE = "Friday club"

@@ -19,12 +19,13 @@ from telegram.ext import Application, TypeHandler
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
+from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.telegram.group import Wake
 from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
-from tests.fake_telegram import FakeTelegram
 
 SETTLE_SECONDS = 5.0
+START = 4_000_000_000  # the clock's start, far ahead of the real time: nothing real expires
 WEBHOOK_SECRET = "e2e-secret_0123456789"
 
 

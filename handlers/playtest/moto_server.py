@@ -1,18 +1,18 @@
-"""moto served on loopback, one server for the whole session: the bot's own AWS client speaks
-HTTP, so only a real server (not `moto.mock_aws`, which patches botocore) can answer it."""
+"""moto served on loopback: the bot's own AWS client speaks HTTP, so only a real server (not
+`moto.mock_aws`, which patches botocore) can answer it. The tests share one server a session
+(`tests/support/aws.py`); the benchmarks start their own."""
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-import boto3
-import pytest
 from moto.server import ThreadedMotoServer
 
-__all__ = ["AtomicMotoServer", "moto_clients", "moto_server"]
+__all__ = ["REGION", "AtomicMotoServer", "serve"]
 REGION = "us-east-1"
 
 
@@ -45,33 +45,15 @@ class AtomicMotoServer(ThreadedMotoServer):
         wsgi_server.app = one_at_a_time
 
 
-@pytest.fixture(scope="session")
-def moto_server() -> Iterator[str]:
-    """The endpoint URL of a moto server on loopback (DynamoDB, SQS, Secrets Manager), shared
-    by the session: tests make their own tables, queues and secrets under fresh names."""
+@contextmanager
+def serve() -> Iterator[str]:
+    """An `AtomicMotoServer` (DynamoDB, SQS, Secrets Manager) on loopback while the block runs;
+    yields its endpoint URL."""
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per request otherwise
     server = AtomicMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
-
-@pytest.fixture(scope="session")
-def moto_clients(moto_server: str) -> Callable[[str], Any]:
-    """boto3 clients for `moto_server` by service name, made once per session: the tests use
-    them to make and inspect what the bot's own client works on."""
-    made: dict[str, Any] = {}
-
-    def client(service: str) -> Any:
-        if service not in made:
-            made[service] = boto3.client(
-                service,
-                region_name=REGION,
-                endpoint_url=moto_server,
-                aws_access_key_id="testing",
-                aws_secret_access_key="testing",
-            )
-        return made[service]
-
-    return client
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()

@@ -1,0 +1,1 @@
+"""Benchmarks of the engine and the bot (run by hand, not by the tests)."""

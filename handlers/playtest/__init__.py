@@ -1,0 +1,14 @@
+"""The bot played by simulated people against a fake Bot API server and a local DynamoDB, for the
+tests and the benchmarks.
+
+- `fake_telegram`: a Bot API server on loopback that simulates Telegram's users, chats and rules.
+- `moto_server`: DynamoDB, SQS and Secrets Manager served by moto on loopback.
+- `drivers`: the bot run two ways (its Lambda entries, its local poller) on a settable clock.
+- `instances`: warm Lambda instances on threads, for real concurrency.
+- `players`: simulated people who read their chats and press what they are shown.
+- `deals`: seeds that deal what a game needs.
+- `leaks`: the check that no card reached someone who may not see it.
+
+No module of the bot imports this package (`tests/test_boundaries.py` checks), and the Lambda
+zip leaves it out (`infra/package.py`). `moto_server` needs the development dependencies.
+"""
