@@ -118,6 +118,7 @@ def _answer(status: int, text: str = "") -> dict:
 
 
 MAX_BODY = 256 * 1024  # bytes; a Telegram update is a few kilobytes
+MAX_FAILURES = 3  # failed deliveries of one update before it is answered 200 and logged
 
 
 def _handle(app, update: Any) -> list[BaseException]:
@@ -144,14 +145,15 @@ def chat_of(data: dict) -> int | None:
 def webhook(event: dict, context: Any = None) -> dict:
     """API Gateway (HTTP API v2) -> one Telegram update through the handlers.
 
-    200 when the update is handled; 403 without the secret, 400 or 413 for a body that is no
-    update, before anything is loaded. 500 when a handler failed and 503 when another run is
-    still sending what the update's change owes: Telegram then delivers the update again, which
-    is safe, as every change is keyed by its update.
+    403 without the secret, before anything is read. Past it, Telegram gets 200 for anything the
+    bot will never be able to handle (a body that is no update: logged), since it holds a chat's
+    later updates behind one it must deliver again. 500 when a handler failed: Telegram delivers
+    the update again, which is safe, as every change is keyed by its update; from its
+    `MAX_FAILURES`th failure on, it is answered 200 and logged at ERROR instead, so that one bad
+    update holds its group back for a minute at most.
     """
     from telegram import Update
 
-    from handlers.telegram.changes import RetryLater
     from infra import logcontext, redact
 
     headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
@@ -160,34 +162,53 @@ def webhook(event: dict, context: Any = None) -> dict:
     given = headers.get("x-telegram-bot-api-secret-token", "")
     if not secret or not hmac.compare_digest(str(given).encode(), secret.encode()):
         return _answer(403, "forbidden")
-    body = event.get("body") or ""
-    if not isinstance(body, str):
-        return _answer(400, "bad update")
-    if len(body) > MAX_BODY * 4 // 3 + 4:
-        return _answer(413, "too large")
-    try:
-        if event.get("isBase64Encoded"):
-            body = base64.b64decode(body).decode()
-        if len(body.encode()) > MAX_BODY:
-            return _answer(413, "too large")
-        data = json.loads(body)
-        if not isinstance(data, dict) or type(data.get("update_id")) is not int:
-            raise ValueError("not an update")
-    except (ValueError, UnicodeError, RecursionError):
-        return _answer(400, "bad update")
+    data = update_data(event)
+    if data is None:
+        log.warning("ignored a body that is no update")
+        return _answer(200, "not an update")
     app = application()
     logcontext.install()
     with logcontext.about(update_id=data["update_id"], chat_id=chat_of(data)):
         try:
             update = Update.de_json(data, app.bot)
-        except Exception:  # a body Telegram would never send; refusing it is the answer
-            return _answer(400, "bad update")
-        failed = _handle(app, update)
-    if any(not isinstance(error, RetryLater) for error in failed):
-        return _answer(500, "failed")
-    if failed:
-        return _answer(503, "busy")
-    return _answer(200, "ok")
+        except Exception:  # a body Telegram would never send
+            log.warning("ignored an update that python-telegram-bot cannot read")
+            return _answer(200, "not an update")
+        if not _handle(app, update):
+            return _answer(200, "ok")
+        return _answer(*given_up(app, data["update_id"]))
+
+
+def update_data(event: dict) -> dict | None:
+    """The update an API Gateway event carries, or None when its body is no update."""
+    body = event.get("body") or ""
+    if not isinstance(body, str) or len(body) > MAX_BODY * 4 // 3 + 4:
+        return None
+    try:
+        if event.get("isBase64Encoded"):
+            body = base64.b64decode(body).decode()
+        if len(body.encode()) > MAX_BODY:
+            return None
+        data = json.loads(body)
+    except (ValueError, UnicodeError, RecursionError):
+        return None
+    if not isinstance(data, dict) or type(data.get("update_id")) is not int:
+        return None
+    return data
+
+
+def given_up(app, update_id: int) -> tuple[int, str]:
+    """The answer to an update whose handling failed: 500 (deliver it again) until it has
+    failed `MAX_FAILURES` times, then 200, so that the group's next updates come through."""
+    try:
+        failures = app.bot_data["deps"].host.count_failure(update_id)
+    except Exception as error:  # the store itself failing: a later delivery may find it back
+        log.warning("could not count a failed update: %s", type(error).__name__)
+        return 500, "failed"
+    if failures < MAX_FAILURES:
+        return 500, "failed"
+    log.error("update failed %d times: given up, so the chat's next updates come", failures)
+    return 200, "given up"
 
 
 def timer(event: dict, context: Any = None) -> dict:

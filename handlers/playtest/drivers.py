@@ -20,6 +20,7 @@ from telegram.ext import Application, TypeHandler
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
 from handlers.playtest.fake_telegram import FakeTelegram
+from handlers.playtest.fake_telegram.webhook_queue import WebhookQueue
 from handlers.telegram.group import Wake
 from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
@@ -93,6 +94,7 @@ class LambdaBot(Bot):
         super().__init__(fake, clock)
         self.sqs = sqs
         self.queue_url = queue_url
+        self.queue: WebhookQueue | None = None  # Telegram's own delivery, when a test asks
         lambda_entry.reset(clock=clock, seed=lambda: self.seed)
 
     @property
@@ -127,14 +129,29 @@ class LambdaBot(Bot):
         }
 
     def post(self, update: dict) -> dict:
-        """Deliver one update to the webhook entry, as Telegram would."""
-        self.application  # noqa: B018 - a cold start builds it; the recorder must be on it
-        answer = lambda_entry.webhook(self.event(json.dumps(update)))
+        """Deliver one update to the webhook entry; the test fails unless it is answered 200."""
+        answer = self.answer(update)
         assert answer["statusCode"] == 200, answer
         return answer
 
+    def answer(self, update: dict) -> dict:
+        """The webhook entry's answer to one update."""
+        self.application  # noqa: B018 - a cold start builds it; the recorder must be on it
+        return lambda_entry.webhook(self.event(json.dumps(update)))
+
+    def deliver_as_telegram(self) -> WebhookQueue:
+        """From now on, updates go out as Telegram sends them: each chat's in order, the next
+        only after a 2xx, a failed one again after growing delays (see `WebhookQueue`)."""
+        self.queue = WebhookQueue(self.clock)
+        return self.queue
+
     def settle(self) -> None:
         """Deliver every update Telegram holds for the bot, in order."""
+        if self.queue is not None:
+            for update in self.fake.next_updates():
+                self.queue.add(update)
+            self.queue.deliver(lambda update: self.answer(update)["statusCode"])
+            return
         while updates := self.fake.next_updates():
             for update in updates:
                 self.post(update)
@@ -161,7 +178,13 @@ class LambdaBot(Bot):
                 )
 
     def advance(self, seconds: float) -> None:
-        self.clock.advance(seconds)
+        until = self.clock() + seconds
+        while self.queue is not None and (due := self.queue.next_try()) is not None:
+            if due > until:
+                break
+            self.clock.now = max(self.clock.now, due)
+            self.settle()  # Telegram's retries, each at its moment
+        self.clock.now = max(self.clock.now, until)
         for _ in range(20):
             bodies = self.due_timers()
             if not bodies:

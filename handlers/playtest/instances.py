@@ -22,7 +22,6 @@ from typing import Any
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot
 from handlers.playtest.fake_telegram import FakeTelegram
-from handlers.telegram.changes import RetryLater
 from infra.dynamo_store import DynamoStore
 from infra.store import GameStore
 
@@ -82,8 +81,7 @@ class Instance(threading.Thread):
             app = lambda_entry.application()
 
         async def record(update: object, context: Any) -> None:
-            if not isinstance(context.error, RetryLater):  # a request to deliver again later
-                self.errors.append(context.error)
+            self.errors.append(context.error)
 
         app.add_error_handler(record)
 

@@ -6,8 +6,8 @@ conditional write, as a batch in the table's `owed` list, until the run that mad
 reports them delivered (`remember`). A run has `LEASE` seconds to do so; a batch still owed after
 that belongs to a run that died, and the next run to touch the table (Telegram's redelivery, the
 next timer, anyone's next change) claims it, in a conditional write of its own, and sends it.
-While the lease runs, a redelivery of the same update sends nothing and asks to be delivered
-again later (`Change.busy`), so an update delivered many times at once is answered once.
+While the lease runs, a redelivery of the same update sends nothing and says until when that run
+has (`Change.busy_until`), so an update delivered many times at once is answered once.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class Change:
     outs: list[Out] = field(default_factory=list)
     repeated: bool = False  # the update had been applied before
     keys: list[str] = field(default_factory=list)  # the owed batches `outs` deliver
-    busy: bool = False  # a repeat whose messages another run is still sending: try again later
+    busy_until: float | None = None  # a repeat whose messages another run sends until then
     saved_version: int | None = None  # the item's version after this change's save, if it saved
 
 
@@ -162,16 +162,17 @@ class Host:
         data = item.data
         owed = owed_in(data)
         mine = f"u{update_id}" if update_id is not None else None
-        busy = any(batch.key == mine for batch in owed if not batch.lapsed(now))
+        leases = [b.lapses for b in owed if b.key == mine and not b.lapsed(now)]
+        busy = max(leases, default=None)
         repeated = update_id is not None
         kept, taken = claim(owed, now)
         if not taken:
-            return Change(Table(data), list(extra), repeated=repeated, busy=busy)
+            return Change(Table(data), list(extra), repeated=repeated, busy_until=busy)
         data["owed"] = [batch.to_stored() for batch in kept]
         self.store.save(Item(item.key, item.version, data, item.expires_at))
         keys = [batch.key for batch in taken]
         outs = outs_of(taken) + list(extra)
-        return Change(Table(data), outs, repeated=repeated, keys=keys, busy=busy)
+        return Change(Table(data), outs, repeated=repeated, keys=keys, busy_until=busy)
 
     @staticmethod
     def next_due(table: Table) -> float | None:
@@ -255,6 +256,10 @@ class Host:
         """When a table's item expires: a day after its game ends, a week while it runs."""
         ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL
         return expiry(self.clock, ttl)
+
+    def count_failure(self, update_id: int) -> int:
+        """One more failed delivery of an update; how many there have been."""
+        return records.count_failure(self.store, update_id, self.clock)
 
     def forget_user(self, user: int) -> None:
         """Erase the user's pointer at the groups they played in."""

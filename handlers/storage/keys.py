@@ -20,6 +20,11 @@ def user_key(user: int) -> str:
     return f"user#{user}"
 
 
+def failure_key(update_id: int) -> str:
+    """The store key that counts an update's failed deliveries."""
+    return f"failed#{update_id}"
+
+
 def expiry(clock: Callable[[], float], ttl: int) -> int:
     """The expiry (whole epoch seconds) of an item written now that lasts `ttl` seconds."""
     return int(clock()) + ttl

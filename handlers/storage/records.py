@@ -8,13 +8,14 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from handlers.storage.keys import expiry, user_key
+from handlers.storage.keys import expiry, failure_key, user_key
 from handlers.storage.retry import retry_on_conflict
 from infra.store import Conflict, GameStore, Item
 
 PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
 APPLIED_PREFS = 10  # updates remembered in a small record
 POINTED = 4  # groups a user's pointer keeps, the latest first
+FAILURE_TTL = 24 * 3600  # Telegram gives up on an update after a day: so does its count
 
 Clock = Callable[[], float]
 
@@ -104,3 +105,17 @@ def forget(store: GameStore, key: str) -> None:
             store.delete(key, item.version)
 
     retry_on_conflict(attempt)
+
+
+def count_failure(store: GameStore, update_id: int, clock: Clock = time.time) -> int:
+    """Count one more failed delivery of an update; how many there have been."""
+    key = failure_key(update_id)
+
+    def attempt(_: int) -> int:
+        item = store.load(key)
+        count = (item.data.get("count", 0) if item else 0) + 1
+        version = item.version if item else 0
+        store.save(Item(key, version, {"count": count}, expiry(clock, FAILURE_TTL)))
+        return count
+
+    return retry_on_conflict(attempt)

@@ -23,7 +23,6 @@ from handlers.telegram import render
 from handlers.telegram.answers import PressAnswer, answer_press
 from handlers.telegram.buttondata import Press
 from handlers.telegram.changes import (
-    RetryLater,
     bot_can_delete,
     deps,
     display_name,
@@ -59,7 +58,7 @@ def answered(handle: Handler) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], A
             await stop_if_repeat(context, update, table)
             lang = table.lang if table else language_for(user.language_code)
             answer = t(lang, err.key, **err.kw)
-        except (ApplicationHandlerStop, RetryLater):
+        except ApplicationHandlerStop:
             raise
         except Exception:
             # The presser's button would spin until Telegram gives up: say so, then fail the

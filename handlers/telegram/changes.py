@@ -46,11 +46,6 @@ def display_name(user) -> str:
     return name[:32]
 
 
-class RetryLater(Exception):
-    """Telegram should deliver this update again later: another run is still sending what the
-    update's change owes (and may die doing so)."""
-
-
 def _unchanged(table: Table | None):
     return None, []
 
@@ -72,8 +67,11 @@ async def run_change(
     if change.outs or change.keys:
         answer = None if change.repeated else press
         await send(context, change.table, change.outs, change.keys, answer, change.saved_version)
-    if change.busy:
-        raise RetryLater(update_id)
+    if change.busy_until is not None:
+        # Another run is sending what the update's change owes: should it die, a timer at the
+        # end of its lease sends the rest, so Telegram need not come back (and hold the chat).
+        d.host.wake(chat, change.busy_until)
+        raise ApplicationHandlerStop
     if change.repeated:
         raise ApplicationHandlerStop  # a redelivery: its answers went out the first time
     return change

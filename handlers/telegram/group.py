@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 from handlers.session.table import BOT_CAN_DELETE, PLAYING, Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram import render
-from handlers.telegram.changes import RetryLater, deps, is_group, migrate, removed, run
+from handlers.telegram.changes import deps, is_group, migrate, removed, run
 from handlers.telegram.outbox import deliver
 
 log = logging.getLogger(__name__)
@@ -107,9 +107,6 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log a handler's failure by its kind only (never texts, cards or tokens), and note it for
-    the webhook entry, which then asks Telegram to deliver the update again."""
+    the webhook entry, which then asks Telegram to deliver the update again (a few times)."""
     context.application.bot_data.setdefault("failed", []).append(context.error)
-    if isinstance(context.error, RetryLater):
-        log.info("update %s is still being sent by another run", context.error)
-        return
     log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)

@@ -87,45 +87,46 @@ def test_a_call_without_the_right_secret_is_refused_before_the_store_is_touched(
 
 
 NESTED = "[" * 100_000 + "]" * 100_000
-NOT_UPDATES = [
-    ("{", False, 400),
-    ("null", False, 400),
-    ("42", False, 400),
-    ('"update"', False, 400),
-    ("[]", False, 400),
-    ('{"message": {"text": "/newgame"}}', False, 400),
-    ('{"update_id": 1.5}', False, 400),
-    ('{"update_id": true}', False, 400),
-    ('{"update_id": null}', False, 400),
-    (NESTED, False, 400),
-    ('{"update_id": 1, "pad": "' + "x" * 300_000 + '"}', False, 413),
-    ("!!!!", True, 400),
-    (base64.b64encode(b"\x80\x81\x82").decode(), True, 400),
-    (base64.b64encode(b"[1]").decode(), True, 400),
-    ('{"update_id": 5, "message": "not a message"}', False, 400),
-    ('{"update_id": 5, "callback_query": [1, 2]}', False, 400),
+NOT_UPDATES = [  # each with whether it comes base64-encoded
+    ("{", False),
+    ("null", False),
+    ("42", False),
+    ('"update"', False),
+    ("[]", False),
+    ('{"message": {"text": "/newgame"}}', False),
+    ('{"update_id": 1.5}', False),
+    ('{"update_id": true}', False),
+    ('{"update_id": null}', False),
+    (NESTED, False),
+    ('{"update_id": 1, "pad": "' + "x" * 300_000 + '"}', False),
+    ("!!!!", True),
+    (base64.b64encode(b"\x80\x81\x82").decode(), True),
+    (base64.b64encode(b"[1]").decode(), True),
+    ('{"update_id": 5, "message": "not a message"}', False),
+    ('{"update_id": 5, "callback_query": [1, 2]}', False),
 ]
 
 
-def test_a_body_that_is_no_update_is_refused_without_a_crash(
+def test_a_body_that_is_no_update_is_answered_ok_and_changes_nothing(
     lambda_bot: LambdaBot, playing: Table
 ) -> None:
     store = lambda_bot.store
-    for body, base64_encoded, status in NOT_UPDATES:
+    for body, base64_encoded in NOT_UPDATES:
         event = lambda_bot.event(body)
         event["isBase64Encoded"] = base64_encoded
         with unchanged(lambda_bot, playing):
             reads, writes = store.reads, store.writes
             answer = lambda_entry.webhook(event)
             assert (store.reads, store.writes) == (reads, writes), body[:40]
-        assert answer["statusCode"] == status, body[:40]
+        # Telegram would hold the chat's later updates behind one it must send again: a 2xx.
+        assert (answer["statusCode"], answer["body"]) == (200, "not an update"), body[:40]
 
 
-def test_a_body_of_the_wrong_kind_is_refused(lambda_bot: LambdaBot, playing: Table) -> None:
+def test_a_body_of_the_wrong_kind_is_answered_ok(lambda_bot: LambdaBot, playing: Table) -> None:
     for body in ({"update_id": 1}, ["update"], 42):
         event = lambda_bot.event("")
         event["body"] = body
-        assert lambda_entry.webhook(event)["statusCode"] == 400
+        assert lambda_entry.webhook(event)["body"] == "not an update"
 
 
 # -- forged buttons --------------------------------------------------------------------------

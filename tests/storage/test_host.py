@@ -70,14 +70,16 @@ def test_a_redelivered_update_is_not_applied_again(host: Host) -> None:
     host.remember(CHAT, 1, {}, None, first.keys)
     again = host.change(CHAT, 1, counting)
     assert calls == [1]
-    assert again.repeated and not again.busy and again.outs == []
+    assert again.repeated and again.busy_until is None and again.outs == []
 
 
 def test_a_redelivery_during_the_lease_is_busy_and_sends_nothing(host: Host, clock) -> None:
     host.change(CHAT, 1, saying(HELLO))  # its run has not reported the message delivered
+    start = clock.now
     clock.now += LEASE - 1
     again = host.change(CHAT, 1, saying(HELLO))
-    assert again.repeated and again.busy and again.outs == []
+    assert again.repeated and again.outs == []
+    assert again.busy_until == start + LEASE  # when a timer sends it, should that run have died
 
 
 def test_a_dead_runs_messages_go_out_with_the_next_change_after_the_lease(
