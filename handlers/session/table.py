@@ -44,6 +44,12 @@ LOBBY_SECONDS = 3600  # an unstarted lobby closes after an hour
 NAME_MAX, TITLE_MAX = 32, 64
 
 
+def next_game(previous: Play | None, now: float) -> int:
+    """The number of a group's next game: after its last one, and never one an earlier life of
+    the group's item gave out (the time in seconds is past every number given before it)."""
+    return max(previous.game + 1 if previous is not None else 1, int(now))
+
+
 class Table(Play):
     """A group's lobby or game, as stored."""
 

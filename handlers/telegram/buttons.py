@@ -15,7 +15,15 @@ from engine.cards import SPY
 from engine.state import SPY_PHASE, TURN
 from engine.turns import may_decapitate
 from handlers.session.settings import MAX_PLAYERS
-from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
+from handlers.session.table import (
+    BOT_CAN_DELETE,
+    CANCELLED,
+    OVER_STATUS,
+    PLAYING,
+    Refused,
+    Table,
+    next_game,
+)
 from handlers.session.table import LOBBY as LOBBY_STATUS
 from handlers.storage.keys import prefs_key
 from handlers.telegram import buttondata as callbacks
@@ -153,7 +161,7 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
             raise Refused("stale_button")
         new, news = Table.open_lobby(
             table.chat,
-            table.game + 1,
+            next_game(table, d.clock()),
             user.id,
             display_name(user),
             table.lang,

@@ -9,7 +9,15 @@ from contextlib import suppress
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from handlers.session.table import BOT_CAN_DELETE, CANCELLED, OVER_STATUS, PLAYING, Refused, Table
+from handlers.session.table import (
+    BOT_CAN_DELETE,
+    CANCELLED,
+    OVER_STATUS,
+    PLAYING,
+    Refused,
+    Table,
+    next_game,
+)
 from handlers.session.table import LOBBY as LOBBY_STATUS
 from handlers.storage.keys import prefs_key, user_key
 from handlers.storage.records import pointed_chats
@@ -54,10 +62,9 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise Refused("lobby_exists")
         if table is not None and table.status == PLAYING:
             raise Refused("game_running")
-        game = table.game + 1 if table else 1
         new, news = Table.open_lobby(
             chat.id,
-            game,
+            next_game(table, d.clock()),
             user.id,
             display_name(user),
             lang,

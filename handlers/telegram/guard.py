@@ -20,6 +20,8 @@ def table_chat(update: Update) -> int | None:
     if update.callback_query is not None:
         press = callbacks.decode(update.callback_query.data)
         return press.chat if press else None
+    if update.my_chat_member is not None:  # the bot's own membership: in a group, its table's
+        return update.effective_chat.id if is_group(update) else None
     message = update.effective_message
     if message is None or update.effective_chat is None:
         return None
@@ -127,10 +129,18 @@ async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 def reads_of(update: Update, chat: int) -> list[str]:
     """The store keys that handling `update` reads, to be read in one call: the table, and
-    for /newgame the group's saved settings and the host's pointer, for a join the joiner's."""
+    for /newgame the group's saved settings and the host's pointer, for a join the joiner's,
+    for a settings button or news of the bot's rights the group's saved record."""
     keys = [game_key(chat)]
     message, user = update.effective_message, update.effective_user
-    if update.callback_query is not None or message is None or user is None:
+    if update.my_chat_member is not None:
+        return [*keys, prefs_key(chat)]
+    if update.callback_query is not None:
+        press = callbacks.decode(update.callback_query.data)
+        if press is not None and press.kind == callbacks.LOBBY and press.arg.startswith("t:"):
+            keys.append(prefs_key(chat))
+        return keys
+    if message is None or user is None:
         return keys
     words = (message.text or "").split()
     command = words[0].split("@")[0] if words else ""

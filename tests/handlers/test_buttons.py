@@ -105,7 +105,7 @@ def test_someone_elses_keyboard_is_refused(bot: Bot, playing: Table) -> None:
     me = board.button(playing.t("btn_my_card")).callback_data
     assert refused(bot, playing, outsider, lambda: outsider.press_data(me, board)) == NOT_PLAYING
     # Lobby buttons belong on the group's lobby message, not in a private chat.
-    start = callbacks.encode(callbacks.LOBBY, playing.chat, 1, 0, "start")
+    start = callbacks.encode(callbacks.LOBBY, playing.chat, playing.data()["game"], 0, "start")
     own = player.messages()[-1]
     assert refused(bot, playing, player, lambda: player.press_data(start, own)) == BAD
     # A game button pressed on a group message is not a private prompt.
@@ -121,10 +121,10 @@ def test_settings_by_a_player_who_is_not_the_host_are_refused(bot: Bot) -> None:
     for label in (table.t("btn_settings"), table.t("btn_start")):
         press = lambda text=label: guest.press(text, lobby)  # noqa: E731
         assert refused(bot, table, guest, press) == ONLY_HOST
-    toggle = callbacks.encode(callbacks.LOBBY, table.chat, 1, 0, "t:spy")
+    toggle = callbacks.encode(callbacks.LOBBY, table.chat, table.data()["game"], 0, "t:spy")
     press = lambda: guest.press_data(toggle, lobby)  # noqa: E731
     assert refused(bot, table, guest, press) == ONLY_HOST
-    bogus = callbacks.encode(callbacks.LOBBY, table.chat, 1, 0, "t:nonsense")
+    bogus = callbacks.encode(callbacks.LOBBY, table.chat, table.data()["game"], 0, "t:nonsense")
     assert refused(bot, table, table.host, lambda: table.host.press_data(bogus, lobby)) == BAD
 
 

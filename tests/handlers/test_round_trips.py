@@ -133,3 +133,31 @@ def test_opening_a_lobby_reads_the_table_settings_and_pointer_in_one_call(
     assert store.reads - reads == 1
     assert table.data()["status"] == "lobby"
     assert lambda_bot.store.load(f"user#{table.host.id}").data["chats"] == [table.chat]
+
+
+def test_a_settings_press_reads_the_table_and_the_groups_defaults_in_one_call(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
+    store, menu = lambda_bot.store, table.lobby_message()
+    spy = next(b.text for row in menu.buttons for b in row if b.callback_data.endswith("t:spy"))
+    reads, writes = store.reads, store.writes
+    assert table.host.press(spy, menu) is None
+    # The change, its delivery mark, and the group's saved defaults.
+    assert (store.reads - reads, store.writes - writes) == (1, 3)
+    assert store.load(f"prefs#{table.chat}").data["settings"]["spy"] is True
+
+
+def test_news_of_the_bots_rights_reads_the_table_and_the_groups_record_in_one_call(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    store = lambda_bot.store
+    reads = store.reads
+    lambda_bot.fake.set_bot_admin(table.group, True)
+    lambda_bot.settle()
+    assert store.reads - reads == 1
+    assert table.data()["bot_can_delete"] is True

@@ -156,7 +156,7 @@ def game_of(bot: Bot, table: Table, t0: float = 0.0) -> dict:
     names = {uid: name for uid, name in data.get("players", [])}
     hold = data.get("hold")
     return {
-        "game": data["game"],
+        "game": data["game"] - int(t0),  # numbered by the time its lobby opened
         "status": data["status"],
         "lang": data["lang"],
         "settings": data["settings"],

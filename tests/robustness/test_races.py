@@ -84,7 +84,7 @@ def test_twenty_setting_presses_at_once_all_apply_and_the_menu_shows_them_all(
             table.host.user,
             table.group,
             menu.message_id,
-            callback_data=callbacks.encode("l", table.chat, 1, 0, arg),
+            callback_data=callbacks.encode("l", table.chat, table.data()["game"], 0, arg),
         )
         for arg in presses
     ]
@@ -129,7 +129,7 @@ def test_twenty_presses_in_a_game_at_once_one_move_is_made_and_each_is_answered(
         pool_bot.fake.press(p.user, table.group, board.message_id, table.t("btn_my_card"))
         for p in others
     ]
-    forged = callbacks.encode("g", table.chat, 1, state.version, "e")
+    forged = callbacks.encode("g", table.chat, table.data()["game"], state.version, "e")
     updates += [
         pool_bot.fake.press(p.user, p.user, p.messages()[-1].message_id, callback_data=forged)
         for p in others[:1]
