@@ -225,7 +225,7 @@ def no_env_keys(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "config"))
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
     monkeypatch.setenv("BOTO_CONFIG", str(tmp_path / "boto"))
-    monkeypatch.setattr(aws, "_botocore_credentials", None)
+    monkeypatch.setattr(aws.config, "_botocore_credentials", None)
     return credentials
 
 
@@ -339,7 +339,7 @@ def waits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         seen.append(attempt)
         return 0.0
 
-    monkeypatch.setattr(aws, "backoff", record)
+    monkeypatch.setattr(aws.retries, "backoff", record)
     return seen
 
 
