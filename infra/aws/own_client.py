@@ -10,7 +10,7 @@ from typing import Any
 from infra.aws import connections, retries
 from infra.aws.config import Credentials, Service, resolve_credentials
 from infra.aws.signing import sign
-from infra.aws.wire import AwsError, encode, parse
+from infra.aws.wire import AwsError, check_crc32, encode, parse
 
 CONNECT_TIMEOUT = 3.0  # seconds
 READ_TIMEOUT = 10.0  # seconds
@@ -91,6 +91,8 @@ class Client:
                     raise
                 continue
             try:
+                if self.service.name == "dynamodb":
+                    check_crc32(operation, status, answer_headers, data)
                 return parse(operation, status, answer_headers, data, attempt)
             except AwsError as error:
                 if last or not retries.retryable(error):

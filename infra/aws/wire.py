@@ -5,17 +5,22 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import zlib
 from typing import Any
+
+CRC32_MISMATCH = "Crc32Mismatch"  # a DynamoDB answer whose body fails its x-amz-crc32
 
 
 class AwsError(Exception):
     """An error answer from AWS, shaped like botocore's ClientError (`.response`)."""
 
-    def __init__(self, code: str, message: str, status: int, operation: str = "") -> None:
+    def __init__(
+        self, code: str, message: str, status: int, operation: str = "", **more: str
+    ) -> None:
         super().__init__(f"{operation or 'AWS call'} failed ({status} {code}): {message}")
         self.code, self.message, self.status, self.operation = code, message, status, operation
         self.response = {
-            "Error": {"Code": code, "Message": message},
+            "Error": {"Code": code, "Message": message, **more},
             "ResponseMetadata": {"HTTPStatusCode": status},
         }
 
@@ -30,6 +35,16 @@ def _blob(value: Any) -> str:
     if isinstance(value, bytes | bytearray | memoryview):
         return base64.b64encode(value).decode()
     raise TypeError(f"cannot send a {type(value).__name__} to AWS")
+
+
+def check_crc32(
+    operation: str, status: int, headers: http.client.HTTPMessage, data: bytes
+) -> None:
+    """AwsError (CRC32_MISMATCH) if the answer has an x-amz-crc32 its body fails, as botocore
+    checks DynamoDB's answers."""
+    expected = headers.get("x-amz-crc32")
+    if expected is not None and expected.strip() != str(zlib.crc32(data)):
+        raise AwsError(CRC32_MISMATCH, f"x-amz-crc32 is {expected}", status, operation)
 
 
 def parse(
@@ -56,7 +71,8 @@ def parse(
 def _error(
     operation: str, status: int, headers: http.client.HTTPMessage, parsed: Any, data: bytes
 ) -> AwsError:
-    """The AwsError an error answer describes, readable even when its body is no JSON."""
+    """The AwsError an error answer describes, readable even when its body is no JSON; a
+    former Query service's code (x-amzn-query-error, SQS) replaces the JSON one, as in botocore."""
     body = parsed if isinstance(parsed, dict) else {}
     raw = body.get("__type") or headers.get("x-amzn-ErrorType") or body.get("code")
     raw = raw or body.get("Code")
@@ -65,6 +81,11 @@ def _error(
     if message is None:
         text = data[:200].decode(errors="replace").strip()
         message = f"an answer that is not AWS's JSON: {text!r}" if text else "an empty answer"
+    query_code, _, fault = (headers.get("x-amzn-query-error") or "").partition(";")
+    if query_code and fault and ";" not in fault:
+        return AwsError(
+            query_code, str(message), status, operation, QueryErrorCode=code, Type=fault
+        )
     return AwsError(code, str(message), status, operation)
 
 

@@ -126,6 +126,11 @@ def waits_fixture(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return seen
 
 
+def scripted_options(server: Scripted) -> dict[str, Any]:
+    """Client options for `server`, with KEYS."""
+    return {"region_name": REGION, "endpoint_url": server.url, **as_options(KEYS)}
+
+
 def scripted_client(server: Scripted, **options: Any) -> aws.Client:
     return aws.client(
         "dynamodb", region_name=REGION, endpoint_url=server.url, **as_options(KEYS), **options
