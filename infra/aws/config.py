@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,15 @@ class NoCredentials(RuntimeError):
     """Neither the environment nor botocore's resolver had credentials."""
 
 
+class UnsupportedEndpoint(ValueError):
+    """An endpoint the client would have to guess: FIPS, dual-stack, another partition."""
+
+
+# The regions of the standard partition ("aws" in botocore's data/partitions.json), whose
+# endpoints are https://<service>.<region>.amazonaws.com for the three services.
+STANDARD_REGION = re.compile(r"^(us|eu|ap|sa|ca|me|af|il|mx)\-\w+\-\d+$", re.ASCII)
+
+
 def resolve_region(region: str | None = None, env: Any = os.environ) -> str:
     """`region`, else AWS_REGION (set by Lambda), else AWS_DEFAULT_REGION."""
     found = region or env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION")
@@ -47,15 +57,31 @@ def resolve_region(region: str | None = None, env: Any = os.environ) -> str:
 
 
 def resolve_endpoint(service: Service, region: str, env: Any = os.environ) -> str:
-    """AWS_ENDPOINT_URL_<SERVICE>, else AWS_ENDPOINT_URL, else the service's public endpoint."""
+    """AWS_ENDPOINT_URL_<SERVICE>, else AWS_ENDPOINT_URL, else the service's public endpoint in
+    the standard partition; UnsupportedEndpoint for one the client would have to guess."""
     if env.get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "").lower() != "true":
         configured = env.get(f"AWS_ENDPOINT_URL_{service.env_suffix}") or env.get(
             "AWS_ENDPOINT_URL"
         )
         if configured:
             return configured
-    suffix = "amazonaws.com.cn" if region.startswith("cn-") else "amazonaws.com"
-    return f"https://{service.name}.{region}.{suffix}"
+    refused = [
+        f"{what} endpoints ({variable}=true)"
+        for what, variable in (
+            ("FIPS", "AWS_USE_FIPS_ENDPOINT"),
+            ("dual-stack", "AWS_USE_DUALSTACK_ENDPOINT"),
+        )
+        if env.get(variable, "").lower() == "true"
+    ]
+    if not STANDARD_REGION.fullmatch(region):
+        refused.append(f"region {region!r} (not of the standard aws partition)")
+    if refused:
+        raise UnsupportedEndpoint(
+            f"the bot's own AWS client does not guess {service.name} endpoints for "
+            f"{' and '.join(refused)}: set AWS_ENDPOINT_URL_{service.env_suffix} "
+            "(or AWS_ENDPOINT_URL), or use boto3"
+        )
+    return f"https://{service.name}.{region}.amazonaws.com"
 
 
 _botocore_credentials: Any = None
