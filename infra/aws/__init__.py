@@ -23,13 +23,14 @@ from infra.aws.config import (
 )
 from infra.aws.connections import close_connections, tls_context
 from infra.aws.factory import client
-from infra.aws.own_client import CONNECT_TIMEOUT, READ_TIMEOUT, Client
+from infra.aws.own_client import CONNECT_TIMEOUT, DEADLINE, READ_TIMEOUT, Client
 from infra.aws.retries import MAX_ATTEMPTS, THROTTLING, backoff, retryable
 from infra.aws.signing import sign
 from infra.aws.wire import AwsError
 
 __all__ = [
     "CONNECT_TIMEOUT",
+    "DEADLINE",
     "MAX_ATTEMPTS",
     "READ_TIMEOUT",
     "SERVICES",

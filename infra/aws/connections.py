@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import http.client
+import select
 import ssl
 import threading
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+# Seconds a kept-alive connection may sit idle and still be used. A Lambda frozen between two
+# updates cannot see its peer go: DynamoDB drops idle connections after about 60 s
+# (aws/aws-sdk-java#1365; the Java SDK v2's default max idle time is 60 s too), a NAT or
+# Lambda's Hyperplane after 350 s (AWS knowledge center, "lambda-vpc-timeout"). A connection
+# dropped silently would cost a whole read timeout, so one idle for longer than half the
+# shortest of these is closed instead.
+IDLE_LIMIT = 30.0
 
 _tls: ssl.SSLContext | None = None
 _tls_lock = threading.Lock()
@@ -70,11 +79,12 @@ class Endpoint:
         return connection
 
 
-class _Pool(dict[tuple[str, str, int], http.client.HTTPConnection]):
-    """One thread's kept-alive connections, closed when the thread ends."""
+class _Pool(dict[tuple[str, str, int], tuple[http.client.HTTPConnection, float]]):
+    """One thread's kept-alive connections with the time each was last used, closed when the
+    thread ends."""
 
     def __del__(self) -> None:
-        for connection in self.values():
+        for connection, _ in self.values():
             connection.close()
 
 
@@ -85,18 +95,41 @@ def _pool() -> _Pool:
     return pool
 
 
-def take(endpoint: Endpoint) -> http.client.HTTPConnection | None:
-    """This thread's kept-alive connection to `endpoint`, taken out of the pool, or None."""
-    return _pool().pop(endpoint.key, None)
+def take(endpoint: Endpoint, now: float) -> http.client.HTTPConnection | None:
+    """This thread's kept-alive connection to `endpoint`, out of the pool, if it was used less
+    than IDLE_LIMIT seconds before `now` and its peer has not closed it; else None."""
+    kept = _pool().pop(endpoint.key, None)
+    if kept is None:
+        return None
+    connection, last_used = kept
+    if now - last_used >= IDLE_LIMIT or _dropped(connection):
+        connection.close()
+        return None
+    return connection
 
 
-def keep(endpoint: Endpoint, connection: http.client.HTTPConnection) -> None:
-    """Put `connection` back in this thread's pool for the next call to `endpoint`."""
-    _pool()[endpoint.key] = connection
+def _dropped(connection: http.client.HTTPConnection) -> bool:
+    """Whether an idle connection has anything to read: its peer closed it (or sent what no
+    request asked for), as urllib3 checks before reusing one."""
+    sock = connection.sock
+    if sock is None:
+        return True
+    if isinstance(sock, ssl.SSLSocket) and sock.pending():
+        return True
+    if not hasattr(select, "poll"):  # Windows
+        return bool(select.select([sock], [], [], 0)[0])
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
+
+
+def keep(endpoint: Endpoint, connection: http.client.HTTPConnection, now: float) -> None:
+    """Put `connection`, last used at `now`, back in this thread's pool for `endpoint`."""
+    _pool()[endpoint.key] = (connection, now)
 
 
 def close_connections() -> None:
     """Close this thread's connections (a thread that ends would otherwise leave them open)."""
-    for connection in _pool().values():
+    for connection, _ in _pool().values():
         connection.close()
     _pool().clear()

@@ -12,8 +12,8 @@ def client(service: str, **options: Any) -> Client:
     """A client for `service` ("dynamodb", "sqs" or "secretsmanager"), safe to share.
 
     Options: region_name, endpoint_url, aws_access_key_id, aws_secret_access_key,
-    aws_session_token, connect_timeout, read_timeout, max_attempts. Region, endpoint and
-    credentials otherwise come from the environment (see resolve_*).
+    aws_session_token, connect_timeout, read_timeout, max_attempts, deadline (and clock and
+    sleep, for tests). Region, endpoint and credentials otherwise come from the environment.
     """
     if service not in SERVICES:
         raise ValueError(f"no JSON client for {service!r}; known: {', '.join(SERVICES)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import ssl
 import time
+from collections.abc import Callable
 from typing import Any
 
 from infra.aws import connections, retries
@@ -14,6 +15,11 @@ from infra.aws.wire import AwsError, check_crc32, encode, parse
 
 CONNECT_TIMEOUT = 3.0  # seconds
 READ_TIMEOUT = 10.0  # seconds
+# Seconds one call may take, all its attempts, backoffs and timeouts added up: no attempt
+# starts after it, and socket timeouts shrink to what is left. The webhook Lambda has 25 s
+# (serverless.yml) for an update's few calls, most of them at most a DynamoDB read and a write.
+DEADLINE = 8.0
+CHUNK = 65536  # bytes read at a time, each read within what is left of the deadline
 
 
 class Client:
@@ -30,6 +36,9 @@ class Client:
         connect_timeout: float = CONNECT_TIMEOUT,
         read_timeout: float = READ_TIMEOUT,
         max_attempts: int = retries.MAX_ATTEMPTS,
+        deadline: float = DEADLINE,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.service = service
         self.region = region
@@ -38,6 +47,9 @@ class Client:
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout
         self.max_attempts = max(1, max_attempts)
+        self.deadline = deadline
+        self.clock = clock
+        self.sleep = sleep
         self._endpoint = connections.Endpoint.parse(endpoint_url)
         self._content_type = f"application/x-amz-json-{service.json_version}"
 
@@ -70,46 +82,54 @@ class Client:
 
     def call(self, operation: str, params: dict[str, Any]) -> dict[str, Any]:
         """Run `operation` with `params` (botocore's request shape) and return the parsed
-        answer (botocore's response shape); AwsError for an error answer. Throttling, server
-        errors, timeouts and lost connections are tried again with jittered backoff."""
+        answer (botocore's response shape); AwsError for an error answer. What botocore would
+        retry is tried again with jittered backoff, within the call's deadline."""
         body = encode(params)
         headers = {
             "Content-Type": self._content_type,
             "X-Amz-Target": f"{self.service.target_prefix}.{operation}",
         }
-        for attempt in range(self.max_attempts):
-            if attempt:
-                time.sleep(retries.backoff(attempt))
-            last = attempt + 1 == self.max_attempts
+        end = self.clock() + self.deadline
+        attempt = 0
+        while True:
             credentials = self.credentials or resolve_credentials()
             try:
-                status, answer_headers, data = self._exchange(body, headers, credentials)
-            except ssl.SSLCertVerificationError:
-                raise
-            except (OSError, http.client.HTTPException):
-                if last:
-                    raise
-                continue
-            try:
+                status, answer_headers, data = self._exchange(body, headers, credentials, end)
                 if self.service.name == "dynamodb":
                     check_crc32(operation, status, answer_headers, data)
                 return parse(operation, status, answer_headers, data, attempt)
+            except ssl.SSLCertVerificationError:
+                raise
             except AwsError as error:
-                if last or not retries.retryable(error):
+                if not retries.retryable(error):
                     raise
-        raise AssertionError("unreachable")
+                failure: Exception = error
+            except (OSError, http.client.HTTPException) as error:
+                failure = error
+            attempt += 1
+            if attempt >= self.max_attempts:
+                raise failure
+            wait = retries.backoff(attempt)
+            if self.clock() + wait >= end:
+                failure.add_note(f"no attempt left within the call's {self.deadline:g} s deadline")
+                raise failure
+            self.sleep(wait)
 
     def _exchange(
-        self, body: bytes, headers: dict[str, str], credentials: Credentials
+        self, body: bytes, headers: dict[str, str], credentials: Credentials, end: float
     ) -> tuple[int, http.client.HTTPMessage, bytes]:
-        """One signed POST on this thread's connection; a kept-alive connection the server
-        has dropped meanwhile is replaced once at once."""
+        """One signed POST on this thread's connection, every wait within what is left before
+        `end`; a kept-alive connection the server has dropped is replaced once at once."""
         endpoint = self._endpoint
         for fresh in (False, True):
-            connection = None if fresh else connections.take(endpoint)
+            read_timeout = self._left(end, self.read_timeout)
+            connection = None if fresh else connections.take(endpoint, self.clock())
             reused = connection is not None
             if connection is None:
-                connection = endpoint.connect(self.connect_timeout, self.read_timeout)
+                connect_timeout = self._left(end, self.connect_timeout)
+                connection = endpoint.connect(connect_timeout, read_timeout)
+            elif connection.sock is not None:
+                connection.sock.settimeout(read_timeout)
             amz_date = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
             signed = sign(
                 credentials,
@@ -124,7 +144,7 @@ class Client:
             try:
                 connection.request("POST", endpoint.path, body, signed)
                 response = connection.getresponse()
-                data = response.read()
+                data = self._read(response, connection, end)
             except ConnectionError:
                 connection.close()
                 if reused:
@@ -136,6 +156,33 @@ class Client:
             if response.will_close:
                 connection.close()
             else:
-                connections.keep(endpoint, connection)
+                connections.keep(endpoint, connection, self.clock())
             return response.status, response.headers, data
         raise AssertionError("unreachable")
+
+    def _left(self, end: float, timeout: float) -> float:
+        """`timeout`, or what is left before `end` if less; TimeoutError if nothing is."""
+        left = end - self.clock()
+        if left <= 0:
+            raise TimeoutError(f"the call's {self.deadline:g} s deadline has passed")
+        return min(timeout, left)
+
+    def _read(
+        self,
+        response: http.client.HTTPResponse,
+        connection: http.client.HTTPConnection,
+        end: float,
+    ) -> bytes:
+        """The answer's body, each read of the socket within what is left before `end`."""
+        chunks = []
+        while response.length is None or response.length > 0:
+            if connection.sock is not None:
+                connection.sock.settimeout(self._left(end, self.read_timeout))
+            chunk = response.read1(CHUNK)  # one read of the socket at most
+            if not chunk:
+                break
+            chunks.append(chunk)
+        if response.length:  # closed before the length it announced
+            raise http.client.IncompleteRead(b"".join(chunks), response.length)
+        response.close()  # the body is read; the connection may serve the next call
+        return b"".join(chunks)

@@ -32,6 +32,19 @@ def own_connections() -> Iterator[None]:
 DROP = "drop"  # close the connection without answering
 
 
+class Clock:
+    """The client's monotonic clock, which a test (or a scripted answer) can move forward."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
 @dataclass
 class Answer:
     status: int
@@ -39,14 +52,15 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before answering
     then_close: bool = False  # close the kept-alive connection afterwards, without saying so
+    advance: float = 0.0  # seconds the server's clock moves forward before answering
 
 
 def ok(payload: dict[str, Any], **kw: Any) -> Answer:
     return Answer(200, json.dumps(payload).encode(), **kw)
 
 
-def fault(status: int, error_type: str, message: str = "it failed") -> Answer:
-    return Answer(status, json.dumps({"__type": error_type, "message": message}).encode())
+def fault(status: int, error_type: str, message: str = "it failed", **kw: Any) -> Answer:
+    return Answer(status, json.dumps({"__type": error_type, "message": message}).encode(), **kw)
 
 
 @dataclass
@@ -62,9 +76,10 @@ class Scripted(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, answers: list[Answer | str]) -> None:
+    def __init__(self, answers: list[Answer | str], clock: Clock | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.answers = list(answers)
+        self.clock = clock or Clock()
         self.requests: list[Seen] = []
         self.url = f"http://127.0.0.1:{self.server_address[1]}"
         self._thread = threading.Thread(target=self.serve_forever, args=(0.02,), daemon=True)
@@ -93,6 +108,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         assert isinstance(answer, Answer)
+        self.server.clock.advance(answer.advance)
         time.sleep(answer.delay)
         self.send_response(answer.status)
         for name, value in answer.headers.items():
