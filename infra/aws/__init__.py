@@ -22,7 +22,7 @@ from infra.aws.config import (
     resolve_region,
 )
 from infra.aws.connections import close_connections, tls_context
-from infra.aws.factory import client
+from infra.aws.factory import SWITCH, AwsClient, boto3_client, client
 from infra.aws.own_client import CONNECT_TIMEOUT, DEADLINE, READ_TIMEOUT, Client
 from infra.aws.retries import MAX_ATTEMPTS, THROTTLING, backoff, retryable
 from infra.aws.signing import sign
@@ -34,7 +34,9 @@ __all__ = [
     "MAX_ATTEMPTS",
     "READ_TIMEOUT",
     "SERVICES",
+    "SWITCH",
     "THROTTLING",
+    "AwsClient",
     "AwsError",
     "Client",
     "Credentials",
@@ -42,6 +44,7 @@ __all__ = [
     "Service",
     "UnsupportedEndpoint",
     "backoff",
+    "boto3_client",
     "client",
     "close_connections",
     "resolve_credentials",

@@ -79,7 +79,7 @@ def resolve_endpoint(service: Service, region: str, env: Any = os.environ) -> st
         raise UnsupportedEndpoint(
             f"the bot's own AWS client does not guess {service.name} endpoints for "
             f"{' and '.join(refused)}: set AWS_ENDPOINT_URL_{service.env_suffix} "
-            "(or AWS_ENDPOINT_URL), or use boto3"
+            "(or AWS_ENDPOINT_URL), or use boto3 (DECAPITATION_AWS_CLIENT=boto3)"
         )
     return f"https://{service.name}.{region}.amazonaws.com"
 
