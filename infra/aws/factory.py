@@ -25,14 +25,11 @@ class AwsClient(Protocol):
 
 
 def client(service: str, **options: Any) -> AwsClient:
-    """A client for `service` ("dynamodb", "sqs" or "secretsmanager"), safe to share: the bot's
-    own, or boto3's when DECAPITATION_AWS_CLIENT is "boto3".
-
-    Options: region_name, endpoint_url, aws_access_key_id, aws_secret_access_key,
-    aws_session_token, connect_timeout, read_timeout, max_attempts; for the own client also
-    deadline (and clock, sleep). Region, endpoint and credentials otherwise come from the
-    environment.
-    """
+    """A client for `service` ("dynamodb", "sqs", "secretsmanager"), safe to share: the bot's
+    own, or boto3's under DECAPITATION_AWS_CLIENT=boto3; the environment gives what is not."""
+    # Options: region_name, endpoint_url, aws_access_key_id, aws_secret_access_key,
+    # aws_session_token, connect_timeout, read_timeout, max_attempts; for the own client also
+    # deadline, clock and sleep.
     if service not in SERVICES:
         raise ValueError(f"no JSON client for {service!r}; known: {', '.join(SERVICES)}")
     choice = os.environ.get(SWITCH, "").strip().lower() or "own"

@@ -81,9 +81,8 @@ class Client:
         return self.call("GetSecretValue", params)
 
     def call(self, operation: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Run `operation` with `params` (botocore's request shape) and return the parsed
-        answer (botocore's response shape); AwsError for an error answer. What botocore would
-        retry is tried again with jittered backoff, within the call's deadline."""
+        """`operation` with `params` in botocore's shapes, answer parsed; AwsError for an error
+        answer. What botocore would retry is tried again, with backoff, within the deadline."""
         body = encode(params)
         headers = {
             "Content-Type": self._content_type,

@@ -100,9 +100,8 @@ RETRY_MODEL = SESSION.get_component("data_loader").load_data("_retry")
 
 
 def botocore_lists() -> tuple[set[str], set[int]]:
-    """The error codes and the bare HTTP statuses botocore retries, read from its own lists:
-    standard mode's checkers and legacy mode's `_retry.json` (its general definitions and the
-    sections of the bot's three services)."""
+    """The codes and bare statuses botocore retries, from its own lists: standard mode's checkers
+    and legacy mode's `_retry.json` (general definitions, the bot's three services)."""
     codes = {
         *standard.TransientRetryableChecker._TRANSIENT_ERROR_CODES,
         *standard.ThrottledRetryableChecker._THROTTLED_ERROR_CODES,
