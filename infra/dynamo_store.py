@@ -29,8 +29,8 @@ _IS_EXPECTED = "#v = :expected AND (attribute_not_exists(#exp) OR #exp > :now)"
 
 
 def default_client() -> Any:
-    """The process-wide DynamoDB client (`infra.aws`), created on first use so warm Lambda
-    starts reuse it; region, endpoint and credentials come from the environment."""
+    """The process-wide DynamoDB client (`infra.aws.client`: boto3's under
+    DECAPITATION_AWS_CLIENT=boto3), made on first use so warm Lambda starts reuse it."""
     global _client
     with _client_lock:
         if _client is None:

@@ -13,8 +13,9 @@ from infra.store import GameStore
 def open_store(env: Mapping[str, str] | None = None) -> GameStore:
     """The store the environment asks for.
 
-    `DECAPITATION_TABLE` selects DynamoDB; otherwise SQLite at `DECAPITATION_DB`
-    (default `./decapitation.sqlite3`).
+    `DECAPITATION_TABLE` selects DynamoDB (through boto3 rather than the bot's own client
+    under `DECAPITATION_AWS_CLIENT=boto3`); otherwise SQLite at `DECAPITATION_DB` (default
+    `./decapitation.sqlite3`).
     """
     env = os.environ if env is None else env
     table = env.get("DECAPITATION_TABLE")
