@@ -128,7 +128,7 @@ def test_status_my_card_button_and_mycard_command(lambda_bot: LambdaBot) -> None
     board = table.board()
     popup = first.press(table.t("btn_my_card"), board)
     mine, seen = card(state.cards[state.first - 1]), card(state.cards[target - 1])
-    assert popup == f"🃏 Your card: {mine} ({state.first}) | {target}:{seen}"
+    assert popup == f"🃏 Your card: {mine} (seat {state.first}) | {target}: {seen}"
     assert outsider.press(table.t("btn_my_card"), board) == "You are not playing in this game."
 
     first.private("/mycard")
@@ -162,7 +162,7 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
     table.decapitate(3, 5)
     ending = table.ending().text
     assert ending.startswith("🏁 蓝方获胜！")
-    assert f"{table.seat_label(5)}: 红4 👑 队长" in ending
+    assert f"{table.seat_label(5)}：红4 👑 队长" in ending
     assert state.deal == ("R1", "R3", "B7", "B4", "R4", "B3")
 
 

@@ -332,10 +332,8 @@ def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot
     waiting = table.player_at(state.first % 6 + 1)
     own = state.cards[state.first % 6]
     popup = waiting.press(table.t("btn_my_card"), table.board())
-    assert (
-        popup
-        == f"🃏 Your card: {'Red' if own[0] == 'R' else 'Blue'} {own[1:]} ({state.first % 6 + 1})"
-    )
+    shown = f"{'Red' if own[0] == 'R' else 'Blue'} {own[1:]}"
+    assert popup == f"🃏 Your card: {shown} (seat {state.first % 6 + 1})"
     waiting.private("/mycard")
     assert "What you know" not in waiting.last_text()
     lambda_bot.advance(14)

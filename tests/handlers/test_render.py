@@ -153,7 +153,7 @@ def test_card_views_stay_secret_while_the_reveal_is_held() -> None:
     table.act(table.user_at(first), Action(DECAPITATE, first, target=target), NOW)
     assert table.state.over and table.data["hold"]  # resolved, the Spy's wait still running
     own = render.card(table, table.state.cards[first - 1])
-    assert render.my_card(table, first, True) == f"🃏 Your card: {own} ({first})"
+    assert render.my_card(table, first, True) == f"🃏 Your card: {own} (seat {first})"
     assert "What you know" not in render.my_card(table, first, False)
     table.catch_up(NOW + 15)
     assert table.status == "over"
@@ -181,12 +181,12 @@ def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
     third = next(s for s in range(1, 8) if s not in (first, holder))
     table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
     table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)
-    assert f"{first}:{x}" not in render.my_card(table, third, True)
+    assert f"{first}: {x}" not in render.my_card(table, third, True)
     assert x not in render.my_card(table, third, False)
     assert f"Your card: {x}" in render.my_card(table, first, True)
-    assert f"{first}:{x}" in render.my_card(table, holder, True)
+    assert f"{first}: {x}" in render.my_card(table, holder, True)
     table.catch_up(NOW + 10)  # the window ends and the group is told
-    assert f"{first}:{x}" in render.my_card(table, third, True)
+    assert f"{first}: {x}" in render.my_card(table, third, True)
 
 
 def test_a_lobby_that_expires_says_so_on_its_message() -> None:

@@ -27,6 +27,17 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def joined(table: Table, parts: list[str], kind: str = "list") -> str:
+    """Parts joined as the table's language joins a list ("list": ", " or "、") or clauses
+    ("clause": "; " or "；")."""
+    return t_(table, f"sep_{kind}").join(parts)
+
+
+def labelled(table: Table, label: str, value: str) -> str:
+    """'label: value' punctuated in the table's language."""
+    return t_(table, "labelled", label=label, value=value)
+
+
 def seat_name(table: Table, seat: int) -> str:
     """'3. Ann' in the table's language, escaped."""
     return t_(table, "seat_label", seat=seat, name=esc(table.name_of(seat)))

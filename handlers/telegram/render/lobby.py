@@ -12,6 +12,7 @@ from handlers.telegram.render.common import (
     edit_ref,
     esc,
     join_url,
+    joined,
     seat_name,
     t_,
 )
@@ -32,7 +33,7 @@ def variants_list(table: Table, settings: dict) -> str:
     ):
         if settings[key]:
             on.append(t_(table, f"variant_{key}"))
-    return ", ".join(on) or t_(table, "variants_none")
+    return joined(table, on) or t_(table, "variants_none")
 
 
 def lobby(table: Table) -> tuple[str, Keyboard]:

@@ -12,6 +12,8 @@ from handlers.telegram.render.common import (
     button,
     card,
     esc,
+    joined,
+    labelled,
     seat_name,
     t_,
 )
@@ -44,7 +46,7 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
         )
     )
     if r["reasons"]:
-        why = "; ".join(t_(table, f"why_{reason}") for reason in r["reasons"])
+        why = joined(table, [t_(table, f"why_{reason}") for reason in r["reasons"]], "clause")
         lines.append(t_(table, "end_fail", why=why))
     else:
         lines.append(t_(table, "end_success"))
@@ -52,12 +54,13 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
     for seat in range(1, state.seats + 1):
         tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
         cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
-        lines.append(f"{seat_name(table, seat)}{tag}: <b>{card(table, cards[seat - 1])}</b>{cap}")
+        shown = f"<b>{card(table, cards[seat - 1])}</b>{cap}"
+        lines.append(labelled(table, f"{seat_name(table, seat)}{tag}", shown))
     for colour, seat in caps.items():
         if seat is None:
             lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
     if r["set_aside"]:
-        aside = ", ".join(card(table, c) for c in r["set_aside"])
+        aside = joined(table, [card(table, c) for c in r["set_aside"]])
         lines.append(t_(table, "set_aside_line", cards=aside))
     obs = r.get("observer")
     if obs:
@@ -83,8 +86,8 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
                     table,
                     "spy_lost",
                     name=name,
-                    red=spy["guess"]["red"],
-                    blue=spy["guess"]["blue"],
+                    red=seat_name(table, spy["guess"]["red"]),
+                    blue=seat_name(table, spy["guess"]["blue"]),
                 )
             )
     lines += ["", t_(table, "timeline")]
@@ -134,8 +137,16 @@ def my_card(table: Table, seat: int, popup: bool) -> str:
     code = state.cards[seat - 1]
     known = known_cards(table.known_state(seat), seat)
     if popup:
-        facts = ", ".join(f"{s}:{card(table, c)}" for s, c in known.items() if s != seat)
-        text = f"{t_(table, 'your_card', card=card(table, code))} ({seat})"
+        facts = joined(
+            table,
+            [
+                t_(table, "popup_fact", seat=s, card=card(table, c))
+                for s, c in known.items()
+                if s != seat
+            ],
+            "clause",
+        )
+        text = t_(table, "your_card", card=card(table, code)) + t_(table, "popup_seat", seat=seat)
         text = text.replace("<b>", "").replace("</b>", "")
         return (text + (f" | {facts}" if facts else ""))[:200]
     lines = [
@@ -146,5 +157,5 @@ def my_card(table: Table, seat: int, popup: bool) -> str:
     others = {s: c for s, c in known.items() if s != seat}
     if others:
         lines += ["", t_(table, "mycard_learned")]
-        lines += [f"{seat_name(table, s)}: {card(table, c)}" for s, c in others.items()]
+        lines += [labelled(table, seat_name(table, s), card(table, c)) for s, c in others.items()]
     return "\n".join(lines)
