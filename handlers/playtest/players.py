@@ -13,6 +13,7 @@ from engine import GameState
 from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
+from handlers.telegram.render import isolate
 from handlers.telegram.texts import t
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
@@ -115,8 +116,16 @@ class Player:
 class Table:
     """A group of players and the game they play through the bot."""
 
-    def __init__(self, bot: Bot, players: Sequence[Player], group: FakeChat, lang: str) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        players: Sequence[Player],
+        group: FakeChat,
+        lang: str,
+        title: str = GROUP_TITLE,
+    ) -> None:
         self.bot = bot
+        self.title = title
         self.fake = bot.fake
         self.players = list(players)
         self.group = group
@@ -135,14 +144,15 @@ class Table:
         bot_admin: bool = False,
         started: bool = True,
         names: Sequence[str] = NAMES,
+        title: str = GROUP_TITLE,
     ) -> Table:
         """`count` users in a new group with the bot; the first one owns the group."""
         code = "zh-hans" if lang == "zh" else "en"
         users = [
             bot.fake.add_user(name, language_code=code, started=started) for name in names[:count]
         ]
-        group = bot.fake.add_group(GROUP_TITLE, users, owner=users[0], bot_admin=bot_admin)
-        return cls(bot, [Player(bot, u, group) for u in users], group, lang)
+        group = bot.fake.add_group(title, users, owner=users[0], bot_admin=bot_admin)
+        return cls(bot, [Player(bot, u, group) for u in users], group, lang, title)
 
     def upgrade_to_supergroup(self) -> None:
         """Telegram upgrades the group: it gets a new chat id, the old chat is read-only."""
@@ -202,8 +212,8 @@ class Table:
         return self.data()["seats"].index(player.id) + 1
 
     def seat_label(self, seat: int) -> str:
-        """A seat as its button reads: '5. Eve'."""
-        return self.t("seat_label", seat=seat, name=self.state.names[seat - 1])
+        """A seat as its button reads: '5. Eve' (the name isolated)."""
+        return self.t("seat_label", seat=seat, name=isolate(self.state.names[seat - 1]))
 
     # -- the group -----------------------------------------------------------------------------
 
@@ -241,7 +251,8 @@ class Table:
     def join(self, player: Player) -> None:
         lobby = self.lobby_message()
         player.press(self.t("btn_join"), message=lobby, chat=self.group)
-        assert player.last_text() == self.t("joined", group=GROUP_TITLE), player.texts()
+        joined = self.t("joined", group=isolate(self.title))
+        assert player.last_text() == joined, player.texts()
 
     def configure(self, **settings: Any) -> None:
         """The host opens Settings, steps each setting to the value asked, and goes back."""

@@ -98,7 +98,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise Refused("lobby_gone")
         outs = render.show(table, table.join(user.id, display_name(user)))
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
-        title = render.esc(table.data.get("title") or "")
+        title = render.group_title(table)
         text = t(table.lang, "joined", group=title)
         return table, [*outs, {"op": "send", "chat": user.id, "text": text, "private": True}]
 

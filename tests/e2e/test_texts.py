@@ -143,3 +143,51 @@ def test_a_turn_ended_with_done_does_not_claim_anyone_spoke(
     closed = table.fake.message(table.group, board.message_id).text
     assert closed.splitlines()[-1] == line.format(name=table.seat_label(first))
     assert "发言结束" not in closed and " is done" not in closed
+
+
+FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
+RTL_NAMES = ("علي 3", "דנה 12", "Zed & <Q>", "Ólafur", "Kiyoshi")
+RTL_TITLE = "نادي الجمعة 7"
+
+
+def not_isolated(text: str, name: str) -> bool:
+    """Whether `name` occurs in `text` anywhere not wrapped in FSI ... PDI."""
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        if text[start - 1 : start] != FSI or text[end : end + 1] != PDI:
+            return True
+        start = text.find(name, end)
+    return False
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_name_a_user_chose_is_isolated_in_messages_and_on_buttons(
+    lambda_bot: LambdaBot, lang: str
+) -> None:
+    """An Arabic or Hebrew name followed by digits ("علي 3", then a seat number or a card)
+    cannot reorder the line around it: every player's name and the group's title is wrapped in
+    FSI ... PDI wherever it is shown, in the group and privately, on buttons too; and a name
+    that looks like HTML is still shown as typed."""
+    table = Table.of(lambda_bot, 5, lang=lang, names=RTL_NAMES, title=RTL_TITLE)
+    table.open()
+    table.host.say("/status")
+    state = table.start(seed=27)
+    first, target = state.first, state.first % 5 + 1
+    zed = table.seat_of(table.players[2])
+    table.scout(first, target)
+    table.player_at(first).press(table.t("btn_my_card"), table.board())
+    table.player_at(first).private("/mycard")
+    table.host.say("/status")
+    table.done(first)
+    table.decapitate(table.state.turn, first)
+    assert table.ending() is not None
+    table.host.say("/newgame")
+    table.host.say("/cancel")
+
+    shown = everything_shown(table)
+    for name in (*RTL_NAMES, RTL_TITLE):
+        assert any(name in text for text in shown), f"{name!r} never shown"
+        faults = [text for text in shown if not_isolated(text, name)]
+        assert not faults, f"{name!r} shown without isolates in {faults[:3]!r}"
+    assert f"{zed}{'. ' if lang == 'en' else '号位 '}{FSI}Zed & <Q>{PDI}" in "".join(shown)

@@ -85,7 +85,8 @@ def test_first_round_offers_no_decapitation_until_the_player_has_acted(
     state = table.start(seed=3)
     first = table.player_at(state.first)
     prompt = first.prompt()
-    assert prompt.text == f"Your turn in {table.group.title}. First round: you must scout."
+    title = f"\u2068{table.group.title}\u2069"
+    assert prompt.text == f"Your turn in {title}. First round: you must scout."
     assert prompt.button_labels == [table.t("btn_scout")]
 
     # A turn that runs out is not an action: the next turn is still a first one.

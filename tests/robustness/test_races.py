@@ -57,7 +57,9 @@ def test_twenty_join_at_once_twelve_are_seated_and_the_rest_are_told_it_is_full(
     pool_bot.fake.next_updates()
     all_at_once(pool_bot, [webhook_event(u) for u in updates])
 
-    seated = [p for p in joiners if p.last_text() == table.t("joined", group="Friday club")]
+    seated = [
+        p for p in joiners if p.last_text() == table.t("joined", group="\u2068Friday club\u2069")
+    ]
     full = [p for p in joiners if p.last_text() == FULL]
     assert len(seated) == 11 and len(full) == 8
     assert all(len(p.texts()) == 1 for p in joiners)  # one answer each
@@ -65,7 +67,7 @@ def test_twenty_join_at_once_twelve_are_seated_and_the_rest_are_told_it_is_full(
     assert sorted(uid for uid, _ in players) == sorted(p.id for p in [table.host, *seated])
     lobby = table.lobby_message().text
     assert "Players (12/12):" in lobby
-    assert all(f"• {p.name}" in lobby for p in [table.host, *seated])
+    assert all(f"• \u2068{p.name}\u2069" in lobby for p in [table.host, *seated])
     assert table.data().get("owed", []) == []
 
 

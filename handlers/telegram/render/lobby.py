@@ -10,10 +10,10 @@ from handlers.telegram.render.common import (
     Out,
     button,
     edit_ref,
-    esc,
     join_url,
     joined,
     seat_name,
+    shown_name,
     t_,
 )
 
@@ -44,7 +44,7 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         "",
         t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
     ]
-    lines += [f"• {esc(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
+    lines += [f"• {shown_name(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
     settings = table.settings
     lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
     vp = settings["virtual_players"]

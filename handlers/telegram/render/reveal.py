@@ -11,10 +11,11 @@ from handlers.telegram.render.common import (
     Keyboard,
     button,
     card,
-    esc,
+    group_title,
     joined,
     labelled,
     seat_name,
+    shown_name,
     t_,
 )
 from handlers.telegram.render.prompts import card_hint
@@ -126,7 +127,7 @@ def status(table: Table) -> str:
         table,
         "status_turn",
         seat=seat,
-        name=esc(table.name_of(seat)),
+        name=shown_name(table.name_of(seat)),
         phase=t_(table, f"phase_{phase}"),
     )
 
@@ -150,7 +151,7 @@ def my_card(table: Table, seat: int, popup: bool) -> str:
         text = text.replace("<b>", "").replace("</b>", "")
         return (text + (f" | {facts}" if facts else ""))[:200]
     lines = [
-        t_(table, "your_seat", seat=seat, group=esc(table.title)),
+        t_(table, "your_seat", seat=seat, group=group_title(table)),
         t_(table, "your_card", card=card(table, code)),
         card_hint(table, code),
     ]
