@@ -255,22 +255,33 @@ class Table:
         assert player.last_text() == joined, player.texts()
 
     def configure(self, **settings: Any) -> None:
-        """The host opens Settings, steps each setting to the value asked, and goes back."""
+        """The host opens Settings, turns each switch to the state asked or picks the value
+        asked from the setting's row of choices, and goes back."""
         assert self.host.press(self.t("btn_settings"), self.lobby_message()) is None
         for key, value in settings.items():
+            menu = self.lobby_message()
             if isinstance(value, bool):
-                value = self.t("on" if value else "off")
-            wanted = self.t(f"set_{key}", v=value)
-            for _ in range(8):
-                menu = self.lobby_message()
+                wanted = self.t(f"set_{key}", v=self.t("on" if value else "off"))
                 label = next(
-                    b.text for row in menu.buttons for b in row if b.callback_data.endswith(key)
+                    b.text
+                    for row in menu.buttons
+                    for b in row
+                    if b.callback_data.endswith(f"|t:{key}")
                 )
-                if label == wanted:
-                    break
-                assert self.host.press(label, menu) is None
-            else:
-                raise AssertionError(f"the settings never showed {wanted!r}")
+                if label != wanted:
+                    assert self.host.press(label, menu) is None
+                assert wanted in self.lobby_message().button_labels, wanted
+                continue
+            # The same label may stand in several rows: the choice is pressed where it is.
+            rows = [[b.text for b in row] for row in menu.buttons]
+            row = menu.buttons[rows.index([self.t(f"head_{key}")]) + 1]
+            shown = str(value) if key == "virtual_players" else self.t("choice_seconds", v=value)
+            chosen = self.t("choice_chosen", v=shown)
+            button = next((b for b in row if b.text in (shown, chosen)), None)
+            assert button is not None, f"no choice {shown!r} for {key} in {rows}"
+            if button.text != chosen:
+                assert self.host.press_data(button.callback_data, menu) is None
+            assert chosen in self.lobby_message().button_labels, chosen
         assert self.host.press(self.t("btn_back"), self.lobby_message()) is None
 
     def start(self, seed: int | None = None) -> GameState:

@@ -123,8 +123,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "set_spy": {EN: "Spy: {v}", ZH: "密探：{v}"},
     "set_turn_seconds": {EN: "Turn time: {v} s", ZH: "行动时限：{v} 秒"},
     "set_speak_seconds": {EN: "Speaking time: {v} s", ZH: "发言时限：{v} 秒"},
-    "set_turncoat_seconds": {EN: "Turncoat's choice: {v} s", ZH: "变节者决定：{v} 秒"},
-    "set_spy_seconds": {EN: "Spy's guess: {v} s", ZH: "密探猜测：{v} 秒"},
+    "set_turncoat_seconds": {EN: "Turncoat's choice: {v} s", ZH: "变节者决定时限：{v} 秒"},
+    "set_spy_seconds": {EN: "Spy's guess: {v} s", ZH: "密探猜测时限：{v} 秒"},
+    # a row of choices: the button naming it, each choice, the one chosen
+    "head_virtual_players": {EN: "🤖 Virtual players", ZH: "🤖 虚拟玩家"},
+    "head_turn_seconds": {EN: "⏱ Turn time", ZH: "⏱ 行动时限"},
+    "head_speak_seconds": {EN: "🗣 Speaking time", ZH: "🗣 发言时限"},
+    "head_turncoat_seconds": {EN: "🔄 Turncoat's choice", ZH: "🔄 变节者决定时限"},
+    "head_spy_seconds": {EN: "🕵 Spy's guess", ZH: "🕵 密探猜测时限"},
+    "choice_seconds": {EN: "{v} s", ZH: "{v}秒"},
+    "choice_chosen": {EN: "✓ {v}", ZH: "✓ {v}"},
     "set_delete_chatter": {
         EN: "Delete out-of-turn messages: {v}",
         ZH: "删除回合外发言：{v}",
