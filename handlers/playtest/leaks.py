@@ -29,6 +29,7 @@ NOT_A_CARD = re.compile(
     r"|(Observer|Spy|观察员|密探)[:：] ?(on|off|开|关)$"  # settings buttons
     r"|Spy's guess: |密探猜测时限："  # the Spy's time limit, and its row in the settings
     r"|🕵 (Spy's guess|密探猜测时限)$"
+    r"|Time limits: |时限："  # /status in a lobby
     r"|🕵 A decapitation was announced|🕵 有人宣布斩首)"  # the Spy's own prompt
 )
 END_MARK = "🏁"

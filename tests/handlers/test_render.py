@@ -173,9 +173,11 @@ def test_card_views_stay_secret_while_the_reveal_is_held() -> None:
 def test_status_names_the_public_phase_only() -> None:
     table = started(4)
     first = table.state.first
-    assert render.status(table).endswith("(scout or decapitate).")
+    name = render.seat_name(table, first)
+    assert f"{name}'s turn: scout or decapitate." in render.status(table, NOW)
     table.act(table.user_at(first), Action(SCOUT, first, target=first % 4 + 1), NOW)
-    assert render.status(table).endswith("(speaking).")
+    assert f"It is {name}'s speaking moment." in render.status(table, NOW + 5)
+    assert "⏳ 55 s left." in render.status(table, NOW + 5)
 
 
 def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:

@@ -26,8 +26,9 @@ from handlers.telegram.render.prompts import (
     speak_prompt,
     turn_prompt,
 )
-from handlers.telegram.render.reveal import ending, my_card, status
+from handlers.telegram.render.reveal import ending, my_card
 from handlers.telegram.render.show import show
+from handlers.telegram.render.status import status
 
 __all__ = [
     "BOT_USERNAME",

@@ -1,8 +1,8 @@
-"""What can be read about a game: the final reveal, /status, and a player's own card."""
+"""What can be read about a game: the final reveal, its timeline, and a player's own card."""
 
 from __future__ import annotations
 
-from engine.state import SPY_PHASE, TURN
+from engine.state import GameState
 from engine.views import events_for, known_cards
 from handlers.session.table import Table
 from handlers.telegram.buttondata import LOBBY
@@ -15,7 +15,6 @@ from handlers.telegram.render.common import (
     joined,
     labelled,
     seat_name,
-    shown_name,
     t_,
 )
 from handlers.telegram.render.prompts import card_hint
@@ -97,10 +96,11 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
     return "\n".join(lines), kb
 
 
-def timeline(table: Table) -> list[str]:
-    """A short public timeline of the game's decisions."""
+def timeline(table: Table, state: GameState | None = None) -> list[str]:
+    """A short public timeline of the game's decisions (in `state`, as the group knows it,
+    if given)."""
     lines = []
-    for event in events_for(table.state, None):
+    for event in events_for(table.state if state is None else state, None):
         if event["type"] in (
             "scouted",
             "swapped",
@@ -112,24 +112,6 @@ def timeline(table: Table) -> list[str]:
             if line:
                 lines.append(line)
     return lines[-15:]
-
-
-def status(table: Table) -> str:
-    """The /status answer for a running game."""
-    state = table.state
-    seat = state.turn
-    phase = (
-        "turn" if state.phase == TURN else "speak" if state.phase != SPY_PHASE else "decapitation"
-    )
-    if table.data.get("hold") and state.over:
-        phase = "decapitation"
-    return t_(
-        table,
-        "status_turn",
-        seat=seat,
-        name=shown_name(table.name_of(seat)),
-        phase=t_(table, f"phase_{phase}"),
-    )
 
 
 def my_card(table: Table, seat: int, popup: bool) -> str:
