@@ -67,6 +67,12 @@ def parse_join(payload: str) -> tuple[int, int] | None:
 SWITCH, CHOICE = "t", "v"  # a settings button that toggles, or that picks a value
 
 
+def switch_arg(key: str) -> str:
+    """The argument of a settings button that turns the switch `key` on or off ("lang": the
+    language)."""
+    return f"{SWITCH}:{key}"
+
+
 def choice_arg(key: str, value: int | None = None) -> str:
     """The argument of a settings button that picks `value` for `key` (None: the button that
     names the row of choices)."""

@@ -54,6 +54,8 @@ def test_settings_buttons_decode_to_a_switch_or_a_choice(arg: str, parsed: tuple
     assert callbacks.parse_setting(arg) == parsed
     if parsed and parsed[0] == "v":
         assert callbacks.choice_arg(parsed[1], parsed[2]) == arg
+    if parsed and parsed[0] == "t":
+        assert callbacks.switch_arg(parsed[1]) == arg
 
 
 @pytest.mark.parametrize(

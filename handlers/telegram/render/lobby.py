@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
 from handlers.session.table import Table
-from handlers.telegram.buttondata import LOBBY, choice_arg
+from handlers.telegram.buttondata import LOBBY, choice_arg, switch_arg
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
@@ -101,8 +101,8 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
             rows.append(choice_row(table, key))
             continue
         value = t_(table, "on" if s[key] else "off")
-        rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, f"t:{key}")])
-    rows.append([button(t_(table, "set_lang"), LOBBY, table, 0, "t:lang")])
+        rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, switch_arg(key))])
+    rows.append([button(t_(table, "set_lang"), LOBBY, table, 0, switch_arg("lang"))])
     rows.append([button(t_(table, "btn_back"), LOBBY, table, 0, "back")])
     return t_(table, "settings_title"), rows
 
