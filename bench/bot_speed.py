@@ -710,11 +710,10 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
     for user, name in zip(users[1:], names[1:], strict=True):
         change(lambda t, u=user, n=name: (t, t.join(u, n)))
     for key, value in ALL_VARIANTS.items():
-        while True:
-            table = host.load(chat)
-            if table.settings[key] == value:
-                break
-            change(lambda t, k=key: (t, t.change_setting(k)))
+        if isinstance(value, bool):
+            change(lambda t, k=key: (t, t.change_setting(k)))  # every switch starts off
+        else:
+            change(lambda t, k=key, v=value: (t, t.set_setting(k, v)))
     change(lambda t: (t, t.start(now[0], seed, True)))
     rng = random.Random(seed)
     policy = InformedPolicy(rng)

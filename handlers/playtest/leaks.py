@@ -27,7 +27,9 @@ NEUTRAL_CODE = {"Observer": "OBS", "观察员": "OBS", "Spy": "SPY", "密探": "
 NOT_A_CARD = re.compile(
     r"^(Variants: |可选规则："  # the variants in play
     r"|(Observer|Spy|观察员|密探)[:：] ?(on|off|开|关)$"  # settings buttons
-    r"|Spy's guess: |密探猜测："
+    r"|Spy's guess: |密探猜测时限："  # the Spy's time limit, and its row in the settings
+    r"|🕵 (Spy's guess|密探猜测时限)$"
+    r"|Time limits: |时限："  # /status in a lobby
     r"|🕵 A decapitation was announced|🕵 有人宣布斩首)"  # the Spy's own prompt
 )
 END_MARK = "🏁"

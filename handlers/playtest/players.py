@@ -13,6 +13,7 @@ from engine import GameState
 from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
+from handlers.telegram.render import isolate
 from handlers.telegram.texts import t
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
@@ -115,8 +116,16 @@ class Player:
 class Table:
     """A group of players and the game they play through the bot."""
 
-    def __init__(self, bot: Bot, players: Sequence[Player], group: FakeChat, lang: str) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        players: Sequence[Player],
+        group: FakeChat,
+        lang: str,
+        title: str = GROUP_TITLE,
+    ) -> None:
         self.bot = bot
+        self.title = title
         self.fake = bot.fake
         self.players = list(players)
         self.group = group
@@ -135,14 +144,15 @@ class Table:
         bot_admin: bool = False,
         started: bool = True,
         names: Sequence[str] = NAMES,
+        title: str = GROUP_TITLE,
     ) -> Table:
         """`count` users in a new group with the bot; the first one owns the group."""
         code = "zh-hans" if lang == "zh" else "en"
         users = [
             bot.fake.add_user(name, language_code=code, started=started) for name in names[:count]
         ]
-        group = bot.fake.add_group(GROUP_TITLE, users, owner=users[0], bot_admin=bot_admin)
-        return cls(bot, [Player(bot, u, group) for u in users], group, lang)
+        group = bot.fake.add_group(title, users, owner=users[0], bot_admin=bot_admin)
+        return cls(bot, [Player(bot, u, group) for u in users], group, lang, title)
 
     def upgrade_to_supergroup(self) -> None:
         """Telegram upgrades the group: it gets a new chat id, the old chat is read-only."""
@@ -202,8 +212,8 @@ class Table:
         return self.data()["seats"].index(player.id) + 1
 
     def seat_label(self, seat: int) -> str:
-        """A seat as its button reads: '5. Eve'."""
-        return self.t("seat_label", seat=seat, name=self.state.names[seat - 1])
+        """A seat as its button reads: '5. Eve' (the name isolated)."""
+        return self.t("seat_label", seat=seat, name=isolate(self.state.names[seat - 1]))
 
     # -- the group -----------------------------------------------------------------------------
 
@@ -241,25 +251,37 @@ class Table:
     def join(self, player: Player) -> None:
         lobby = self.lobby_message()
         player.press(self.t("btn_join"), message=lobby, chat=self.group)
-        assert player.last_text() == self.t("joined", group=GROUP_TITLE), player.texts()
+        joined = self.t("joined", group=isolate(self.title))
+        assert player.last_text() == joined, player.texts()
 
     def configure(self, **settings: Any) -> None:
-        """The host opens Settings, steps each setting to the value asked, and goes back."""
+        """The host opens Settings, turns each switch to the state asked or picks the value
+        asked from the setting's row of choices, and goes back."""
         assert self.host.press(self.t("btn_settings"), self.lobby_message()) is None
         for key, value in settings.items():
+            menu = self.lobby_message()
             if isinstance(value, bool):
-                value = self.t("on" if value else "off")
-            wanted = self.t(f"set_{key}", v=value)
-            for _ in range(8):
-                menu = self.lobby_message()
+                wanted = self.t(f"set_{key}", v=self.t("on" if value else "off"))
                 label = next(
-                    b.text for row in menu.buttons for b in row if b.callback_data.endswith(key)
+                    b.text
+                    for row in menu.buttons
+                    for b in row
+                    if b.callback_data.endswith(f"|t:{key}")
                 )
-                if label == wanted:
-                    break
-                assert self.host.press(label, menu) is None
-            else:
-                raise AssertionError(f"the settings never showed {wanted!r}")
+                if label != wanted:
+                    assert self.host.press(label, menu) is None
+                assert wanted in self.lobby_message().button_labels, wanted
+                continue
+            # The same label may stand in several rows: the choice is pressed where it is.
+            rows = [[b.text for b in row] for row in menu.buttons]
+            row = menu.buttons[rows.index([self.t(f"head_{key}")]) + 1]
+            shown = str(value) if key == "virtual_players" else self.t("choice_seconds", v=value)
+            chosen = self.t("choice_chosen", v=shown)
+            button = next((b for b in row if b.text in (shown, chosen)), None)
+            assert button is not None, f"no choice {shown!r} for {key} in {rows}"
+            if button.text != chosen:
+                assert self.host.press_data(button.callback_data, menu) is None
+            assert chosen in self.lobby_message().button_labels, chosen
         assert self.host.press(self.t("btn_back"), self.lobby_message()) is None
 
     def start(self, seed: int | None = None) -> GameState:

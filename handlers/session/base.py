@@ -83,6 +83,11 @@ class Seats:
         """The game as `seat` may know it now (while the group's news is held, less)."""
         return known_state(self.state, seat, bool(self.data.get("hold")))
 
+    def public_state(self) -> GameState:
+        """The game as the group may know it now: while its news is held, without a swap made
+        in the Turncoat's window (its public events are those the group was told)."""
+        return known_state(self.state, 0, bool(self.data.get("hold")))
+
     def seat_of(self, user: int) -> int | None:
         """The seat a user sits in, or None."""
         seats = self.data.get("seats") or []

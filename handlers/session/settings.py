@@ -53,18 +53,22 @@ def clean_settings(saved: dict | None) -> dict:
     return settings
 
 
-def step_setting(settings: dict, key: str) -> bool:
-    """Toggle a switch or step a choice to its next value; False for an unknown key."""
-    if key in CHOICES:
-        options = CHOICES[key]
-        current = settings[key]
-        index = options.index(current) if current in options else -1
-        settings[key] = options[(index + 1) % len(options)]
-        return True
+def toggle_setting(settings: dict, key: str) -> bool:
+    """Turn a switch on or off; False when `key` is no switch."""
     if key in DEFAULT_SETTINGS and isinstance(DEFAULT_SETTINGS[key], bool):
         settings[key] = not settings[key]
         return True
     return False
+
+
+def set_setting(settings: dict, key: str, value: Any) -> bool:
+    """Set a setting that has choices to one of them; False (nothing set) when `key` has no
+    choices or `value` is not one of its CHOICES."""
+    options = CHOICES.get(key, ())
+    if type(value) is not int or value not in options:
+        return False
+    settings[key] = value
+    return True
 
 
 def variants_of(settings: dict) -> Variants:

@@ -24,7 +24,8 @@ from handlers.session.settings import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     clean_settings,
-    step_setting,
+    set_setting,
+    toggle_setting,
     variants_of,
 )
 
@@ -121,11 +122,18 @@ class Table(Play):
         return self._lobby_shown(menu=False)
 
     def change_setting(self, key: str) -> list[Event]:
-        """Toggle a switch or step a choice to its next value ("lang" switches the language)."""
+        """Toggle a switch ("lang" switches the language)."""
         self._in_lobby()
         if key == "lang":
             self.data["lang"] = "zh" if self.lang == "en" else "en"
-        elif not step_setting(self.settings, key):
+        elif not toggle_setting(self.settings, key):
+            raise Refused("bad_button")
+        return self._lobby_shown(menu=True)
+
+    def set_setting(self, key: str, value: object) -> list[Event]:
+        """Set a time limit or the number of virtual players to one of its CHOICES."""
+        self._in_lobby()
+        if not set_setting(self.settings, key, value):
             raise Refused("bad_button")
         return self._lobby_shown(menu=True)
 

@@ -64,6 +64,37 @@ def parse_join(payload: str) -> tuple[int, int] | None:
         return None
 
 
+SWITCH, CHOICE = "t", "v"  # a settings button that toggles, or that picks a value
+
+
+def switch_arg(key: str) -> str:
+    """The argument of a settings button that turns the switch `key` on or off ("lang": the
+    language)."""
+    return f"{SWITCH}:{key}"
+
+
+def choice_arg(key: str, value: int | None = None) -> str:
+    """The argument of a settings button that picks `value` for `key` (None: the button that
+    names the row of choices)."""
+    return f"{CHOICE}:{key}" if value is None else f"{CHOICE}:{key}:{value}"
+
+
+def parse_setting(arg: str) -> tuple[str, str, int | None] | None:
+    """(SWITCH, key, None) for 't:key', (CHOICE, key, value or None) for 'v:key[:value]', None
+    for an argument that is no settings button; ValueError if malformed."""
+    kind, colon, rest = arg.partition(":")
+    if not colon or kind not in (SWITCH, CHOICE):
+        return None
+    parts = rest.split(":")
+    if not parts[0] or len(parts) > (1 if kind == SWITCH else 2):
+        raise ValueError(arg)
+    if len(parts) == 1:
+        return kind, parts[0], None
+    if not (parts[1].isascii() and parts[1].isdigit()):
+        raise ValueError(arg)
+    return kind, parts[0], int(parts[1])
+
+
 def parse_decapitation(arg: str) -> tuple[int, bool | None, bool | None]:
     """(target, proxy, bodyguard) from 'd5', 'd5p1', 'd5p0b1', 'x5b0' ...; ValueError if bad."""
     body = arg[1:]

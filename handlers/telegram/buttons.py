@@ -14,7 +14,7 @@ from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS
 from engine.cards import SPY
 from engine.state import SPY_PHASE, TURN
 from engine.turns import may_decapitate
-from handlers.session.settings import MAX_PLAYERS
+from handlers.session.settings import CHOICES, MAX_PLAYERS
 from handlers.session.table import (
     BOT_CAN_DELETE,
     CANCELLED,
@@ -112,12 +112,25 @@ async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> 
     privileged = table.data["creator"] == user.id or await is_admin(context, p.chat, user.id)
     if not privileged:
         raise Refused("only_host")
-    if p.arg == "set":
+    try:
+        setting = callbacks.parse_setting(p.arg)
+    except ValueError:
+        raise Refused("bad_button") from None
+    if setting is not None and setting[0] == callbacks.CHOICE and setting[2] is None:
+        key = setting[1]  # the button naming a row of choices: its value, nothing changed
+        if key not in CHOICES:
+            raise Refused("bad_button")
+        return t(table.lang, f"set_{key}", v=table.settings[key])
+    if setting is not None:
+        kind, key, value = setting
+        if kind == callbacks.SWITCH:
+            changer = _on_same_game(p, lambda t_: t_.change_setting(key))
+        else:
+            changer = _on_same_game(p, lambda t_: t_.set_setting(key, value))
+    elif p.arg == "set":
         changer = _on_same_game(p, lambda t_: t_.show_settings())
     elif p.arg == "back":
         changer = _on_same_game(p, lambda t_: t_.show_lobby())
-    elif p.arg.startswith("t:"):
-        changer = _on_same_game(p, lambda t_: t_.change_setting(p.arg[2:]))
     elif p.arg == "start":
         can_delete = table.data.get(BOT_CAN_DELETE)
         if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
@@ -129,7 +142,7 @@ async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> 
     press.ready = ""
     change = await run_change(context, p.chat, update.update_id, changer, press)
     saved = change.table
-    if saved is not None and p.arg.startswith("t:"):
+    if saved is not None and setting is not None:
         prefs = d.host.get(prefs_key(p.chat)) or {}
         defaults = {**prefs, "settings": saved.settings, "lang": saved.lang}
         d.host.put_newer(prefs_key(p.chat), defaults, saved, change.saved_version)

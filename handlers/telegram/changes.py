@@ -200,7 +200,7 @@ async def tell_unreachable(context, table: Table, users: list[int]) -> None:
     url = f"https://t.me/{render.BOT_USERNAME['name']}?start=hi"
     out = render.send_group(
         table,
-        t(table.lang, "cannot_reach", name=", ".join(names)),
+        t(table.lang, "cannot_reach", name=t(table.lang, "sep_list").join(names)),
         [[[t(table.lang, "btn_open_chat"), url]]],
     )
     await deliver(context.bot, [out], {})

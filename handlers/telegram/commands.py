@@ -105,7 +105,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise Refused("lobby_gone")
         outs = render.show(table, table.join(user.id, display_name(user)))
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
-        title = render.esc(table.data.get("title") or "")
+        title = render.group_title(table)
         text = t(table.lang, "joined", group=title)
         return table, [*outs, {"op": "send", "chat": user.id, "text": text, "private": True}]
 
@@ -200,13 +200,12 @@ async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     if await refuse_outside_group(update):
         return
-    table = deps(context).host.load(chat.id)
+    d = deps(context)
+    table = d.host.load(chat.id)
     if table is None or table.status in (OVER_STATUS, CANCELLED):
         await reply(update, t(lang_of(context, chat.id, update.effective_user), "status_none"))
-    elif table.status == LOBBY_STATUS:
-        await reply(update, t(table.lang, "status_lobby", n=len(table.players)))
     else:
-        await reply(update, render.status(table))
+        await reply(update, render.status(table, d.clock()))
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

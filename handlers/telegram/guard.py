@@ -137,7 +137,7 @@ def reads_of(update: Update, chat: int) -> list[str]:
         return [*keys, prefs_key(chat)]
     if update.callback_query is not None:
         press = callbacks.decode(update.callback_query.data)
-        if press is not None and press.kind == callbacks.LOBBY and press.arg.startswith("t:"):
+        if press is not None and press.kind == callbacks.LOBBY and press.arg[:2] in ("t:", "v:"):
             keys.append(prefs_key(chat))
         return keys
     if message is None or user is None:

@@ -22,7 +22,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("newgame", "在本群开一局斩首行动"),
         ("status", "查看局势"),
         ("cancel", "结束游戏（发起人或管理员）"),
-        ("mycard", "你的身份和情报（私聊）"),
+        ("mycard", "你的人物和情报（私聊）"),
         ("rules", "游戏规则"),
         ("help", "使用说明"),
         ("language", "English / 中文"),
@@ -79,7 +79,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_start": {EN: "▶️ Start", ZH: "▶️ 开始"},
     "btn_back": {EN: "⬅️ Back", ZH: "⬅️ 返回"},
     "btn_play_again": {EN: "🔁 Play again", ZH: "🔁 再来一局"},
-    "btn_my_card": {EN: "🃏 My card", ZH: "🃏 我的身份"},
+    "btn_my_card": {EN: "🃏 My card", ZH: "🃏 我的人物"},
     "btn_open_chat": {EN: "💬 Open my chat", ZH: "💬 打开私聊"},
     "joined": {EN: "You joined the game in {group}.", ZH: "你已加入「{group}」的游戏。"},
     "already_joined": {EN: "You are already in this game.", ZH: "你已经在这局游戏中了。"},
@@ -123,8 +123,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "set_spy": {EN: "Spy: {v}", ZH: "密探：{v}"},
     "set_turn_seconds": {EN: "Turn time: {v} s", ZH: "行动时限：{v} 秒"},
     "set_speak_seconds": {EN: "Speaking time: {v} s", ZH: "发言时限：{v} 秒"},
-    "set_turncoat_seconds": {EN: "Turncoat's choice: {v} s", ZH: "变节者决定：{v} 秒"},
-    "set_spy_seconds": {EN: "Spy's guess: {v} s", ZH: "密探猜测：{v} 秒"},
+    "set_turncoat_seconds": {EN: "Turncoat's choice: {v} s", ZH: "变节者决定时限：{v} 秒"},
+    "set_spy_seconds": {EN: "Spy's guess: {v} s", ZH: "密探猜测时限：{v} 秒"},
+    # a row of choices: the button naming it, each choice, the one chosen
+    "head_virtual_players": {EN: "🤖 Virtual players", ZH: "🤖 虚拟玩家"},
+    "head_turn_seconds": {EN: "⏱ Turn time", ZH: "⏱ 行动时限"},
+    "head_speak_seconds": {EN: "🗣 Speaking time", ZH: "🗣 发言时限"},
+    "head_turncoat_seconds": {EN: "🔄 Turncoat's choice", ZH: "🔄 变节者决定时限"},
+    "head_spy_seconds": {EN: "🕵 Spy's guess", ZH: "🕵 密探猜测时限"},
+    "choice_seconds": {EN: "{v} s", ZH: "{v}秒"},
+    "choice_chosen": {EN: "✓ {v}", ZH: "✓ {v}"},
     "set_delete_chatter": {
         EN: "Delete out-of-turn messages: {v}",
         ZH: "删除回合外发言：{v}",
@@ -158,12 +166,12 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🤫 玩家只可以在侦查后发言。我在本群无法删除消息，请自觉遵守。",
     },
     "your_card": {EN: "🃏 Your card: <b>{card}</b>", ZH: "🃏 你的人物：<b>{card}</b>"},
-    "your_seat": {EN: "You sit in seat {seat} in {group}.", ZH: "你在「{group}」的 {seat} 号位。"},
+    "your_seat": {EN: "You sit in seat {seat} in {group}.", ZH: "你坐在「{group}」的{seat}号位。"},
     "hint_colour": {
         EN: "You are on the {colour} team. Your team wins only when its captain decapitates the "
         "other captain (captain: lowest number, or highest if the team holds the 4; X never).",
-        ZH: "你属于{colour}。只有队长斩对方队长才算成功（编号最小的为队长；队中有4号则编号最大的为"
-        "队长；X号不会成为队长）。",
+        ZH: "你属于{colour}。只有队长斩对方队长才算成功（编号最小的为队长；队中有4号角色则改为编号"
+        "最大的为队长；X号角色不会成为队长）。",
     },
     "hint_x_turncoat": {
         EN: "Turncoat: when someone scouts you, you may reveal your X and swap cards with them.",
@@ -198,7 +206,7 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🔄 {holder} reveals <b>{card}</b> and swaps cards with {scout}!",
         ZH: "🔄 {holder} 翻开了 <b>{card}</b>，与 {scout} 交换了人物！",
     },
-    "done_line": {EN: "✅ {name} is done.", ZH: "✅ {name} 发言结束。"},
+    "done_line": {EN: "✅ {name}'s turn is over.", ZH: "✅ {name} 的回合结束。"},
     "said_line": {EN: "✅ {name}: “{say}”", ZH: "✅ {name}：“{say}”"},
     "predicted_line": {
         EN: "👁 {name} reveals the Observer and predicts: <b>{colour}</b> wins.",
@@ -218,7 +226,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sealed_line": {
         EN: "The target is sealed; it opens in {s} s.",
-        ZH: "目标已密封，{s} 秒后公开。",
+        ZH: "斩首目标已锁定，{s} 秒后公开。",
     },
     # private prompts
     "prompt_turn": {
@@ -239,7 +247,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "ask_bodyguard": {
         EN: "Does a bodyguard (the 3 of {target}'s colour) sit directly next to {target}?",
-        ZH: "{target} 的相邻位置有没有同队的保镖（3号）？",
+        ZH: "{target} 的相邻位置有没有同队的保镖（3号角色）？",
     },
     "btn_yes": {EN: "Yes", ZH: "是"},
     "btn_no": {EN: "No", ZH: "否"},
@@ -316,8 +324,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🕵 密探 {name} 猜对双方队长，获胜。",
     },
     "spy_lost": {
-        EN: "🕵 The Spy {name} guessed Red {red}, Blue {blue} and loses.",
-        ZH: "🕵 密探 {name} 猜测红方 {red}、蓝方 {blue}，失败。",
+        EN: "🕵 The Spy {name} guessed {red} for Red and {blue} for Blue, and loses.",
+        ZH: "🕵 密探 {name} 猜测红方队长是 {red}、蓝方队长是 {blue}，失败。",
     },
     "spy_silent": {
         EN: "🕵 The Spy {name} made no guess and loses.",
@@ -339,7 +347,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "/forget — (in my private chat) erase what I keep about you",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
-        "/mycard — （私聊中）查看你的身份和情报\n/language — 切换 English / 中文\n"
+        "/mycard — （私聊中）查看你的人物和情报\n/language — 切换 English / 中文\n"
         "/forget — （私聊中）删除我保存的你的数据",
     },
     "rules": {
@@ -364,14 +372,32 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "No game here. /newgame opens one.",
         ZH: "这里没有游戏。发送 /newgame 开局。",
     },
-    "status_lobby": {EN: "A lobby is open with {n} players.", ZH: "房间已开，{n} 名玩家。"},
-    "status_turn": {
-        EN: "Seat {seat}, {name}, is to act ({phase}).",
-        ZH: "{seat} 号位 {name} 行动中（{phase}）。",
+    "status_lobby": {
+        EN: "📋 A lobby is open with {n} players ({min} to {max} can play):",
+        ZH: "📋 房间已开，现有 {n} 名玩家（{min}–{max} 人可以开局）：",
     },
-    "phase_turn": {EN: "scout or decapitate", ZH: "侦查或斩首"},
-    "phase_speak": {EN: "speaking", ZH: "发言"},
-    "phase_decapitation": {EN: "decapitation", ZH: "斩首结算"},
+    "status_limits": {EN: "Time limits: {list}", ZH: "时限：{list}"},
+    "limit_turn": {EN: "turn {s} s", ZH: "行动 {s} 秒"},
+    "limit_speak": {EN: "speaking {s} s", ZH: "发言 {s} 秒"},
+    "limit_turncoat": {EN: "Turncoat {s} s", ZH: "变节者 {s} 秒"},
+    "limit_spy": {EN: "Spy {s} s", ZH: "密探 {s} 秒"},
+    "status_game": {EN: "📋 <b>A game is on.</b> Seats:", ZH: "📋 <b>游戏进行中。</b>座位："},
+    "status_turn": {
+        EN: "▶️ {name}'s turn: scout or decapitate.",
+        ZH: "▶️ 轮到 {name}：侦查或斩首。",
+    },
+    "status_speak": {EN: "🗣 It is {name}'s speaking moment.", ZH: "🗣 现在是 {name} 的发言时间。"},
+    "status_scouted": {
+        EN: "🔍 {name} has scouted; their speaking moment begins when this wait ends.",
+        ZH: "🔍 {name} 已侦查，等待结束后开始发言。",
+    },
+    "status_sealed": {
+        EN: "🗡 {name} announced a decapitation; the target stays sealed until this wait ends.",
+        ZH: "🗡 {name} 宣布了斩首行动，斩首目标已锁定，等待结束后公开。",
+    },
+    "status_left": {EN: "⏳ {s} s left.", ZH: "⏳ 还剩 {s} 秒。"},
+    "status_so_far": {EN: "So far:", ZH: "目前为止："},
+    "status_nothing": {EN: "Nobody has acted yet.", ZH: "还没有人行动。"},
     "group_only": {
         EN: "That command works in a group. Add me to one!",
         ZH: "这个命令要在群里使用。",
@@ -393,7 +419,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "cannot_reach": {
         EN: "⚠️ I can't send {name} private messages. {name}, press the button and then Start, "
         "so you get your card and buttons; until then your turns may time out.",
-        ZH: "⚠️ 我无法私聊 {name}。{name}，请点击按钮后按「开始」，以便收到身份和按钮；否则你的回合可能超时。",
+        ZH: "⚠️ 我无法私聊 {name}。{name}，请点击按钮后按「开始」，以便收到你的人物牌和按钮；否则你的回合可能超时。",
     },
     "welcome": {
         EN: "Hello! I host Decapitation (斩首行动) in groups. Add me to a group and send /newgame.",
@@ -421,7 +447,13 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "mycard_none": {EN: "You are not in a running game.", ZH: "你不在进行中的游戏里。"},
     "mycard_learned": {EN: "What you know:", ZH: "你掌握的情报："},
-    "seat_label": {EN: "{seat}. {name}", ZH: "{seat}号 {name}"},
+    "seat_label": {EN: "{seat}. {name}", ZH: "{seat}号位 {name}"},
+    # how parts of a message are joined: a list, clauses, a label and its value
+    "sep_list": {EN: ", ", ZH: "、"},
+    "sep_clause": {EN: "; ", ZH: "；"},
+    "labelled": {EN: "{label}: {value}", ZH: "{label}：{value}"},
+    "popup_seat": {EN: " (seat {seat})", ZH: "（{seat}号位）"},
+    "popup_fact": {EN: "{seat}: {card}", ZH: "{seat}号位：{card}"},
 }
 
 

@@ -60,7 +60,7 @@ def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> 
     first = table.player_at(state.first)
     prompt = first.prompt()
     table.host.say("/cancel")
-    assert table.group_texts()[-1] == "🛑 The game was cancelled by Ann."
+    assert table.group_texts()[-1] == "🛑 The game was cancelled by \u2068Ann\u2069."
     assert table.group_messages()[-2].buttons == []  # the turn message is closed
     assert table.data()["status"] == "cancelled" and table.data()["deadline"] is None
     assert first.press(table.t("btn_scout"), prompt) == "Too late: the game has moved on."
@@ -77,7 +77,7 @@ def test_admin_who_does_not_play_may_cancel(lambda_bot: LambdaBot) -> None:
     table.open(table.players[1:4])
     table.start(seed=24)
     admin.say("/cancel")
-    assert table.group_texts()[-1] == "🛑 The game was cancelled by Eve."
+    assert table.group_texts()[-1] == "🛑 The game was cancelled by \u2068Eve\u2069."
     assert table.data()["status"] == "cancelled"
 
 
@@ -109,18 +109,16 @@ def test_status_my_card_button_and_mycard_command(lambda_bot: LambdaBot) -> None
     outsider = table.players[4]
     table.open(table.players[1:4])
     table.host.say("/status")
-    assert table.group_texts()[-1] == "A lobby is open with 4 players."
+    assert table.group_texts()[-1].startswith("📋 A lobby is open with 4 players")
     state = table.start(seed=26)
     first = table.player_at(state.first)
     table.host.say("/status")
-    name = state.names[state.first - 1]
-    assert (
-        table.group_texts()[-1] == f"Seat {state.first}, {name}, is to act (scout or decapitate)."
-    )
+    name = table.seat_label(state.first)
+    assert f"▶️ {name}'s turn: scout or decapitate." in table.group_texts()[-1]
     target = state.first % 4 + 1
     table.scout(state.first, target)
     table.host.say("/status")
-    assert table.group_texts()[-1] == f"Seat {state.first}, {name}, is to act (speaking)."
+    assert f"🗣 It is {name}'s speaking moment." in table.group_texts()[-1]
 
     def card(code: str) -> str:
         return ("Red " if code[0] == "R" else "Blue ") + code[1:]
@@ -128,7 +126,7 @@ def test_status_my_card_button_and_mycard_command(lambda_bot: LambdaBot) -> None
     board = table.board()
     popup = first.press(table.t("btn_my_card"), board)
     mine, seen = card(state.cards[state.first - 1]), card(state.cards[target - 1])
-    assert popup == f"🃏 Your card: {mine} ({state.first}) | {target}:{seen}"
+    assert popup == f"🃏 Your card: {mine} (seat {state.first}) | {target}: {seen}"
     assert outsider.press(table.t("btn_my_card"), board) == "You are not playing in this game."
 
     first.private("/mycard")
@@ -162,7 +160,7 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
     table.decapitate(3, 5)
     ending = table.ending().text
     assert ending.startswith("🏁 蓝方获胜！")
-    assert f"{table.seat_label(5)}: 红4 👑 队长" in ending
+    assert f"{table.seat_label(5)}：红4 👑 队长" in ending
     assert state.deal == ("R1", "R3", "B7", "B4", "R4", "B3")
 
 
@@ -204,7 +202,8 @@ def test_game_follows_its_group_upgraded_to_a_supergroup(lambda_bot: LambdaBot) 
     assert board.chat_id == table.chat
     assert board.text.startswith(f"▶️ {table.seat_label(state.first % 4 + 1)}'s turn")
     table.host.say("/status")
-    assert table.group_texts()[-1].startswith(f"Seat {state.first % 4 + 1},")
+    turn = table.t("status_turn", name=table.seat_label(state.first % 4 + 1))
+    assert turn in table.group_texts()[-1].splitlines()
     lambda_bot.advance(90)  # a timer set for the old chat id
     assert table.t("skipped_line", name=table.seat_label(state.first % 4 + 1)) in "".join(
         table.group_texts()

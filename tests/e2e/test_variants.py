@@ -85,7 +85,8 @@ def test_first_round_offers_no_decapitation_until_the_player_has_acted(
     state = table.start(seed=3)
     first = table.player_at(state.first)
     prompt = first.prompt()
-    assert prompt.text == f"Your turn in {table.group.title}. First round: you must scout."
+    title = f"\u2068{table.group.title}\u2069"
+    assert prompt.text == f"Your turn in {title}. First round: you must scout."
     assert prompt.button_labels == [table.t("btn_scout")]
 
     # A turn that runs out is not an action: the next turn is still a first one.
@@ -332,10 +333,8 @@ def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot
     waiting = table.player_at(state.first % 6 + 1)
     own = state.cards[state.first % 6]
     popup = waiting.press(table.t("btn_my_card"), table.board())
-    assert (
-        popup
-        == f"🃏 Your card: {'Red' if own[0] == 'R' else 'Blue'} {own[1:]} ({state.first % 6 + 1})"
-    )
+    shown = f"{'Red' if own[0] == 'R' else 'Blue'} {own[1:]}"
+    assert popup == f"🃏 Your card: {shown} (seat {state.first % 6 + 1})"
     waiting.private("/mycard")
     assert "What you know" not in waiting.last_text()
     lambda_bot.advance(14)

@@ -121,10 +121,12 @@ def test_settings_by_a_player_who_is_not_the_host_are_refused(bot: Bot) -> None:
     for label in (table.t("btn_settings"), table.t("btn_start")):
         press = lambda text=label: guest.press(text, lobby)  # noqa: E731
         assert refused(bot, table, guest, press) == ONLY_HOST
-    toggle = callbacks.encode(callbacks.LOBBY, table.chat, table.data()["game"], 0, "t:spy")
-    press = lambda: guest.press_data(toggle, lobby)  # noqa: E731
-    assert refused(bot, table, guest, press) == ONLY_HOST
-    bogus = callbacks.encode(callbacks.LOBBY, table.chat, table.data()["game"], 0, "t:nonsense")
+    game = table.data()["game"]
+    for arg in ("t:spy", "v:turn_seconds:30", "v:turn_seconds"):
+        data = callbacks.encode(callbacks.LOBBY, table.chat, game, 0, arg)
+        press = lambda d=data: guest.press_data(d, lobby)  # noqa: E731
+        assert refused(bot, table, guest, press) == ONLY_HOST
+    bogus = callbacks.encode(callbacks.LOBBY, table.chat, game, 0, "t:nonsense")
     assert refused(bot, table, table.host, lambda: table.host.press_data(bogus, lobby)) == BAD
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from handlers.session.settings import CHOICES
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram.buttondata import BOARD, GAME, LOBBY, MAX_BYTES, Press
 
@@ -21,9 +22,48 @@ def test_every_button_decodes_to_what_it_was_made_of(kind: str, chat: int) -> No
 
 
 def test_the_longest_buttons_the_bot_makes_fit_in_64_bytes() -> None:
-    for arg in ("t:no_first_round_decapitation", "d12p1b1", "x12p0b1", "y12.12", "again"):
+    longest_choice = max(
+        (callbacks.choice_arg(key, value) for key, values in CHOICES.items() for value in values),
+        key=len,
+    )
+    for arg in (
+        "t:no_first_round_decapitation",
+        longest_choice,
+        "d12p1b1",
+        "x12p0b1",
+        "y12.12",
+        "again",
+    ):
         data = callbacks.encode(GAME, SUPERGROUP, 999_999, 99_999, arg)
         assert len(data.encode()) <= MAX_BYTES
+
+
+@pytest.mark.parametrize(
+    "arg, parsed",
+    [
+        ("t:spy", ("t", "spy", None)),
+        ("t:lang", ("t", "lang", None)),
+        ("v:turn_seconds:120", ("v", "turn_seconds", 120)),
+        ("v:virtual_players:0", ("v", "virtual_players", 0)),
+        ("v:spy_seconds", ("v", "spy_seconds", None)),  # the row's name, no value
+        ("start", None),
+        ("again", None),
+    ],
+)
+def test_settings_buttons_decode_to_a_switch_or_a_choice(arg: str, parsed: tuple | None) -> None:
+    assert callbacks.parse_setting(arg) == parsed
+    if parsed and parsed[0] == "v":
+        assert callbacks.choice_arg(parsed[1], parsed[2]) == arg
+    if parsed and parsed[0] == "t":
+        assert callbacks.switch_arg(parsed[1]) == arg
+
+
+@pytest.mark.parametrize(
+    "arg", ["t:", "v:", "v::90", "v:turn_seconds:", "v:turn_seconds:x", "v:turn_seconds:9:9"]
+)
+def test_malformed_settings_buttons_are_refused(arg: str) -> None:
+    with pytest.raises(ValueError):
+        callbacks.parse_setting(arg)
 
 
 def test_data_over_64_bytes_is_never_made() -> None:

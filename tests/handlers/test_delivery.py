@@ -31,7 +31,7 @@ def test_player_the_bot_cannot_reach_is_named_with_a_button_and_the_game_goes_on
     host.press(button.text, warning)
     texts = host.texts()
     assert texts[0].startswith("Hello! I host Decapitation")
-    assert f"You sit in seat {seat} in {GROUP_TITLE}." in texts[1]
+    assert f"You sit in seat {seat} in \u2068{GROUP_TITLE}\u2069." in texts[1]
     assert host.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
     table.decapitate(seat, state.first if state.first != seat else seat % 4 + 1)
     assert table.ending() is not None

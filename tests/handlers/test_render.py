@@ -51,15 +51,25 @@ def test_lobby_is_ready_only_with_four_to_twelve_players() -> None:
     assert "Ready: the host or an admin may press Start." in render.lobby(lobby(4))[0]
 
 
-def test_names_are_escaped_in_texts_and_plain_on_buttons() -> None:
+def test_names_are_escaped_and_isolated_in_texts_and_plain_and_isolated_on_buttons() -> None:
     table = lobby(3)
     table.join(4, "<b>Zed</b> & Co")
-    assert "• &lt;b&gt;Zed&lt;/b&gt; &amp; Co" in render.lobby(table)[0]
+    assert "• \u2068&lt;b&gt;Zed&lt;/b&gt; &amp; Co\u2069" in render.lobby(table)[0]
     table.start(NOW, 1)
     seat = table.seat_of(4)
-    assert render.seat_name(table, seat) == f"{seat}. &lt;b&gt;Zed&lt;/b&gt; &amp; Co"
+    assert render.seat_name(table, seat) == f"{seat}. \u2068&lt;b&gt;Zed&lt;/b&gt; &amp; Co\u2069"
     kb = render.seat_keyboard(table, "s", None)
-    assert f"{seat}. <b>Zed</b> & Co" in labels(kb)
+    assert f"{seat}. \u2068<b>Zed</b> & Co\u2069" in labels(kb)
+    assert not any("Zed" in data for row in kb for _, data in row)  # names are no button data
+
+
+def test_a_longest_name_still_fits_a_seat_button_and_its_callback_data() -> None:
+    table = lobby(3)
+    table.join(4, "ملك" * 11)  # cut to the 32 characters a name may have
+    table.start(NOW, 1)
+    kb = render.seat_keyboard(table, "s", None)
+    for label, data in (b for row in kb for b in row):
+        assert len(label) <= 4 + 32 + 2 and len(data.encode()) <= 64
 
 
 def test_seat_keyboard_offers_every_other_seat_two_a_row() -> None:
@@ -72,7 +82,7 @@ def test_turn_prompt_offers_only_the_legal_choices() -> None:
     table = started(4)
     first = table.state.first
     text, kb = render.turn_prompt(table, first)
-    assert args(kb) == ["S", "D"] and text == "Your turn in Club. Scout or decapitate?"
+    assert args(kb) == ["S", "D"] and text == "Your turn in \u2068Club\u2069. Scout or decapitate?"
     table = started(4, no_first_round_decapitation=True)
     text, kb = render.turn_prompt(table, table.state.first)
     assert args(kb) == ["S"] and "First round: you must scout." in text
@@ -153,7 +163,7 @@ def test_card_views_stay_secret_while_the_reveal_is_held() -> None:
     table.act(table.user_at(first), Action(DECAPITATE, first, target=target), NOW)
     assert table.state.over and table.data["hold"]  # resolved, the Spy's wait still running
     own = render.card(table, table.state.cards[first - 1])
-    assert render.my_card(table, first, True) == f"🃏 Your card: {own} ({first})"
+    assert render.my_card(table, first, True) == f"🃏 Your card: {own} (seat {first})"
     assert "What you know" not in render.my_card(table, first, False)
     table.catch_up(NOW + 15)
     assert table.status == "over"
@@ -163,9 +173,11 @@ def test_card_views_stay_secret_while_the_reveal_is_held() -> None:
 def test_status_names_the_public_phase_only() -> None:
     table = started(4)
     first = table.state.first
-    assert render.status(table).endswith("(scout or decapitate).")
+    name = render.seat_name(table, first)
+    assert f"{name}'s turn: scout or decapitate." in render.status(table, NOW)
     table.act(table.user_at(first), Action(SCOUT, first, target=first % 4 + 1), NOW)
-    assert render.status(table).endswith("(speaking).")
+    assert f"It is {name}'s speaking moment." in render.status(table, NOW + 5)
+    assert "⏳ 55 s left." in render.status(table, NOW + 5)
 
 
 def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
@@ -181,12 +193,12 @@ def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
     third = next(s for s in range(1, 8) if s not in (first, holder))
     table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
     table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)
-    assert f"{first}:{x}" not in render.my_card(table, third, True)
+    assert f"{first}: {x}" not in render.my_card(table, third, True)
     assert x not in render.my_card(table, third, False)
     assert f"Your card: {x}" in render.my_card(table, first, True)
-    assert f"{first}:{x}" in render.my_card(table, holder, True)
+    assert f"{first}: {x}" in render.my_card(table, holder, True)
     table.catch_up(NOW + 10)  # the window ends and the group is told
-    assert f"{first}:{x}" in render.my_card(table, third, True)
+    assert f"{first}: {x}" in render.my_card(table, third, True)
 
 
 def test_a_lobby_that_expires_says_so_on_its_message() -> None:
@@ -219,4 +231,4 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
         ("edit", 77, None),
         ("send", None, None),
     ]
-    assert outs[1]["text"] == "🛑 The game was cancelled by A&lt;n."
+    assert outs[1]["text"] == "🛑 The game was cancelled by \u2068A&lt;n\u2069."

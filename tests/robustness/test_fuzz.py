@@ -67,6 +67,12 @@ ARGS = [
     "t:virtual_players",
     "t:lang",
     "t:bogus",
+    "v:virtual_players:2",
+    "v:turn_seconds:30",
+    "v:turn_seconds:31",
+    "v:spy_seconds",
+    "v:spy",
+    "v:bogus:1",
 ]
 MUTATIONS = ["none", "none", "none", "drop", "retype", "swap_user", "bot_sender", "old_id"]
 JUNK = st.one_of(

@@ -11,7 +11,7 @@ from engine.codec import state_from_dict
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.instances import PoolBot, timer_event, webhook_event
 from handlers.playtest.players import NAMES, Table
-from handlers.session.settings import DEFAULT_SETTINGS, SETTING_KEYS
+from handlers.session.settings import CHOICES, DEFAULT_SETTINGS, SETTING_KEYS
 from handlers.telegram import buttondata as callbacks
 
 FULL = "The game is full (12 players)."
@@ -57,7 +57,9 @@ def test_twenty_join_at_once_twelve_are_seated_and_the_rest_are_told_it_is_full(
     pool_bot.fake.next_updates()
     all_at_once(pool_bot, [webhook_event(u) for u in updates])
 
-    seated = [p for p in joiners if p.last_text() == table.t("joined", group="Friday club")]
+    seated = [
+        p for p in joiners if p.last_text() == table.t("joined", group="\u2068Friday club\u2069")
+    ]
     full = [p for p in joiners if p.last_text() == FULL]
     assert len(seated) == 11 and len(full) == 8
     assert all(len(p.texts()) == 1 for p in joiners)  # one answer each
@@ -65,7 +67,7 @@ def test_twenty_join_at_once_twelve_are_seated_and_the_rest_are_told_it_is_full(
     assert sorted(uid for uid, _ in players) == sorted(p.id for p in [table.host, *seated])
     lobby = table.lobby_message().text
     assert "Players (12/12):" in lobby
-    assert all(f"• {p.name}" in lobby for p in [table.host, *seated])
+    assert all(f"• \u2068{p.name}\u2069" in lobby for p in [table.host, *seated])
     assert table.data().get("owed", []) == []
 
 
@@ -76,9 +78,9 @@ def test_twenty_setting_presses_at_once_all_apply_and_the_menu_shows_them_all(
     table.open()
     table.host.press(table.t("btn_settings"), table.lobby_message())
     menu = table.lobby_message()
-    toggles = [f"t:{key}" for key in SETTING_KEYS if key != "virtual_players"]
-    presses = [*toggles, "t:virtual_players", "t:virtual_players"]
-    presses += ["t:turn_seconds"] * (20 - len(presses))
+    toggles = [f"t:{key}" for key in SETTING_KEYS if key not in CHOICES]
+    presses = [*toggles, "v:virtual_players:2", "v:speak_seconds:45", "v:spy_seconds:30"]
+    presses += ["v:turn_seconds:120"] * (20 - len(presses))
     updates = [
         pool_bot.fake.press(
             table.host.user,
@@ -96,15 +98,14 @@ def test_twenty_setting_presses_at_once_all_apply_and_the_menu_shows_them_all(
     for key in SETTING_KEYS:
         if isinstance(DEFAULT_SETTINGS[key], bool):
             assert settings[key] is not DEFAULT_SETTINGS[key], key
-    assert settings["virtual_players"] == 2
-    steps = presses.count("t:turn_seconds")
-    choices = (30, 60, 90, 120, 180)
-    assert settings["turn_seconds"] == choices[(choices.index(90) + steps) % len(choices)]
+    assert settings["virtual_players"] == 2 and settings["turn_seconds"] == 120
+    assert settings["speak_seconds"] == 45 and settings["spy_seconds"] == 30
     defaults = pool_bot.store.load(f"prefs#{table.chat}").data  # saved for the next game
     assert defaults["settings"] == settings
     shown = table.lobby_message()
-    assert shown.button_labels[0] == table.t("set_virtual_players", v=2)
+    assert shown.button_labels[:4] == [table.t("head_virtual_players"), "0", "1", "✓ 2"]
     assert table.t("set_spy", v=table.t("on")) in shown.button_labels
+    assert "✓ 120 s" in shown.button_labels and "✓ 45 s" in shown.button_labels
 
 
 def test_twenty_presses_in_a_game_at_once_one_move_is_made_and_each_is_answered(

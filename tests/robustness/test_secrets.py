@@ -56,7 +56,7 @@ def visible(outs: list[dict]) -> list[str]:
     ]
 
 
-def public_times(t: Table) -> tuple:
+def public_times(t: Table, now: float) -> tuple:
     """Every time and state the group can read off the table, and the version every player's
     buttons carry."""
     hold = t.data.get("hold")
@@ -67,7 +67,7 @@ def public_times(t: Table) -> tuple:
         t.next_wake(),
         hold["until"] if hold else None,
         t.speaker(),
-        render.status(t) if playing else None,
+        render.status(t, now) if playing else None,
         t.public_version if playing else None,
     )
 
@@ -135,7 +135,7 @@ class Pair:
 
     def same(self, outs_a: list[dict], outs_b: list[dict], what: str) -> None:
         assert visible(outs_a) == visible(outs_b), what
-        assert public_times(self.a) == public_times(self.b), what
+        assert public_times(self.a, self.now) == public_times(self.b, self.now), what
         for t, outs in ((self.a, outs_a), (self.b, outs_b)):
             assert button_versions(t, outs) <= {t.public_version}, what
         self.seen.steps += 1
@@ -191,7 +191,7 @@ def secret_moves(pair: Pair, rng: random.Random) -> bool:
         assert visible(outs) == [], "a secret decision showed in the group"
         assert button_versions(t, outs) <= {t.public_version}
         pair.seen.early_secret_moves += 1
-    assert public_times(pair.a) == public_times(pair.b)
+    assert public_times(pair.a, pair.now) == public_times(pair.b, pair.now)
     if swapped:
         return True  # the swap is announced when the wait ends: a reveal, as the rules say
     pair.advance(until)

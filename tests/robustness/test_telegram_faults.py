@@ -217,7 +217,7 @@ def test_bot_removed_from_the_group_mid_game_ends_it_and_tells_the_players(
     data = table.data()
     assert data["status"] == "cancelled" and data["deadline"] is None
     for player in table.players:
-        assert player.last_text().startswith("🛑 I was removed from Friday club")
+        assert player.last_text().startswith("🛑 I was removed from \u2068Friday club\u2069")
     calls = len(lambda_bot.fake.calls)
     lambda_bot.advance(600)  # no timer is left to fire for it
     assert lambda_bot.fake.calls[calls:] == []
@@ -232,7 +232,7 @@ def test_bot_removed_without_word_ends_the_game_at_its_next_group_message(
     lambda_bot.advance(90)  # the turn runs out; the group refuses the bot's message
     data = table.data()
     assert data["status"] == "cancelled" and data["deadline"] is None
-    assert table.host.last_text().startswith("🛑 I was removed from Friday club")
+    assert table.host.last_text().startswith("🛑 I was removed from \u2068Friday club\u2069")
     calls = len(lambda_bot.fake.calls)
     lambda_bot.advance(600)
     assert [c for c in lambda_bot.fake.calls[calls:] if c.method == "sendMessage"] == []

@@ -10,7 +10,7 @@ from engine.cards import is_x
 from engine.variants import Variants
 from handlers.playtest.deals import find_seed
 from handlers.session import events as ev
-from handlers.session.settings import DEFAULT_SETTINGS, clean_settings
+from handlers.session.settings import CHOICES, DEFAULT_SETTINGS, clean_settings, set_setting
 from handlers.session.table import APPLIED_KEPT, LOBBY_SECONDS, Refused, Table
 from tests.support.tables import CHAT, NOW, lobby, started
 
@@ -73,19 +73,47 @@ def test_players_with_the_same_name_are_told_apart() -> None:
         assert table.user_at(seat) == int(name[5])
 
 
-def test_settings_toggle_step_and_refuse_unknown_keys() -> None:
+def test_switches_toggle_and_unknown_keys_or_choices_are_refused() -> None:
     table = lobby()
     table.change_setting("spy")
     assert table.settings["spy"] is True
-    for expected in (1, 2, 0):
-        table.change_setting("virtual_players")
-        assert table.settings["virtual_players"] == expected
-    table.change_setting("turn_seconds")
-    assert table.settings["turn_seconds"] == 120
     table.change_setting("lang")
     assert table.lang == "zh"
     assert refusal(lambda: table.change_setting("nonsense")) == "bad_button"
     assert refusal(lambda: table.change_setting("chat")) == "bad_button"
+    # A choice is set to a value, never stepped.
+    assert refusal(lambda: table.change_setting("turn_seconds")) == "bad_button"
+    assert table.settings["turn_seconds"] == 90
+
+
+def test_set_setting_takes_only_a_value_listed_in_choices() -> None:
+    table = lobby()
+    for key, options in CHOICES.items():
+        for value in reversed(options):
+            assert table.set_setting(key, value) == [{"type": "lobby_shown"}]
+            assert table.settings[key] == value
+    table.set_setting("turn_seconds", 30)
+    for key, value in [
+        ("turn_seconds", 100),  # not a choice
+        ("turn_seconds", "60"),
+        ("turn_seconds", 60.0),
+        ("virtual_players", True),  # a bool is no count of players
+        ("virtual_players", 3),
+        ("spy", True),  # a switch has no choices
+        ("lang", 1),
+        ("nonsense", 1),
+    ]:
+        assert refusal(lambda k=key, v=value: table.set_setting(k, v)) == "bad_button"
+    assert table.settings["turn_seconds"] == 30 and table.settings["virtual_players"] == 0
+    table.start(NOW, 1)
+    assert refusal(lambda: table.set_setting("turn_seconds", 60)) == "lobby_gone"
+
+
+def test_set_setting_on_a_settings_dict_says_whether_it_took_the_value() -> None:
+    settings = clean_settings({})
+    assert set_setting(settings, "spy_seconds", 30) and settings["spy_seconds"] == 30
+    assert not set_setting(settings, "spy_seconds", 25) and settings["spy_seconds"] == 30
+    assert not set_setting(settings, "observer", True) and settings["observer"] is False
 
 
 def test_saved_settings_out_of_range_or_of_the_wrong_type_are_ignored() -> None:

@@ -8,10 +8,13 @@ from handlers.telegram.render.common import (
     card,
     esc,
     game_button,
+    group_title,
+    isolate,
     seat_keyboard,
     seat_name,
     send_group,
     send_private,
+    shown_name,
     t_,
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, settings_menu
@@ -23,8 +26,9 @@ from handlers.telegram.render.prompts import (
     speak_prompt,
     turn_prompt,
 )
-from handlers.telegram.render.reveal import ending, my_card, status
+from handlers.telegram.render.reveal import ending, my_card
 from handlers.telegram.render.show import show
+from handlers.telegram.render.status import status
 
 __all__ = [
     "BOT_USERNAME",
@@ -38,6 +42,8 @@ __all__ = [
     "ending",
     "esc",
     "game_button",
+    "group_title",
+    "isolate",
     "lobby",
     "lobby_message",
     "my_card",
@@ -51,6 +57,7 @@ __all__ = [
     "send_private",
     "settings_menu",
     "show",
+    "shown_name",
     "speak_prompt",
     "status",
     "t_",

@@ -27,9 +27,36 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def isolate(text: str) -> str:
+    """Text set apart from what surrounds it (FIRST STRONG ISOLATE ... POP DIRECTIONAL
+    ISOLATE): an Arabic or Hebrew name followed by digits cannot reorder the line."""
+    return f"\u2068{text}\u2069"
+
+
+def shown_name(name: str) -> str:
+    """A name a user chose (a player's, a group's title), escaped and isolated."""
+    return isolate(esc(name))
+
+
+def group_title(table: Table) -> str:
+    """The group's title as messages show it."""
+    return shown_name(table.title)
+
+
+def joined(table: Table, parts: list[str], kind: str = "list") -> str:
+    """Parts joined as the table's language joins a list ("list": ", " or "、") or clauses
+    ("clause": "; " or "；")."""
+    return t_(table, f"sep_{kind}").join(parts)
+
+
+def labelled(table: Table, label: str, value: str) -> str:
+    """'label: value' punctuated in the table's language."""
+    return t_(table, "labelled", label=label, value=value)
+
+
 def seat_name(table: Table, seat: int) -> str:
-    """'3. Ann' in the table's language, escaped."""
-    return t_(table, "seat_label", seat=seat, name=esc(table.name_of(seat)))
+    """'3. Ann' in the table's language, the name escaped and isolated."""
+    return t_(table, "seat_label", seat=seat, name=shown_name(table.name_of(seat)))
 
 
 def card(table: Table, code: str) -> str:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
+from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
 from handlers.session.table import Table
-from handlers.telegram.buttondata import LOBBY
+from handlers.telegram.buttondata import LOBBY, choice_arg, switch_arg
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
     button,
     edit_ref,
-    esc,
     join_url,
+    joined,
     seat_name,
+    shown_name,
     t_,
 )
 
@@ -32,7 +33,7 @@ def variants_list(table: Table, settings: dict) -> str:
     ):
         if settings[key]:
             on.append(t_(table, f"variant_{key}"))
-    return ", ".join(on) or t_(table, "variants_none")
+    return joined(table, on) or t_(table, "variants_none")
 
 
 def lobby(table: Table) -> tuple[str, Keyboard]:
@@ -43,7 +44,7 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         "",
         t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
     ]
-    lines += [f"• {esc(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
+    lines += [f"• {shown_name(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
     settings = table.settings
     lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
     vp = settings["virtual_players"]
@@ -78,16 +79,30 @@ def edit_lobby(table: Table) -> Out:
     return edit_ref(table, "lobby_msg", *lobby(table))
 
 
+def choice_row(table: Table, key: str) -> list[list[str]]:
+    """A setting's choices side by side, the one in play marked."""
+    row = []
+    for value in CHOICES[key]:
+        label = str(value) if key == "virtual_players" else t_(table, "choice_seconds", v=value)
+        if value == table.settings[key]:
+            label = t_(table, "choice_chosen", v=label)
+        row.append(button(label, LOBBY, table, 0, choice_arg(key, value)))
+    return row
+
+
 def settings_menu(table: Table) -> tuple[str, Keyboard]:
-    """The settings menu: one button per setting, each showing its value."""
+    """The settings menu: a switch is a button showing its state; a setting with choices is a
+    button naming it over a row of its choices."""
     s = table.settings
     rows = []
     for key in SETTING_KEYS:
-        value = s[key]
-        if isinstance(value, bool):
-            value = t_(table, "on" if value else "off")
-        rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, f"t:{key}")])
-    rows.append([button(t_(table, "set_lang"), LOBBY, table, 0, "t:lang")])
+        if key in CHOICES:
+            rows.append([button(t_(table, f"head_{key}"), LOBBY, table, 0, choice_arg(key))])
+            rows.append(choice_row(table, key))
+            continue
+        value = t_(table, "on" if s[key] else "off")
+        rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, switch_arg(key))])
+    rows.append([button(t_(table, "set_lang"), LOBBY, table, 0, switch_arg("lang"))])
     rows.append([button(t_(table, "btn_back"), LOBBY, table, 0, "back")])
     return t_(table, "settings_title"), rows
 

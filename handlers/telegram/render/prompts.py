@@ -11,8 +11,8 @@ from handlers.telegram.render.common import (
     Keyboard,
     Out,
     card,
-    esc,
     game_button,
+    group_title,
     seat_keyboard,
     seat_name,
     send_private,
@@ -40,7 +40,7 @@ def private_event(table: Table, event: dict, version: int) -> list[Out]:
     if not user:
         return []
     kind = event["type"]
-    title = esc(table.title)
+    title = group_title(table)
     if kind == "your_card":
         code = event["card"]
         text = "\n".join(
@@ -95,7 +95,7 @@ def secret_prompt(table: Table, seat: int) -> list[Out]:
 
 def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
     """The private 'your turn' message with only the legal choices."""
-    title = esc(table.title)
+    title = group_title(table)
     state = table.state
     row = [game_button(table, "btn_scout", "S", version)]
     why = may_decapitate(state, seat)

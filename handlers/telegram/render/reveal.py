@@ -1,8 +1,8 @@
-"""What can be read about a game: the final reveal, /status, and a player's own card."""
+"""What can be read about a game: the final reveal, its timeline, and a player's own card."""
 
 from __future__ import annotations
 
-from engine.state import SPY_PHASE, TURN
+from engine.state import GameState
 from engine.views import events_for, known_cards
 from handlers.session.table import Table
 from handlers.telegram.buttondata import LOBBY
@@ -11,7 +11,9 @@ from handlers.telegram.render.common import (
     Keyboard,
     button,
     card,
-    esc,
+    group_title,
+    joined,
+    labelled,
     seat_name,
     t_,
 )
@@ -44,7 +46,7 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
         )
     )
     if r["reasons"]:
-        why = "; ".join(t_(table, f"why_{reason}") for reason in r["reasons"])
+        why = joined(table, [t_(table, f"why_{reason}") for reason in r["reasons"]], "clause")
         lines.append(t_(table, "end_fail", why=why))
     else:
         lines.append(t_(table, "end_success"))
@@ -52,12 +54,13 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
     for seat in range(1, state.seats + 1):
         tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
         cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
-        lines.append(f"{seat_name(table, seat)}{tag}: <b>{card(table, cards[seat - 1])}</b>{cap}")
+        shown = f"<b>{card(table, cards[seat - 1])}</b>{cap}"
+        lines.append(labelled(table, f"{seat_name(table, seat)}{tag}", shown))
     for colour, seat in caps.items():
         if seat is None:
             lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
     if r["set_aside"]:
-        aside = ", ".join(card(table, c) for c in r["set_aside"])
+        aside = joined(table, [card(table, c) for c in r["set_aside"]])
         lines.append(t_(table, "set_aside_line", cards=aside))
     obs = r.get("observer")
     if obs:
@@ -83,8 +86,8 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
                     table,
                     "spy_lost",
                     name=name,
-                    red=spy["guess"]["red"],
-                    blue=spy["guess"]["blue"],
+                    red=seat_name(table, spy["guess"]["red"]),
+                    blue=seat_name(table, spy["guess"]["blue"]),
                 )
             )
     lines += ["", t_(table, "timeline")]
@@ -93,10 +96,11 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
     return "\n".join(lines), kb
 
 
-def timeline(table: Table) -> list[str]:
-    """A short public timeline of the game's decisions."""
+def timeline(table: Table, state: GameState | None = None) -> list[str]:
+    """A short public timeline of the game's decisions (in `state`, as the group knows it,
+    if given)."""
     lines = []
-    for event in events_for(table.state, None):
+    for event in events_for(table.state if state is None else state, None):
         if event["type"] in (
             "scouted",
             "swapped",
@@ -110,41 +114,31 @@ def timeline(table: Table) -> list[str]:
     return lines[-15:]
 
 
-def status(table: Table) -> str:
-    """The /status answer for a running game."""
-    state = table.state
-    seat = state.turn
-    phase = (
-        "turn" if state.phase == TURN else "speak" if state.phase != SPY_PHASE else "decapitation"
-    )
-    if table.data.get("hold") and state.over:
-        phase = "decapitation"
-    return t_(
-        table,
-        "status_turn",
-        seat=seat,
-        name=esc(table.name_of(seat)),
-        phase=t_(table, f"phase_{phase}"),
-    )
-
-
 def my_card(table: Table, seat: int, popup: bool) -> str:
     """A player's card and what they know; short enough for a popup when `popup`."""
     state = table.state
     code = state.cards[seat - 1]
     known = known_cards(table.known_state(seat), seat)
     if popup:
-        facts = ", ".join(f"{s}:{card(table, c)}" for s, c in known.items() if s != seat)
-        text = f"{t_(table, 'your_card', card=card(table, code))} ({seat})"
+        facts = joined(
+            table,
+            [
+                t_(table, "popup_fact", seat=s, card=card(table, c))
+                for s, c in known.items()
+                if s != seat
+            ],
+            "clause",
+        )
+        text = t_(table, "your_card", card=card(table, code)) + t_(table, "popup_seat", seat=seat)
         text = text.replace("<b>", "").replace("</b>", "")
         return (text + (f" | {facts}" if facts else ""))[:200]
     lines = [
-        t_(table, "your_seat", seat=seat, group=esc(table.title)),
+        t_(table, "your_seat", seat=seat, group=group_title(table)),
         t_(table, "your_card", card=card(table, code)),
         card_hint(table, code),
     ]
     others = {s: c for s, c in known.items() if s != seat}
     if others:
         lines += ["", t_(table, "mycard_learned")]
-        lines += [f"{seat_name(table, s)}: {card(table, c)}" for s, c in others.items()]
+        lines += [labelled(table, seat_name(table, s), card(table, c)) for s, c in others.items()]
     return "\n".join(lines)

@@ -8,9 +8,10 @@ from handlers.telegram.render.board import board, edit_board
 from handlers.telegram.render.common import (
     Out,
     edit_ref,
-    esc,
+    group_title,
     send_group,
     send_private,
+    shown_name,
     t_,
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
@@ -20,7 +21,7 @@ from handlers.telegram.render.reveal import ending
 
 def _cancelled(table: Table, e: dict) -> list[Out]:
     by = e["by"]
-    text = t_(table, "cancelled", name=esc(by)) if by else t_(table, "cancelled_idle")
+    text = t_(table, "cancelled", name=shown_name(by)) if by else t_(table, "cancelled_idle")
     if e["was_lobby"]:
         return [edit_ref(table, "lobby_msg", text, None)]
     return [send_group(table, text, None)]
@@ -47,7 +48,7 @@ def _hurry(table: Table, e: dict) -> list[Out]:
 
 
 def _removed(table: Table, e: dict) -> list[Out]:
-    text = t_(table, "removed", group=esc(table.title))
+    text = t_(table, "removed", group=group_title(table))
     return [send_private(user, text) for user in e["users"]]
 
 

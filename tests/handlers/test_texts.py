@@ -1,0 +1,36 @@
+"""The table of texts itself: Chinese written with Chinese punctuation."""
+
+from __future__ import annotations
+
+import re
+
+from handlers.telegram.texts import CARD_NAMES, COMMANDS, TEXTS, ZH
+
+CHINESE = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"  # CJK punctuation, ideographs, full width
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+# An ASCII , : or ; next to a Chinese character, or followed by a space (as in "红4, 蓝3").
+ASCII_BETWEEN_CHINESE = re.compile(rf"[{CHINESE}][,:;]|[,:;][ {CHINESE}]")
+
+
+def chinese_texts() -> dict[str, str]:
+    texts = {key: entry[ZH] for key, entry in TEXTS.items() if ZH in entry}
+    texts |= {f"/{command}": about for command, about in COMMANDS[ZH]}
+    texts |= {f"card {code}": name for code, name in CARD_NAMES[ZH].items()}
+    return texts
+
+
+def test_no_chinese_text_puts_ascii_punctuation_between_chinese_characters() -> None:
+    # A placeholder stands for words that may be Chinese (a name, a card, a list).
+    faults = {
+        key: text
+        for key, text in chinese_texts().items()
+        if ASCII_BETWEEN_CHINESE.search(PLACEHOLDER.sub("字", text))
+    }
+    assert not faults
+
+
+def test_the_checker_catches_ascii_punctuation_between_chinese_characters() -> None:
+    for bad in ("红4, 蓝3", "移除的牌: {cards}", "{name}; {name}", "队长:{name}"):
+        assert ASCII_BETWEEN_CHINESE.search(PLACEHOLDER.sub("字", bad)), bad
+    for good in ("红4、蓝3", "移除的牌：{cards}", "/newgame — 在本群开局", "English / 中文"):
+        assert not ASCII_BETWEEN_CHINESE.search(PLACEHOLDER.sub("字", good)), good
