@@ -8,9 +8,10 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import json
+import socket
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -22,6 +23,7 @@ PUT_ITEM = "DynamoDB_20120810.PutItem"
 DELETE_ITEM = "DynamoDB_20120810.DeleteItem"
 LIFETIME = 600.0  # seconds: a proxy left running stops by itself after this
 UPSTREAM_TIMEOUT = 10.0  # seconds to wait for the moto server's answer
+IDLE_TIMEOUT = 60.0  # seconds a client's kept-alive connection may wait for its next request
 MAX_BODY = 1 << 20  # bytes: a request body larger than this is refused (413), never forwarded
 # Not forwarded either way: they describe one connection, not the request.
 HOP_BY_HOP = frozenset(
@@ -89,6 +91,7 @@ class AwsProxy:
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._timer: threading.Timer | None = None
+        self._connections: set[socket.socket] = set()
 
     @property
     def url(self) -> str:
@@ -134,6 +137,17 @@ class AwsProxy:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as AWS serves its clients
+            timeout = IDLE_TIMEOUT
+
+            def setup(self) -> None:
+                super().setup()
+                proxy._track(self.connection, opened=True)
+
+            def finish(self) -> None:
+                try:
+                    super().finish()
+                finally:
+                    proxy._track(self.connection, opened=False)
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # one line per request otherwise
@@ -153,16 +167,27 @@ class AwsProxy:
         self._timer.start()
         return self
 
+    def _track(self, connection: socket.socket, *, opened: bool) -> None:
+        with self._lock:
+            if opened:
+                self._connections.add(connection)
+            else:
+                self._connections.discard(connection)
+
     def stop(self) -> None:
-        """Stop listening (idempotent); connections being served finish on their own threads."""
+        """Stop listening and close the clients' connections (idempotent)."""
         with self._lock:
             server, self._server = self._server, None
             timer, self._timer = self._timer, None
+            connections, self._connections = self._connections, set()
         if timer is not None and timer is not threading.current_thread():
             timer.cancel()
         if server is not None:
             server.shutdown()
             server.server_close()
+        for connection in connections:  # their threads, waiting for a next request, end
+            with suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
 
     def __enter__(self) -> AwsProxy:
         return self if self._server is not None else self.start()

@@ -4,6 +4,7 @@ applied them."""
 
 from __future__ import annotations
 
+import http.client
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -123,3 +124,20 @@ def test_the_proxy_forwards_to_loopback_only(upstream: str) -> None:
 def test_the_proxy_listens_on_loopback_only(moto_server: str) -> None:
     with proxy(moto_server) as started:
         assert started.url.startswith("http://127.0.0.1:")
+
+
+def test_stopping_closes_the_connections_the_clients_keep(
+    aws_env: None, moto_server: str, table: str
+) -> None:
+    started = AwsProxy(moto_server).start()
+    host, port = started.url.removeprefix("http://").split(":")
+    kept = http.client.HTTPConnection(host, int(port), timeout=5)
+    kept.request("POST", "/", b"{}", {"X-Amz-Target": "DynamoDB_20120810.ListTables"})
+    answer = kept.getresponse()
+    answer.read()
+    assert not answer.will_close  # kept alive, its thread waiting for the next request
+
+    started.stop()
+
+    assert kept.sock is not None and kept.sock.recv(1) == b""  # closed from the proxy's side
+    kept.close()
