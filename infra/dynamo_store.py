@@ -1,7 +1,16 @@
-"""DynamoDB game store for production: one table, conditional writes, TTL on `expires_at`."""
+"""DynamoDB game store for production: one table, conditional writes, TTL on `expires_at`.
+
+A save recognises itself. When a connection drops after DynamoDB applied a PutItem, the AWS
+client (the bot's own and botocore alike) sends it again, and that second try fails its
+condition. So every save writes a fresh random token (`wt`) with the item and asks for the item
+its failed condition met (ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent read where
+a backend returns none): if that item holds this save's token at the version it wrote, the save
+was applied and is reported done, not as a `Conflict`.
+"""
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -26,6 +35,10 @@ _client_lock = threading.Lock()
 # An item that is absent or expired may be created; a live one only at the expected version.
 _MAY_CREATE = "attribute_not_exists(#pk) OR #exp <= :now"
 _IS_EXPECTED = "#v = :expected AND (attribute_not_exists(#exp) OR #exp > :now)"
+# The write token: a fresh random id per save (64 bits; 18 bytes of the item), which a save
+# looks for in the item its failed condition returns. Loads ignore it.
+TOKEN = "wt"
+TOKEN_BYTES = 8
 
 
 def default_client() -> Any:
@@ -63,6 +76,12 @@ def _is_conflict(error: Exception) -> bool:
     if not isinstance(response, dict):
         return False
     return (response.get("Error") or {}).get("Code") == "ConditionalCheckFailedException"
+
+
+def _old_item(error: Exception) -> dict[str, Any] | None:
+    """The item a failed condition met, as the error carries it (ALL_OLD), if it does."""
+    item = getattr(error, "response", {}).get("Item")
+    return item if isinstance(item, dict) else None
 
 
 BATCH_KEYS = 100  # the most one BatchGetItem takes
@@ -151,12 +170,15 @@ class DynamoStore:
         return Item(key, int(stored[VERSION]["N"]), unpack_data(stored[DATA]), expires_at)
 
     def save(self, item: Item) -> Item:
-        """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`."""
+        """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`.
+        A try the client sent again after a lost answer, finding this save applied, is done."""
         check_item(item)
+        token = secrets.token_hex(TOKEN_BYTES)
         attributes: dict[str, Any] = {
             PK: {"S": item.key},
             VERSION: {"N": str(item.version + 1)},
             DATA: {"B": pack_data(item.data)},
+            TOKEN: {"S": token},
         }
         if item.expires_at is not None:
             attributes[EXPIRES_AT] = {"N": str(item.expires_at)}
@@ -176,15 +198,34 @@ class DynamoStore:
                 ConditionExpression=condition,
                 ExpressionAttributeNames=names,
                 ExpressionAttributeValues=values,
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except Exception as error:
-            if _is_conflict(error):
+            if not _is_conflict(error):
+                raise
+            if not self._wrote(item.key, item.version + 1, token, _old_item(error)):
                 raise Conflict(item.key, item.version) from None
-            raise
         return Item(item.key, item.version + 1, item.data, item.expires_at)
 
+    def _wrote(self, key: str, version: int, token: str, old: dict[str, Any] | None) -> bool:
+        """Whether the item a save's condition failed on is that save's own write: its token at
+        `version`. Without the item in the failure (absent, or a backend that returns none),
+        a strongly consistent read tells."""
+        if old is None:
+            self._count(write=False)
+            old = self.client.get_item(
+                TableName=self.table_name, Key={PK: {"S": key}}, ConsistentRead=True
+            ).get("Item")
+        if old is None or old.get(TOKEN) != {"S": token}:
+            return False
+        return int(old.get(VERSION, {}).get("N", 0)) == version
+
     def delete(self, key: str, version: int) -> None:
-        """Delete the live item under `key` if it is at `version`; else `Conflict`."""
+        """Delete the live item under `key` if it is at `version`; else `Conflict`.
+
+        A delete sent again after a lost answer finds the item gone, which it cannot tell from
+        someone else's delete: it says `Conflict`, and the caller reloads and finds it gone
+        (`handlers.storage.records.forget`, the one caller, is then done)."""
         if version < 1:
             raise ValueError(f"only stored items (version >= 1) can be deleted, not {version}")
         self._count(write=True)

@@ -72,7 +72,8 @@ def _error(
     operation: str, status: int, headers: http.client.HTTPMessage, parsed: Any, data: bytes
 ) -> AwsError:
     """The AwsError an error answer describes, readable even when its body is no JSON; a
-    former Query service's code (x-amzn-query-error, SQS) replaces the JSON one, as in botocore."""
+    former Query service's code (x-amzn-query-error, SQS) replaces the JSON one, as in botocore;
+    the item a failed DynamoDB condition returns is kept in `.response["Item"]`, as in botocore."""
     body = parsed if isinstance(parsed, dict) else {}
     raw = body.get("__type") or headers.get("x-amzn-ErrorType") or body.get("code")
     raw = raw or body.get("Code")
@@ -86,7 +87,10 @@ def _error(
         return AwsError(
             query_code, str(message), status, operation, QueryErrorCode=code, Type=fault
         )
-    return AwsError(code, str(message), status, operation)
+    error = AwsError(code, str(message), status, operation)
+    if isinstance(body.get("Item"), dict):  # a failed condition's item (ALL_OLD), as botocore
+        error.response["Item"] = {name: _attribute(value) for name, value in body["Item"].items()}
+    return error
 
 
 def _decode_blobs(answer: dict[str, Any]) -> None:

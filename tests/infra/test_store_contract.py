@@ -7,6 +7,7 @@ Backend-specific checks (SQLite cleanup and locking, the DynamoDB table layout) 
 from __future__ import annotations
 
 import base64
+import re
 import sqlite3
 import subprocess
 import sys
@@ -516,6 +517,8 @@ def test_dynamo_item_attributes(dynamo_store: DynamoStore) -> None:
     dynamo_store.save(Item(KEY, 0, {"a": 1}, expires_at=START + 5))
 
     raw = dynamo_store.client.get_item(TableName=dynamo_store.table_name, Key={"pk": {"S": KEY}})
+    token = raw["Item"].pop("wt")  # the save's write token: 64 random bits in hex
+    assert re.fullmatch(r"[0-9a-f]{16}", token["S"])
     assert raw["Item"] == {
         "pk": {"S": KEY},
         "version": {"N": "1"},
