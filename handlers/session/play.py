@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import Action, IllegalAction, apply, waiting_for
 from engine.actions import TIMEOUT
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
+from engine.views import events_for
 from handlers.session import events as ev
 from handlers.session.base import CANCELLED, LOBBY, OVER_STATUS, PLAYING, Refused
 from handlers.session.board import Board
@@ -141,7 +142,7 @@ class Play(Board):
             if kind == "resolved":
                 news += self._close_board(lines)
                 lines = []
-                news += self._finish(event)
+                news += self._finish(event, now)
                 continue
             if kind in ev.BOARD_KINDS:
                 lines.append(event)  # rendered when shown, in the language of the moment
@@ -178,11 +179,17 @@ class Play(Board):
             deadline = self.data["deadline"]
             self.data["reminder"] = [deadline - REMIND_BEFORE, deadline]
 
-    def _finish(self, resolved: dict) -> list[Event]:
+    def _finish(self, resolved: dict, now: float) -> list[Event]:
         self.data["status"] = OVER_STATUS
         self.data["deadline"] = None
         self.data["hold"] = None
-        return [ev.event(ev.FINISHED, resolved=resolved)]
+        return [ev.event(ev.FINISHED, resolved=resolved, **self._length(now))]
+
+    def _length(self, now: float) -> dict:
+        """How long the game has lasted: whole seconds since the deal, and its turns so far."""
+        seconds = max(0, round(now - self.data.get("start", now)))
+        turns = sum(1 for event in events_for(self.state, None) if event["type"] == "turn")
+        return {"seconds": seconds, "turns": turns}
 
     def cancel(self, by: str | None) -> list[Event]:
         """End the game or lobby now; `by` is who cancelled (None: nobody played)."""

@@ -146,6 +146,7 @@ class Table(Play):
             0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)
         ]
         self.data["status"] = PLAYING
+        self.data["start"] = now
         self.data["skips"] = 0
         self.data["board"] = {"msg": None, "lines": []}
         self.data["hold"] = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.cards import color
 from engine.state import SPY_PHASE, TURN
 from engine.views import events_for, known_cards
 from handlers.session.table import Table
@@ -19,8 +20,10 @@ from handlers.telegram.render.prompts import card_hint
 from handlers.telegram.texts import colour_name
 
 
-def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
-    """The final reveal: every card, captains, set-aside cards, why, neutrals, a timeline."""
+def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
+    """The final reveal (a `finished` session event): who won and how long it took, every card,
+    captains, set-aside cards, why, neutrals, a timeline."""
+    r = finished["resolved"]
     state = table.state
     caps = r["captains"]
     winner = colour_name(table.lang, r["winner"])
@@ -48,6 +51,9 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
         lines.append(t_(table, "end_fail", why=why))
     else:
         lines.append(t_(table, "end_success"))
+    lines.append(t_(table, "end_winners", names=winners(table, r)))
+    m, s = divmod(finished["seconds"], 60)
+    lines.append(t_(table, "end_length", m=m, s=s, turns=finished["turns"]))
     lines += ["", t_(table, "end_cards")]
     for seat in range(1, state.seats + 1):
         tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
@@ -91,6 +97,22 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
     lines += timeline(table)
     kb = [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
     return "\n".join(lines), kb
+
+
+def winners(table: Table, r: dict) -> str:
+    """The players who won: the human seats holding the winning colour at the end (after any
+    swap), then the Observer or the Spy who won on their own."""
+    state = table.state
+    names = [
+        seat_name(table, seat)
+        for seat in state.humans()
+        if color(r["cards"][seat - 1]) == r["winner"]
+    ]
+    for role, key in (("observer", "winner_observer"), ("spy", "winner_spy")):
+        fate = r.get(role)
+        if fate and fate["won"]:
+            names.append(t_(table, key, name=seat_name(table, fate["seat"])))
+    return t_(table, "name_sep").join(names) or t_(table, "winners_none")
 
 
 def timeline(table: Table) -> list[str]:

@@ -64,7 +64,7 @@ _SHOWN = {
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
-    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e["resolved"]))],
+    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e))],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
 }
