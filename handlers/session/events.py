@@ -21,7 +21,9 @@ HURRY = "hurry"  # nudge "seat": "seconds" left
 BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
 BOARD_SHOWN = "board_shown"  # redraw the turn message: "board", "seconds", "final", "side"
 FINISHED = "finished"  # the reveal: "resolved" (the engine's event), "seconds", "turns"
-CANCELLED = "cancelled"  # "by" (a name, or None when nobody played), "was_lobby"
+# "by" (a name, or None when nobody played), "was_lobby"; a game's also "cards", "set_aside",
+# "captains", as they stood
+CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
 
 # The engine's public events that make a line of the turn message.

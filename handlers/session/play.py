@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Action, IllegalAction, apply, waiting_for
+from engine import Action, IllegalAction, apply, captains, waiting_for
 from engine.actions import TIMEOUT
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.views import events_for
@@ -197,8 +197,16 @@ class Play(Board):
             raise Refused("cancel_none")
         was_lobby = self.status == LOBBY
         self._close()
-        closed = [] if was_lobby else self._close_board([])
-        return [*closed, ev.event(ev.CANCELLED, by=by, was_lobby=was_lobby)]
+        if was_lobby:
+            return [ev.event(ev.CANCELLED, by=by, was_lobby=True)]
+        # The game is over: everything is shown, as it stands (a swap in its window included).
+        state = self.state
+        shown = {
+            "cards": list(state.cards),
+            "set_aside": list(state.set_aside),
+            "captains": captains(state.cards),
+        }
+        return [*self._close_board([]), ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)]
 
     def removed(self) -> list[Event]:
         """The bot is no longer in the group: end the lobby or game, with no wait left, and

@@ -8,6 +8,7 @@ from engine.cards import OBSERVER, color, is_x
 from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
+from handlers.telegram.texts import card_name
 
 
 def other(colour: str) -> str:
@@ -136,3 +137,75 @@ def test_a_spy_who_names_both_captains_is_named_among_the_winners_in_chinese(
     names = "、".join([*team, f"{table.seat_label(spy)}（密探）"])
     assert f"🏆 获胜者：{names}" in lines(text)
     assert "⏱ 用时 1 分 16 秒，共 1 回合" in lines(text)
+
+
+def card_lines(table: Table, cards: tuple[str, ...]) -> list[str]:
+    """The card list of a reveal as the group reads it: every seat, its card, the captains."""
+    caps = captains(cards).values()
+    shown = []
+    for seat, code in enumerate(cards, 1):
+        name = card_name(table.lang, code)
+        cap = f" {table.t('captain_tag')}" if seat in caps else ""
+        shown.append(f"{table.seat_label(seat)}: {name}{cap}")
+    return shown
+
+
+def test_a_game_cancelled_by_its_host_shows_every_card_the_captains_and_play_again(
+    local_bot: LocalBot,
+) -> None:
+    table = Table.of(local_bot, 6)
+    table.open()
+    table.configure(speak_seconds=30)
+    state = table.start(seed=WORKED_EXAMPLE_SEED)
+    table.scout_and_done(1, 5)
+    table.host.say("/cancel")
+    message = table.group_messages()[-1]
+    text = lines(message.text)
+    assert text[0] == "🛑 The game was cancelled by Ann."
+    cards = card_lines(table, state.cards)
+    assert cards[2] == f"{table.seat_label(3)}: Blue 7 👑 captain"
+    assert cards[4] == f"{table.seat_label(5)}: Red 4 👑 captain"
+    assert text[text.index("Cards:") + 1 :][:6] == cards
+    assert not state.set_aside and not any(line.startswith("Set aside") for line in text)
+    assert message.button_labels == [table.t("btn_play_again")]
+
+    assert table.players[3].press(table.t("btn_play_again"), message) is None
+    data = table.data()
+    assert data["game"] == 2 and data["status"] == "lobby"
+    assert data["creator"] == table.players[3].id
+    assert {uid for uid, _ in data["players"]} == {p.id for p in table.players}
+    assert data["settings"]["speak_seconds"] == 30
+
+
+def test_a_game_nobody_played_is_cancelled_showing_every_card_in_chinese(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 5, lang="zh")
+    table.open()
+    state = table.start(seed=41)
+    for _ in range(5):
+        lambda_bot.advance(90)
+    assert table.data()["status"] == "cancelled"
+    message = table.group_messages()[-1]
+    text = lines(message.text)
+    assert text[0] == "🛑 一整轮无人行动，游戏已取消。"
+    assert text[text.index("全部人物：") + 1 :][:5] == card_lines(table, state.cards)
+    (aside,) = state.set_aside
+    assert f"移除的牌：{card_name('zh', aside)}" in text
+    assert message.button_labels == ["🔁 再来一局"]
+
+
+def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.host.say("/cancel")
+    lobby = table.lobby_message()
+    assert lobby.text == "🛑 The game was cancelled by Ann. /newgame opens a new one."
+    assert lobby.buttons == []
+
+
+def test_a_cancelled_lobby_points_to_newgame_in_chinese(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4, lang="zh")
+    table.open()
+    table.host.say("/cancel")
+    assert table.lobby_message().text == "🛑 Ann 取消了游戏。发送 /newgame 重新开局。"

@@ -60,7 +60,7 @@ def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> 
     first = table.player_at(state.first)
     prompt = first.prompt()
     table.host.say("/cancel")
-    assert table.group_texts()[-1] == "🛑 The game was cancelled by Ann."
+    assert table.group_texts()[-1].startswith("🛑 The game was cancelled by Ann.\n")
     assert table.group_messages()[-2].buttons == []  # the turn message is closed
     assert table.data()["status"] == "cancelled" and table.data()["deadline"] is None
     assert first.press(table.t("btn_scout"), prompt) == "Too late: the game has moved on."
@@ -77,7 +77,7 @@ def test_admin_who_does_not_play_may_cancel(lambda_bot: LambdaBot) -> None:
     table.open(table.players[1:4])
     table.start(seed=24)
     admin.say("/cancel")
-    assert table.group_texts()[-1] == "🛑 The game was cancelled by Eve."
+    assert table.group_texts()[-1].startswith("🛑 The game was cancelled by Eve.\n")
     assert table.data()["status"] == "cancelled"
 
 

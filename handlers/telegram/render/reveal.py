@@ -24,7 +24,6 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     """The final reveal (a `finished` session event): who won and how long it took, every card,
     captains, set-aside cards, why, neutrals, a timeline."""
     r = finished["resolved"]
-    state = table.state
     caps = r["captains"]
     winner = colour_name(table.lang, r["winner"])
     lines = [t_(table, "end_title", colour=winner)]
@@ -54,17 +53,7 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     lines.append(t_(table, "end_winners", names=winners(table, r)))
     m, s = divmod(finished["seconds"], 60)
     lines.append(t_(table, "end_length", m=m, s=s, turns=finished["turns"]))
-    lines += ["", t_(table, "end_cards")]
-    for seat in range(1, state.seats + 1):
-        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
-        cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
-        lines.append(f"{seat_name(table, seat)}{tag}: <b>{card(table, cards[seat - 1])}</b>{cap}")
-    for colour, seat in caps.items():
-        if seat is None:
-            lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
-    if r["set_aside"]:
-        aside = ", ".join(card(table, c) for c in r["set_aside"])
-        lines.append(t_(table, "set_aside_line", cards=aside))
+    lines += ["", *every_card(table, cards, caps, r["set_aside"])]
     obs = r.get("observer")
     if obs:
         name = seat_name(table, obs["seat"])
@@ -95,8 +84,40 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
             )
     lines += ["", t_(table, "timeline")]
     lines += timeline(table)
-    kb = [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
-    return "\n".join(lines), kb
+    return "\n".join(lines), play_again(table)
+
+
+def every_card(table: Table, cards: list[str], caps: dict, set_aside: list[str]) -> list[str]:
+    """Every seat's card with the captains marked, a colour without one, the set-aside cards."""
+    state = table.state
+    lines = [t_(table, "end_cards")]
+    for seat in range(1, state.seats + 1):
+        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
+        lines.append(f"{seat_name(table, seat)}{tag}: <b>{card(table, cards[seat - 1])}</b>{cap}")
+    for colour, seat in caps.items():
+        if seat is None:
+            lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
+    if set_aside:
+        aside = ", ".join(card(table, c) for c in set_aside)
+        lines.append(t_(table, "set_aside_line", cards=aside))
+    return lines
+
+
+def play_again(table: Table) -> Keyboard:
+    """The Play again button of a game that is over."""
+    return [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
+
+
+def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:
+    """A `cancelled` session event: a lobby's says where a new game starts; a game's shows every
+    card and the captains as they stood, and offers Play again."""
+    by = e["by"]
+    text = t_(table, "cancelled", name=esc(by)) if by else t_(table, "cancelled_idle")
+    if e["was_lobby"]:
+        return t_(table, "cancelled_lobby", text=text), None
+    shown = every_card(table, e["cards"], e["captains"], e["set_aside"])
+    return "\n".join([text, "", *shown]), play_again(table)
 
 
 def winners(table: Table, r: dict) -> str:

@@ -15,15 +15,14 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
-from handlers.telegram.render.reveal import ending
+from handlers.telegram.render.reveal import cancelled, ending
 
 
 def _cancelled(table: Table, e: dict) -> list[Out]:
-    by = e["by"]
-    text = t_(table, "cancelled", name=esc(by)) if by else t_(table, "cancelled_idle")
+    text, kb = cancelled(table, e)
     if e["was_lobby"]:
         return [edit_ref(table, "lobby_msg", text, None)]
-    return [send_group(table, text, None)]
+    return [send_group(table, text, kb)]
 
 
 def _board_opened(table: Table, e: dict) -> list[Out]:
