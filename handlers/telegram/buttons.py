@@ -91,10 +91,11 @@ async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> 
         raise Refused("bad_button")
     d = deps(context)
     table = d.host.load(p.chat)
+    if p.arg == "again":
+        again_refused(table, p.game)
+        return await play_again(update, context, table, press)
     if table is None or table.game != p.game:
         raise Refused("stale_button")
-    if p.arg == "again":
-        return await play_again(update, context, table, press)
     if table.status != LOBBY_STATUS:
         raise Refused("lobby_gone")
     if p.arg == "leave":
@@ -140,6 +141,16 @@ def _on_same_game(p: Press, fn):
     return changer
 
 
+def again_refused(table: Table | None, game: int) -> None:
+    """Refuse a Play again press that is not for the group's latest game: the game it opened is
+    still open, or the button is older than that."""
+    if table is not None and table.game != game:
+        opened = table.data.get("again_of") == game and table.status in (LOBBY_STATUS, PLAYING)
+        raise Refused("again_open" if opened else "stale_button")
+    if table is None:
+        raise Refused("stale_button")
+
+
 async def play_again(update: Update, context, old: Table, press: PressAnswer) -> str:
     """Play again: a new lobby with the same players and settings."""
     user = update.callback_query.from_user
@@ -150,7 +161,8 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
         raise Refused("not_a_player")
 
     def again(table: Table | None):
-        if table is None or table.game != old.game or table.status not in (OVER_STATUS, CANCELLED):
+        again_refused(table, old.game)  # someone else's press came first
+        if table.status not in (OVER_STATUS, CANCELLED):
             raise Refused("stale_button")
         new, news = Table.open_lobby(
             table.chat,
@@ -166,7 +178,9 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
             new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
         others = [p for p in table.players if p[0] != user.id]
         new.data["players"] += [list(p) for p in others][: MAX_PLAYERS - 1]
-        return new, render.show(new, news)
+        new.data["again_of"] = table.game
+        # The pressed button goes: the old game's last message keeps its text.
+        return new, [*render.show(new, news), *render.drop_play_again(table)]
 
     press.ready = ""
     await run(context, old.chat, update.update_id, again, press)

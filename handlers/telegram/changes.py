@@ -153,7 +153,7 @@ async def follow_upgrade(context, table: Table, delivery) -> None:
     again = [
         {**out, "chat": new, **({"msg": None} if out["op"] == "edit" else {})}
         for out in delivery.moved
-        if out["op"] != "delete"
+        if out["op"] not in ("delete", "drop_buttons")
     ]
     if again:
         resent = await deliver(context.bot, again, {})

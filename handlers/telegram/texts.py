@@ -436,6 +436,7 @@ TEXTS.update(
             EN: "⏱ {m} min {s} s, turns: {turns}",
             ZH: "⏱ 用时 {m} 分 {s} 秒，共 {turns} 回合",
         },
+        "again_open": {EN: "A new game is already open.", ZH: "新的一局已经开了。"},
         "cancelled_lobby": {
             EN: "{text} /newgame opens a new one.",
             ZH: "{text}发送 /newgame 重新开局。",

@@ -209,3 +209,46 @@ def test_a_cancelled_lobby_points_to_newgame_in_chinese(lambda_bot: LambdaBot) -
     table.open()
     table.host.say("/cancel")
     assert table.lobby_message().text == "🛑 Ann 取消了游戏。发送 /newgame 重新开局。"
+
+
+def test_play_again_takes_its_button_off_the_end_and_a_late_press_says_a_game_is_open(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(seed=42)
+    table.decapitate(state.first, state.first % 4 + 1)
+    ending = table.ending()
+    text = ending.text
+    again = ending.button(table.t("btn_play_again")).callback_data
+
+    assert table.players[1].press(table.t("btn_play_again"), ending) is None
+    assert table.data()["game"] == 2 and table.data()["status"] == "lobby"
+    ending = table.fake.message(table.group, ending.message_id)
+    assert ending.buttons == [] and ending.text == text  # the end stays, its button is gone
+    # A press that was on its way (or from a client that still shows the button):
+    assert table.players[2].press_data(again, ending) == "A new game is already open."
+    assert table.host.press_data(again, ending) == "A new game is already open."
+    assert table.data()["game"] == 2 and len(table.data()["players"]) == 4
+
+    state = table.start(seed=43)
+    assert table.host.press_data(again, ending) == "A new game is already open."
+    table.decapitate(state.first, state.first % 4 + 1)
+    assert table.host.press_data(again, ending) == "That button is from an old game."
+
+
+def test_play_again_from_a_cancelled_game_takes_its_button_off_in_chinese(
+    local_bot: LocalBot,
+) -> None:
+    table = Table.of(local_bot, 4, lang="zh")
+    table.open()
+    table.start(seed=44)
+    table.host.say("/cancel")
+    message = table.group_messages()[-1]
+    text = message.text
+    again = message.button("🔁 再来一局").callback_data
+    assert table.players[3].press("🔁 再来一局", message) is None
+    assert table.data()["game"] == 2 and table.data()["status"] == "lobby"
+    message = table.fake.message(table.group, message.message_id)
+    assert message.buttons == [] and message.text == text
+    assert table.players[1].press_data(again, message) == "新的一局已经开了。"

@@ -19,6 +19,7 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     ending = table.ending()
     again = table.t("btn_play_again")
     assert ending.button_labels == [again]
+    pressed = ending.button(again).callback_data
 
     answer = outsider.press(again, ending)
     assert answer == "You are not playing in this game."
@@ -35,7 +36,8 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     assert lobby.message_id > ending.message_id
     assert "Players (4/12):" in lobby.text and "Bodyguards" in lobby.text
 
-    assert table.host.press(again, ending) == "That button is from an old game."
+    assert table.fake.message(table.group, ending.message_id).buttons == []
+    assert table.host.press_data(pressed, ending) == "A new game is already open."
     assert table.players[3].press(table.t("btn_start"), lobby) == (
         "Only the host or a group admin may do that."
     )

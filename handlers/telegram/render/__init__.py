@@ -23,7 +23,7 @@ from handlers.telegram.render.prompts import (
     speak_prompt,
     turn_prompt,
 )
-from handlers.telegram.render.reveal import ending, my_card, status
+from handlers.telegram.render.reveal import drop_play_again, ending, my_card, status
 from handlers.telegram.render.show import show
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "board_line",
     "card",
     "decapitation_menu",
+    "drop_play_again",
     "edit_board",
     "ending",
     "esc",

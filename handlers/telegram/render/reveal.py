@@ -10,6 +10,7 @@ from handlers.telegram.buttondata import LOBBY
 from handlers.telegram.render.board import public_line
 from handlers.telegram.render.common import (
     Keyboard,
+    Out,
     button,
     card,
     esc,
@@ -107,6 +108,15 @@ def every_card(table: Table, cards: list[str], caps: dict, set_aside: list[str])
 def play_again(table: Table) -> Keyboard:
     """The Play again button of a game that is over."""
     return [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
+
+
+def drop_play_again(table: Table) -> list[Out]:
+    """The game's end (or cancellation) message without its Play again button, once pressed:
+    its text stays."""
+    msg = table.data.get("end_msg")
+    if not msg:
+        return []
+    return [{"op": "drop_buttons", "chat": table.chat, "msg": msg, "side": True}]
 
 
 def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:

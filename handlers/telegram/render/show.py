@@ -22,7 +22,7 @@ def _cancelled(table: Table, e: dict) -> list[Out]:
     text, kb = cancelled(table, e)
     if e["was_lobby"]:
         return [edit_ref(table, "lobby_msg", text, None)]
-    return [send_group(table, text, kb)]
+    return [send_group(table, text, kb, remember="end_msg")]
 
 
 def _board_opened(table: Table, e: dict) -> list[Out]:
@@ -63,7 +63,7 @@ _SHOWN = {
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
-    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e))],
+    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
 }
