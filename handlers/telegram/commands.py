@@ -242,11 +242,17 @@ async def help_(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/language: switch the group's language (saved with its settings)."""
+    """/language: the host (of the group's latest game) or an admin switches the group's
+    language (saved with its settings)."""
     chat, user = update.effective_chat, update.effective_user
     if await refuse_outside_group(update):
         return
     d = deps(context)
+    current = d.host.load(chat.id)
+    host = current is not None and current.data.get("creator") == user.id
+    if not host and not anonymous_admin(update) and not await is_admin(context, chat.id, user.id):
+        await reply(update, t(lang_of(context, chat.id, user), "only_host"))
+        return
     new = ZH if lang_of(context, chat.id, user) == EN else EN
 
     def switch(table: Table | None):
