@@ -28,6 +28,7 @@ from handlers.telegram.changes import (
     deps,
     display_name,
     is_admin,
+    own_lang,
     run,
     run_change,
     stop_if_repeat,
@@ -57,8 +58,7 @@ def answered(handle: Handler) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], A
         except Refused as err:
             table = deps(context).host.load(p.chat) if p else None
             await stop_if_repeat(context, update, table)
-            lang = table.lang if table else language_for(user.language_code)
-            answer = t(lang, err.key, **err.kw)
+            answer = t(answer_lang(table, p, user), err.key, **err.kw)
         except (ApplicationHandlerStop, RetryLater):
             raise
         except Exception:
@@ -72,6 +72,16 @@ def answered(handle: Handler) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], A
 
     callback.__doc__ = handle.__doc__
     return callback
+
+
+def answer_lang(table: Table | None, p: Press | None, user) -> str:
+    """The language of a press's answer: a lobby button's, the group's; a private button's and
+    My card's, the presser's own."""
+    if table is None:
+        return language_for(user.language_code)
+    if p is not None and p.kind == callbacks.LOBBY:
+        return table.lang
+    return table.lang_of(user.id, own_lang(user))
 
 
 async def refuse(update: Update, context, p: Press, press: PressAnswer) -> str:
@@ -173,11 +183,16 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
             table.settings,
             d.clock(),
             table.data.get("title") or "",
+            own_lang(user),
         )
         if table.data.get(BOT_CAN_DELETE) is not None:
             new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
-        others = [p for p in table.players if p[0] != user.id]
-        new.data["players"] += [list(p) for p in others][: MAX_PLAYERS - 1]
+        others = [p for p in table.players if p[0] != user.id][: MAX_PLAYERS - 1]
+        new.data["players"] += [list(p) for p in others]
+        langs = table.data.get("langs") or {}
+        for uid, _ in others:  # each keeps the language they read
+            if str(uid) in langs:
+                new.data["langs"][str(uid)] = langs[str(uid)]
         new.data["again_of"] = table.game
         # The pressed button goes: the old game's last message keeps its text.
         return new, [*render.show(new, news), *render.drop_play_again(table)]
@@ -205,6 +220,7 @@ async def press_game(update: Update, context, p: Press, press: PressAnswer) -> s
     if p.version != table.public_version:
         raise Refused("too_late")
     arg = p.arg
+    table = table.speaking_to(user.id)  # the player's own menus, in their language
     menu = navigate(table, seat, arg)
     if menu is not None:
         text, kb = menu
@@ -311,11 +327,13 @@ def chosen_label(table: Table, arg: str, query) -> str:
 
 
 async def press_board(update: Update, context, p: Press, press: PressAnswer) -> str:
-    """The group turn message's My card button: a popup only the presser sees."""
+    """The group turn message's My card button: a popup only the presser sees, in their
+    language."""
+    user = update.callback_query.from_user
     table = deps(context).host.load(p.chat)
     if table is None or table.game != p.game or table.status not in (PLAYING, OVER_STATUS):
         raise Refused("stale_button")
-    seat = table.seat_of(update.callback_query.from_user.id)
+    seat = table.seat_of(user.id)
     if seat is None:
         raise Refused("not_a_player")
-    return render.my_card(table, seat, True)
+    return render.my_card(table, seat, True, table.lang_of(user.id, own_lang(user)))

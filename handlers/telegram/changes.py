@@ -216,6 +216,12 @@ async def reply(update: Update, text: str) -> None:
         log.warning("reply failed: %s", type(err).__name__)
 
 
+def own_lang(user) -> str | None:
+    """The language a Telegram user reads, when Telegram says (None when it does not)."""
+    code = getattr(user, "language_code", None)
+    return language_for(code) if code else None
+
+
 def lang_of(context, chat_id: int, user) -> str:
     """A chat's language: its table's, its saved one, or the user's Telegram language."""
     d = deps(context)

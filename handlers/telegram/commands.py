@@ -21,6 +21,7 @@ from handlers.telegram.changes import (
     is_admin,
     is_group,
     lang_of,
+    own_lang,
     reply,
     run,
     stop_if_repeat,
@@ -64,6 +65,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             prefs.get("settings") or {},
             d.clock(),
             chat.title or "",
+            own_lang(user),
         )
         rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         if rights is not None:
@@ -96,10 +98,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def join(table: Table | None):
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        outs = render.show(table, table.join(user.id, display_name(user)))
+        outs = render.show(table, table.join(user.id, display_name(user), own_lang(user)))
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.esc(table.data.get("title") or "")
-        text = t(table.lang, "joined", group=title)
+        text = t(table.lang_of(user.id), "joined", group=title)
         return table, [*outs, {"op": "send", "chat": user.id, "text": text, "private": True}]
 
     try:
@@ -107,7 +109,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refused as err:
         table = deps(context).host.load(chat)
         await stop_if_repeat(context, update, table)
-        await reply(update, t(table.lang if table else lang, err.key, **err.kw))
+        lang = table.lang_of(user.id, own_lang(user)) if table else lang  # a private answer
+        await reply(update, t(lang, err.key, **err.kw))
         return
     deps(context).host.point_user(user.id, chat)
 

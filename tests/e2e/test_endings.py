@@ -188,11 +188,11 @@ def test_a_game_nobody_played_is_cancelled_showing_every_card_in_chinese(
     assert table.data()["status"] == "cancelled"
     message = table.group_messages()[-1]
     text = lines(message.text)
-    assert text[0] == "🛑 一整轮无人行动，游戏已取消。"
-    assert text[text.index("全部人物：") + 1 :][:5] == card_lines(table, state.cards)
+    assert text[0] == table.t("cancelled_idle")  # 🛑 一整轮无人行动，游戏已取消。
+    assert text[text.index(table.t("end_cards")) + 1 :][:5] == card_lines(table, state.cards)
     (aside,) = state.set_aside
-    assert f"移除的牌：{card_name('zh', aside)}" in text
-    assert message.button_labels == ["🔁 再来一局"]
+    assert table.t("set_aside_line", cards=card_name("zh", aside)) in text
+    assert message.button_labels == [table.t("btn_play_again")]
 
 
 def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(bot: Bot) -> None:
@@ -208,7 +208,8 @@ def test_a_cancelled_lobby_points_to_newgame_in_chinese(lambda_bot: LambdaBot) -
     table = Table.of(lambda_bot, 4, lang="zh")
     table.open()
     table.host.say("/cancel")
-    assert table.lobby_message().text == "🛑 Ann 取消了游戏。发送 /newgame 重新开局。"
+    cancelled = table.t("cancelled", name="Ann")  # 🛑 Ann 取消了游戏。
+    assert table.lobby_message().text == f"{cancelled}发送 /newgame 重新开局。"
 
 
 def test_play_again_takes_its_button_off_the_end_and_a_late_press_says_a_game_is_open(
@@ -246,8 +247,8 @@ def test_play_again_from_a_cancelled_game_takes_its_button_off_in_chinese(
     table.host.say("/cancel")
     message = table.group_messages()[-1]
     text = message.text
-    again = message.button("🔁 再来一局").callback_data
-    assert table.players[3].press("🔁 再来一局", message) is None
+    again = message.button(table.t("btn_play_again")).callback_data
+    assert table.players[3].press(table.t("btn_play_again"), message) is None
     assert table.data()["game"] == 2 and table.data()["status"] == "lobby"
     message = table.fake.message(table.group, message.message_id)
     assert message.buttons == [] and message.text == text

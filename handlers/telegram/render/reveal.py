@@ -181,8 +181,10 @@ def status(table: Table) -> str:
     )
 
 
-def my_card(table: Table, seat: int, popup: bool) -> str:
-    """A player's card and what they know; short enough for a popup when `popup`."""
+def my_card(table: Table, seat: int, popup: bool, lang: str | None = None) -> str:
+    """A player's card and what they know, in `lang` (by default their own language); short
+    enough for a popup when `popup`."""
+    table = table.speaking(lang or table.lang_of(table.user_at(seat)))
     state = table.state
     code = state.cards[seat - 1]
     known = known_cards(table.known_state(seat), seat)

@@ -36,18 +36,22 @@ def _board_shown(table: Table, e: dict) -> list[Out]:
 
 
 def _timed_out(table: Table, e: dict) -> list[Out]:
-    text = t_(table, "timed_out_private")
-    return [send_private(table.user_at(e["seat"]), text, quiet=e["quiet"])]
+    user = table.user_at(e["seat"])
+    text = t_(table.speaking_to(user), "timed_out_private")
+    return [send_private(user, text, quiet=e["quiet"])]
 
 
 def _hurry(table: Table, e: dict) -> list[Out]:
-    text = t_(table, "hurry", s=e["seconds"])
-    return [send_private(table.user_at(e["seat"]), text, quiet=True)]
+    user = table.user_at(e["seat"])
+    text = t_(table.speaking_to(user), "hurry", s=e["seconds"])
+    return [send_private(user, text, quiet=True)]
 
 
 def _removed(table: Table, e: dict) -> list[Out]:
-    text = t_(table, "removed", group=esc(table.title))
-    return [send_private(user, text) for user in e["users"]]
+    return [
+        send_private(user, t_(table.speaking_to(user), "removed", group=esc(table.title)))
+        for user in e["users"]
+    ]
 
 
 _SHOWN = {
