@@ -175,6 +175,7 @@ async def migrate(context, old: int, new: int) -> None:
         data["chat"] = new
         data["board"] = {**(data.get("board") or {}), "msg": None} if data.get("board") else None
         data["lobby_msg"] = None
+        data.pop("end_msg", None)  # a message of the old chat: its number names none here
         return Table(data), []
 
     d.host.change(new, None, move)

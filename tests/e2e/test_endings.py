@@ -253,3 +253,21 @@ def test_play_again_from_a_cancelled_game_takes_its_button_off_in_chinese(
     message = table.fake.message(table.group, message.message_id)
     assert message.buttons == [] and message.text == text
     assert table.players[1].press_data(again, message) == "新的一局已经开了。"
+
+
+def test_play_again_after_the_group_became_a_supergroup_leaves_the_new_chat_alone(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(seed=45)
+    table.decapitate(state.first, state.first % 4 + 1)
+    ending = table.ending()
+    table.upgrade_to_supergroup()
+    for _ in range(ending.message_id):  # the new chat's messages reach the old end's number
+        table.host.say("/help")
+    assert table.players[1].press(table.t("btn_play_again"), ending) is None
+    assert table.data()["game"] == 2
+    assert table.lobby_message().chat_id == table.chat
+    # The old end's number names another message in the new chat: nothing is taken off there.
+    assert [c for c in table.fake.calls if c.method == "editMessageReplyMarkup"] == []
