@@ -111,8 +111,10 @@ def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> N
     assert ben.last_text().startswith(zh("your_seat", seat=mine, group="Friday club"))
     assert zh("mycard_learned") in ben.last_text()
 
+    done = ben.prompt()
     bot.advance(60)  # the speaking moment runs out
     assert ben.last_text() == zh("timed_out_private")
+    assert ben.press(zh("btn_done"), done) == zh("too_late")  # a late press, in their language
 
 
 def test_a_player_whose_language_telegram_does_not_say_reads_the_groups(

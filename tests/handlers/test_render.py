@@ -218,3 +218,14 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
     assert [(o["op"], o.get("msg")) for o in outs] == [("edit", 77), ("send", None)]
     assert outs[0]["kb"] is None and labels(outs[1]["kb"]) == ["🔁 Play again"]
     assert outs[1]["text"].startswith("🛑 The game was cancelled by A&lt;n.\n")
+
+
+def test_private_messages_speak_each_players_language_and_the_group_the_tables() -> None:
+    table = lobby(3)
+    table.join(4, "Dan", "zh")
+    outs = render.show(table, table.start(NOW, 1))
+    cards = {o["chat"]: o["text"] for o in outs if o.get("private")}
+    assert cards[4].startswith("你在「Club」的") and cards[2].startswith("You sit in seat")
+    assert all("Seats:" in o["text"] or "turn" in o["text"] for o in outs if o["chat"] == CHAT)
+    told = {o["chat"]: o["text"] for o in render.show(table, table.removed())}
+    assert told[4].startswith("🛑 我已被移出「Club」") and told[2].startswith("🛑 I was removed")
