@@ -154,11 +154,11 @@ def _on_same_game(p: Press, fn):
 def again_refused(table: Table | None, game: int) -> None:
     """Refuse a Play again press that is not for the group's latest game: the game it opened is
     still open, or the button is older than that."""
-    if table is not None and table.game != game:
-        opened = table.data.get("again_of") == game and table.status in (LOBBY_STATUS, PLAYING)
-        raise Refused("again_open" if opened else "stale_button")
     if table is None:
         raise Refused("stale_button")
+    if table.game != game:
+        opened = table.data.get("again_of") == game and table.status in (LOBBY_STATUS, PLAYING)
+        raise Refused("again_open" if opened else "stale_button")
 
 
 async def play_again(update: Update, context, old: Table, press: PressAnswer) -> str:
