@@ -1,8 +1,8 @@
 """The secrecy check every e2e game ends with: who could read which card, and where.
 
-- The group: before the final reveal, no message text (in any of its versions) and no button
-  label names a card, except cards that were revealed in play (a swapped X, a predicting
-  Observer).
+- The group: before the final reveal (or a cancelled game's message, which shows every card
+  once the game is over), no message text (in any of its versions) and no button label names a
+  card, except cards that were revealed in play (a swapped X, a predicting Observer).
 - Each private chat, and each popup a user got, names only cards that user was told (their own,
   their scouts, a swap) or that the group had been shown by then.
 - Every private message that names a card or carries game buttons is protected from forwarding.
@@ -33,6 +33,8 @@ NOT_A_CARD = re.compile(
     r"|🕵 A decapitation was announced|🕵 有人宣布斩首)"  # the Spy's own prompt
 )
 END_MARK = "🏁"
+CANCEL_MARK = "🛑"  # a cancelled game: every card, as it stood
+AFTER_THE_GAME = (END_MARK, CANCEL_MARK)
 
 
 def plain(text: str) -> str:
@@ -86,11 +88,11 @@ def check(table: Table) -> None:
                     told.add(event["card"])
 
     # A card becomes public when the group is told: a reveal in play (a swapped X, the
-    # Observer) when the group first reads it, every card of a game at its final reveal.
+    # Observer) when the group first reads it, every card of a game once the game is over (its
+    # final reveal, or the message that says it was cancelled).
     sent_at: dict[tuple[int, int], int] = {}
     answered_at: dict[str, int] = {}
     told_at: dict[str, int] = {}
-    reveals: list[int] = []
     groups = {group.id for group in table.groups}
     for index, call in enumerate(fake.calls):
         if call.kind != "ok":
@@ -99,26 +101,24 @@ def check(table: Table) -> None:
             chat, text = call.result["chat"]["id"], call.result.get("text", "")
             if call.method == "sendMessage":
                 sent_at[(chat, call.result["message_id"])] = index
-            if chat in groups and text.startswith(END_MARK):
-                reveals.append(index)
+            if chat in groups and text.startswith(AFTER_THE_GAME):
+                for card in cards_named(text):
+                    told_at.setdefault(card, index)
             elif chat in groups:
                 for card in cards_named(text) & public:
                     told_at.setdefault(card, index)
         elif call.method == "answerCallbackQuery":
             answered_at[call.params["callback_query_id"]] = index
-    ended = [state for _, (state, _) in sorted(table.snapshots.items()) if state.over]
 
     def public_by(index: int) -> set[str]:
-        cards = {card for card, at in told_at.items() if at < index}
-        for state, at in zip(ended, reveals, strict=False):
-            if at < index:
-                cards |= {*state.cards, *state.set_aside}
-        return cards
+        return {card for card, at in told_at.items() if at < index}
 
     for message in (m for group in table.groups for m in fake.chat(group)):
-        if not message.from_bot or (message.text or "").startswith(END_MARK):
+        if not message.from_bot:
             continue
         for text, labels in versions(message):
+            if (text or "").startswith(AFTER_THE_GAME):
+                continue
             for shown in (text, *labels):
                 leaked = cards_named(shown) - public
                 assert not leaked, f"the group saw {sorted(leaked)} in {shown!r}"

@@ -14,7 +14,7 @@ from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
 from handlers.telegram.render import isolate
-from handlers.telegram.texts import t
+from handlers.telegram.texts import language_for, t
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
 GROUP_TITLE = "Friday club"
@@ -36,6 +36,12 @@ class Player:
     @property
     def id(self) -> int:
         return self.user.id
+
+    @property
+    def lang(self) -> str | None:
+        """The language Telegram says the user reads (None when it does not say)."""
+        code = self.user.language_code
+        return language_for(code) if code else None
 
     @property
     def name(self) -> str:
@@ -173,7 +179,16 @@ class Table:
 
     def t(self, key: str, **kw: Any) -> str:
         """A bot text in the table's language, as Telegram shows it (no HTML tags)."""
-        text = t(self.lang, key, **kw)
+        return self.t_in(self.lang, key, **kw)
+
+    def t_for(self, player: Player, key: str, **kw: Any) -> str:
+        """A bot text as `player` reads it in private: in their own language (the table's when
+        Telegram does not say theirs)."""
+        return self.t_in(player.lang or self.lang, key, **kw)
+
+    @staticmethod
+    def t_in(lang: str, key: str, **kw: Any) -> str:
+        text = t(lang, key, **kw)
         for tag in ("<b>", "</b>"):
             text = text.replace(tag, "")
         return text
@@ -211,9 +226,12 @@ class Table:
     def seat_of(self, player: Player) -> int:
         return self.data()["seats"].index(player.id) + 1
 
-    def seat_label(self, seat: int) -> str:
-        """A seat as its button reads: '5. Eve' (the name isolated)."""
-        return self.t("seat_label", seat=seat, name=isolate(self.state.names[seat - 1]))
+    def seat_label(self, seat: int, lang: str | None = None) -> str:
+        """A seat as its button reads: '5. Eve' (the name isolated; in the table's language
+        unless told)."""
+        return self.t_in(
+            lang or self.lang, "seat_label", seat=seat, name=isolate(self.state.names[seat - 1])
+        )
 
     # -- the group -----------------------------------------------------------------------------
 
@@ -251,7 +269,7 @@ class Table:
     def join(self, player: Player) -> None:
         lobby = self.lobby_message()
         player.press(self.t("btn_join"), message=lobby, chat=self.group)
-        joined = self.t("joined", group=isolate(self.title))
+        joined = self.t_for(player, "joined", group=isolate(self.title))
         assert player.last_text() == joined, player.texts()
 
     def configure(self, **settings: Any) -> None:
@@ -302,15 +320,23 @@ class Table:
         assert answer in OK_ANSWERS, f"{player.name} pressed {label!r} and was told {answer!r}"
         self.refresh()
 
+    def _label(self, player: Player, key: str) -> str:
+        """A button of `player`'s private prompts, in their language."""
+        return self.t_for(player, key)
+
+    def _seat_button(self, player: Player, seat: int) -> str:
+        return self.seat_label(seat, player.lang or self.lang)
+
     def scout(self, seat: int, target: int) -> None:
         """The seat's player scouts `target` from their private turn prompt."""
         player = self.player_at(seat)
-        self._move(player, self.t("btn_scout"))
-        self._move(player, self.seat_label(target))
+        self._move(player, self._label(player, "btn_scout"))
+        self._move(player, self._seat_button(player, target))
 
     def done(self, seat: int) -> None:
         """The scout ends their speaking moment."""
-        self._move(self.player_at(seat), self.t("btn_done"))
+        player = self.player_at(seat)
+        self._move(player, self._label(player, "btn_done"))
 
     def scout_and_done(self, seat: int, target: int) -> None:
         self.scout(seat, target)
@@ -318,28 +344,31 @@ class Table:
 
     def predict(self, seat: int, colour: str) -> None:
         """The Observer reveals and predicts after their scout."""
-        self._move(self.player_at(seat), self.t(f"btn_predict_{colour}"))
+        player = self.player_at(seat)
+        self._move(player, self._label(player, f"btn_predict_{colour}"))
 
     def decapitate(
         self, seat: int, target: int, proxy: bool | None = None, bodyguard: bool | None = None
     ) -> None:
         """The seat's player decapitates `target`, answering the declarations asked."""
         player = self.player_at(seat)
-        self._move(player, self.t("btn_decapitate"))
-        self._move(player, self.seat_label(target))
+        self._move(player, self._label(player, "btn_decapitate"))
+        self._move(player, self._seat_button(player, target))
         for declared in (proxy, bodyguard):
             if declared is not None:
-                self._move(player, self.t("btn_yes" if declared else "btn_no"))
-        self._move(player, self.t("btn_confirm"))
+                self._move(player, self._label(player, "btn_yes" if declared else "btn_no"))
+        self._move(player, self._label(player, "btn_confirm"))
 
     def swap(self, seat: int) -> None:
-        self._move(self.player_at(seat), self.t("btn_swap"))
+        player = self.player_at(seat)
+        self._move(player, self._label(player, "btn_swap"))
 
     def keep(self, seat: int) -> None:
-        self._move(self.player_at(seat), self.t("btn_keep"))
+        player = self.player_at(seat)
+        self._move(player, self._label(player, "btn_keep"))
 
     def spy_guess(self, seat: int, red: int, blue: int) -> None:
         """The Spy names the Red captain, then the Blue one."""
         player = self.player_at(seat)
-        self._move(player, self.seat_label(red))
-        self._move(player, self.seat_label(blue))
+        self._move(player, self._seat_button(player, red))
+        self._move(player, self._seat_button(player, blue))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Self
+
 from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
@@ -27,6 +30,7 @@ class Seats:
     def __init__(self, data: dict) -> None:
         self.data = data
         self._state: GameState | None = None
+        self._voice: str | None = None  # a view's language, for one player's private messages
 
     @property
     def chat(self) -> int:
@@ -42,7 +46,34 @@ class Seats:
 
     @property
     def lang(self) -> str:
-        return self.data["lang"]
+        """The language the table speaks: the group's (or, in a `speaking_to` view, the
+        player's)."""
+        return self._voice or self.data["lang"]
+
+    def lang_of(self, user: int, fallback: str | None = None) -> str:
+        """The language `user` reads in private: their own, as Telegram said when they joined;
+        else `fallback`; else the group's."""
+        return (self.data.get("langs") or {}).get(str(user)) or fallback or self.data["lang"]
+
+    def speaking_to(self, user: int) -> Self:
+        """The table as `user` reads it in private: a read-only view in their language."""
+        return self.speaking(self.lang_of(user))
+
+    def speaking(self, lang: str) -> Self:
+        """The table speaking `lang`: itself if it does, else a read-only view that does."""
+        if lang == self.lang:
+            return self
+        view = copy.copy(self)
+        view._voice = lang
+        return view
+
+    def _note_lang(self, user: int, lang: str | None) -> None:
+        """Keep the language a joining player reads (None: Telegram did not say)."""
+        langs = self.data.setdefault("langs", {})
+        if lang:
+            langs[str(user)] = lang
+        else:
+            langs.pop(str(user), None)
 
     @property
     def settings(self) -> dict:

@@ -20,8 +20,10 @@ TIMED_OUT = "timed_out"  # tell "seat" its wait ran out; "quiet" for a secret wa
 HURRY = "hurry"  # nudge "seat": "seconds" left
 BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
 BOARD_SHOWN = "board_shown"  # redraw the turn message: "board", "seconds", "final", "side"
-FINISHED = "finished"  # the reveal: "resolved" (the engine's event)
-CANCELLED = "cancelled"  # "by" (a name, or None when nobody played), "was_lobby"
+FINISHED = "finished"  # the reveal: "resolved" (the engine's event), "seconds", "turns"
+# "by" (a name, or None when nobody played), "was_lobby"; a game's also "cards", "set_aside",
+# "captains", as they stood
+CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
 
 # The engine's public events that make a line of the turn message.

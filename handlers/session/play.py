@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from engine import Action, IllegalAction, apply, waiting_for
+from engine import Action, IllegalAction, apply, captains, waiting_for
 from engine.actions import TIMEOUT
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
+from engine.views import events_for
 from handlers.session import events as ev
 from handlers.session.base import CANCELLED, LOBBY, OVER_STATUS, PLAYING, Refused
 from handlers.session.board import Board
@@ -141,7 +142,7 @@ class Play(Board):
             if kind == "resolved":
                 news += self._close_board(lines)
                 lines = []
-                news += self._finish(event)
+                news += self._finish(event, now)
                 continue
             if kind in ev.BOARD_KINDS:
                 lines.append(event)  # rendered when shown, in the language of the moment
@@ -178,11 +179,17 @@ class Play(Board):
             deadline = self.data["deadline"]
             self.data["reminder"] = [deadline - REMIND_BEFORE, deadline]
 
-    def _finish(self, resolved: dict) -> list[Event]:
+    def _finish(self, resolved: dict, now: float) -> list[Event]:
         self.data["status"] = OVER_STATUS
         self.data["deadline"] = None
         self.data["hold"] = None
-        return [ev.event(ev.FINISHED, resolved=resolved)]
+        return [ev.event(ev.FINISHED, resolved=resolved, **self._length(now))]
+
+    def _length(self, now: float) -> dict:
+        """How long the game has lasted: whole seconds since the deal, and its turns so far."""
+        seconds = max(0, round(now - self.data.get("start", now)))
+        turns = sum(1 for event in events_for(self.state, None) if event["type"] == "turn")
+        return {"seconds": seconds, "turns": turns}
 
     def cancel(self, by: str | None) -> list[Event]:
         """End the game or lobby now; `by` is who cancelled (None: nobody played)."""
@@ -190,8 +197,16 @@ class Play(Board):
             raise Refused("cancel_none")
         was_lobby = self.status == LOBBY
         self._close()
-        closed = [] if was_lobby else self._close_board([])
-        return [*closed, ev.event(ev.CANCELLED, by=by, was_lobby=was_lobby)]
+        if was_lobby:
+            return [ev.event(ev.CANCELLED, by=by, was_lobby=True)]
+        # The game is over: everything is shown, as it stands (a swap in its window included).
+        state = self.state
+        shown = {
+            "cards": list(state.cards),
+            "set_aside": list(state.set_aside),
+            "captains": captains(state.cards),
+        }
+        return [*self._close_board([]), ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)]
 
     def removed(self) -> list[Event]:
         """The bot is no longer in the group: end the lobby or game, with no wait left, and

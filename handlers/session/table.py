@@ -65,8 +65,10 @@ class Table(Play):
         settings: dict,
         now: float,
         title: str = "",
+        own_lang: str | None = None,
     ) -> tuple[Table, list[Event]]:
-        """A new lobby with its creator seated; returns the lobby message to post."""
+        """A new lobby with its creator seated; returns the lobby message to post. `lang` is the
+        group's language, `own_lang` the one the creator reads (when Telegram says)."""
         table = cls(
             {
                 "chat": chat,
@@ -83,6 +85,7 @@ class Table(Play):
                 "applied": [],
             }
         )
+        table._note_lang(creator, own_lang)
         return table, [ev.event(ev.LOBBY_OPENED)]
 
     def _in_lobby(self) -> None:
@@ -94,14 +97,15 @@ class Table(Play):
         self.data["menu"] = menu
         return [ev.event(ev.LOBBY_SHOWN)]
 
-    def join(self, user: int, name: str) -> list[Event]:
-        """Seat a user in the lobby."""
+    def join(self, user: int, name: str, lang: str | None = None) -> list[Event]:
+        """Seat a user in the lobby; `lang` is the language they read (when Telegram says)."""
         self._in_lobby()
         if self.is_player(user):
             raise Refused("already_joined")
         if len(self.players) >= MAX_PLAYERS:
             raise Refused("lobby_full", max=MAX_PLAYERS)
         self.players.append([user, name[:NAME_MAX]])
+        self._note_lang(user, lang)
         return self._lobby_shown(menu=False)
 
     def leave(self, user: int) -> list[Event]:
@@ -109,6 +113,7 @@ class Table(Play):
         if self.status != LOBBY or not self.is_player(user):
             raise Refused("not_in_lobby")
         self.data["players"] = [p for p in self.players if p[0] != user]
+        self._note_lang(user, None)
         return self._lobby_shown(menu=False)
 
     def show_settings(self) -> list[Event]:
@@ -160,6 +165,7 @@ class Table(Play):
             0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)
         ]
         self.data["status"] = PLAYING
+        self.data["start"] = now
         self.data["skips"] = 0
         self.data["board"] = {"msg": None, "lines": []}
         self.data["hold"] = None

@@ -35,6 +35,7 @@ from handlers.telegram.changes import (
     deps,
     display_name,
     is_admin,
+    own_lang,
     run,
     run_change,
     stop_if_repeat,
@@ -64,8 +65,7 @@ def answered(handle: Handler) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], A
         except Refused as err:
             table = deps(context).host.load(p.chat) if p else None
             await stop_if_repeat(context, update, table)
-            lang = table.lang if table else language_for(user.language_code)
-            answer = t(lang, err.key, **err.kw)
+            answer = t(answer_lang(table, p, user), err.key, **err.kw)
         except ApplicationHandlerStop:
             raise
         except Exception:
@@ -79,6 +79,16 @@ def answered(handle: Handler) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], A
 
     callback.__doc__ = handle.__doc__
     return callback
+
+
+def answer_lang(table: Table | None, p: Press | None, user) -> str:
+    """The language of a press's answer: a lobby button's, the group's; a private button's and
+    My card's, the presser's own."""
+    if table is None:
+        return language_for(user.language_code)
+    if p is not None and p.kind == callbacks.LOBBY:
+        return table.lang
+    return table.lang_of(user.id, own_lang(user))
 
 
 async def refuse(update: Update, context, p: Press, press: PressAnswer) -> str:
@@ -98,10 +108,11 @@ async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> 
         raise Refused("bad_button")
     d = deps(context)
     table = d.host.load(p.chat)
+    if p.arg == "again":
+        again_refused(table, p.game)
+        return await play_again(update, context, table, press)
     if table is None or table.game != p.game:
         raise Refused("stale_button")
-    if p.arg == "again":
-        return await play_again(update, context, table, press)
     if table.status != LOBBY_STATUS:
         raise Refused("lobby_gone")
     if p.arg == "leave":
@@ -160,6 +171,16 @@ def _on_same_game(p: Press, fn):
     return changer
 
 
+def again_refused(table: Table | None, game: int) -> None:
+    """Refuse a Play again press that is not for the group's latest game: the game it opened is
+    still open, or the button is older than that."""
+    if table is None:
+        raise Refused("stale_button")
+    if table.game != game:
+        opened = table.data.get("again_of") == game and table.status in (LOBBY_STATUS, PLAYING)
+        raise Refused("again_open" if opened else "stale_button")
+
+
 async def play_again(update: Update, context, old: Table, press: PressAnswer) -> str:
     """Play again: a new lobby with the same players and settings."""
     user = update.callback_query.from_user
@@ -170,7 +191,8 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
         raise Refused("not_a_player")
 
     def again(table: Table | None):
-        if table is None or table.game != old.game or table.status not in (OVER_STATUS, CANCELLED):
+        again_refused(table, old.game)  # someone else's press came first
+        if table.status not in (OVER_STATUS, CANCELLED):
             raise Refused("stale_button")
         new, news = Table.open_lobby(
             table.chat,
@@ -181,12 +203,19 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
             table.settings,
             d.clock(),
             table.data.get("title") or "",
+            own_lang(user),
         )
         if table.data.get(BOT_CAN_DELETE) is not None:
             new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
-        others = [p for p in table.players if p[0] != user.id]
-        new.data["players"] += [list(p) for p in others][: MAX_PLAYERS - 1]
-        return new, render.show(new, news)
+        others = [p for p in table.players if p[0] != user.id][: MAX_PLAYERS - 1]
+        new.data["players"] += [list(p) for p in others]
+        langs = table.data.get("langs") or {}
+        for uid, _ in others:  # each keeps the language they read
+            if str(uid) in langs:
+                new.data["langs"][str(uid)] = langs[str(uid)]
+        new.data["again_of"] = table.game
+        # The pressed button goes: the old game's last message keeps its text.
+        return new, [*render.show(new, news), *render.drop_play_again(table)]
 
     press.ready = ""
     await run(context, old.chat, update.update_id, again, press)
@@ -211,6 +240,7 @@ async def press_game(update: Update, context, p: Press, press: PressAnswer) -> s
     if p.version != table.public_version:
         raise Refused("too_late")
     arg = p.arg
+    table = table.speaking_to(user.id)  # the player's own menus, in their language
     menu = navigate(table, seat, arg)
     if menu is not None:
         text, kb = menu
@@ -317,11 +347,13 @@ def chosen_label(table: Table, arg: str, query) -> str:
 
 
 async def press_board(update: Update, context, p: Press, press: PressAnswer) -> str:
-    """The group turn message's My card button: a popup only the presser sees."""
+    """The group turn message's My card button: a popup only the presser sees, in their
+    language."""
+    user = update.callback_query.from_user
     table = deps(context).host.load(p.chat)
     if table is None or table.game != p.game or table.status not in (PLAYING, OVER_STATUS):
         raise Refused("stale_button")
-    seat = table.seat_of(update.callback_query.from_user.id)
+    seat = table.seat_of(user.id)
     if seat is None:
         raise Refused("not_a_player")
-    return render.my_card(table, seat, True)
+    return render.my_card(table, seat, True, table.lang_of(user.id, own_lang(user)))

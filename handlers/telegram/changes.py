@@ -151,7 +151,7 @@ async def follow_upgrade(context, table: Table, delivery) -> None:
     again = [
         {**out, "chat": new, **({"msg": None} if out["op"] == "edit" else {})}
         for out in delivery.moved
-        if out["op"] != "delete"
+        if out["op"] not in ("delete", "drop_buttons")
     ]
     if again:
         resent = await deliver(context.bot, again, {})
@@ -173,6 +173,7 @@ async def migrate(context, old: int, new: int) -> None:
         data["chat"] = new
         data["board"] = {**(data.get("board") or {}), "msg": None} if data.get("board") else None
         data["lobby_msg"] = None
+        data.pop("end_msg", None)  # a message of the old chat: its number names none here
         return Table(data), []
 
     d.host.change(new, None, move)
@@ -212,6 +213,12 @@ async def reply(update: Update, text: str) -> None:
         await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
     except TelegramError as err:
         log.warning("reply failed: %s", type(err).__name__)
+
+
+def own_lang(user) -> str | None:
+    """The language a Telegram user reads, when Telegram says (None when it does not)."""
+    code = getattr(user, "language_code", None)
+    return language_for(code) if code else None
 
 
 def lang_of(context, chat_id: int, user) -> str:

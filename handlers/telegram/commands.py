@@ -29,6 +29,7 @@ from handlers.telegram.changes import (
     is_admin,
     is_group,
     lang_of,
+    own_lang,
     reply,
     run,
     stop_if_repeat,
@@ -71,6 +72,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             prefs.get("settings") or {},
             d.clock(),
             chat.title or "",
+            own_lang(user),
         )
         rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         if rights is not None:
@@ -103,10 +105,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def join(table: Table | None):
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        outs = render.show(table, table.join(user.id, display_name(user)))
+        outs = render.show(table, table.join(user.id, display_name(user), own_lang(user)))
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.group_title(table)
-        text = t(table.lang, "joined", group=title)
+        text = t(table.lang_of(user.id), "joined", group=title)
         return table, [*outs, {"op": "send", "chat": user.id, "text": text, "private": True}]
 
     try:
@@ -114,7 +116,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except Refused as err:
         table = deps(context).host.load(chat)
         await stop_if_repeat(context, update, table)
-        await reply(update, t(table.lang if table else lang, err.key, **err.kw))
+        lang = table.lang_of(user.id, own_lang(user)) if table else lang  # a private answer
+        await reply(update, t(lang, err.key, **err.kw))
         return
     deps(context).host.point_user(user.id, chat)
 
@@ -248,11 +251,17 @@ async def help_(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/language: switch the group's language (saved with its settings)."""
+    """/language: the host (of the group's latest game) or an admin switches the group's
+    language (saved with its settings)."""
     chat, user = update.effective_chat, update.effective_user
     if await refuse_outside_group(update):
         return
     d = deps(context)
+    current = d.host.load(chat.id)
+    host = current is not None and current.data.get("creator") == user.id
+    if not host and not anonymous_admin(update) and not await is_admin(context, chat.id, user.id):
+        await reply(update, t(lang_of(context, chat.id, user), "only_host"))
+        return
     new = ZH if lang_of(context, chat.id, user) == EN else EN
 
     def switch(table: Table | None):

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 MAX_WAIT = 5.0  # longest 429 wait sat through inside one update; longer ones are sent later
 TRIES = 3
 BACKOFF = 0.5  # seconds before the second try of a call that failed, twice that before the third
+IN_PLACE = ("edit", "drop_buttons")  # changes of a message already in the chat
 
 
 @dataclass
@@ -120,6 +121,20 @@ async def _edit(bot: Bot, out: dict, message_id: int) -> bool:
     return True
 
 
+async def _drop_buttons(bot: Bot, out: dict) -> None:
+    """Take a message's buttons off, its text as it is (gone or bare already: nothing to do)."""
+    try:
+        await _call(
+            lambda: bot.edit_message_reply_markup(
+                chat_id=out["chat"], message_id=out["msg"], reply_markup=None
+            )
+        )
+    except BadRequest as err:
+        text = str(err).lower()
+        if not any(gone in text for gone in ("not modified", "not found", "can't be edited")):
+            raise
+
+
 async def _one(
     bot: Bot, out: dict, refs: dict[str, int | None], delivery: Delivery, side: bool = False
 ) -> None:
@@ -145,6 +160,8 @@ async def _one(
                     delivery.board_tag = out.get("tag", delivery.board_tag)
         elif out["op"] == "delete":
             await _call(lambda: bot.delete_message(chat_id=out["chat"], message_id=out["msg"]))
+        elif out["op"] == "drop_buttons":
+            await _drop_buttons(bot, out)
     except Forbidden:
         if out.get("private") and not out.get("quiet"):
             delivery.unreachable.append(out["chat"])
@@ -189,16 +206,16 @@ def _later(delivery: Delivery, out: dict, wait: float) -> None:
 async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> Delivery:
     """Send a change's messages: each chat's in order, different chats side by side.
 
-    An edit marked `side` changes a message already in place, so it needs no turn in its
-    chat's order and goes out alongside (unless another message of the batch touches the same
-    message: then it keeps its place).
+    An edit marked `side` (of a text, or "drop_buttons" taking a message's buttons off) changes
+    a message already in place, so it needs no turn in its chat's order and goes out alongside
+    (unless another message of the batch touches the same message: then it keeps its place).
     """
     delivery = Delivery()
     by_chat: dict[int, list[dict]] = {}
     side: list[dict] = []
     targets = [_target(out) for out in outs]
     for out, target in zip(outs, targets, strict=True):
-        if out.get("side") and out["op"] == "edit" and targets.count(target) == 1:
+        if out.get("side") and out["op"] in IN_PLACE and targets.count(target) == 1:
             side.append(out)
         else:
             by_chat.setdefault(out["chat"], []).append(out)

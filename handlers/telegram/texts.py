@@ -456,6 +456,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "popup_fact": {EN: "{seat}: {card}", ZH: "{seat}号位：{card}"},
 }
 
+# The end of a game (who won, how long it took), a cancelled game, and Play again.
+TEXTS.update(
+    {
+        "end_winners": {EN: "🏆 Winners: {names}", ZH: "🏆 获胜者：{names}"},
+        "winners_none": {EN: "no player at the table", ZH: "无人"},
+        "winner_observer": {EN: "{name} (Observer)", ZH: "{name}（观察员）"},
+        "winner_spy": {EN: "{name} (Spy)", ZH: "{name}（密探）"},
+        "name_sep": {EN: ", ", ZH: "、"},
+        "end_length": {
+            EN: "⏱ {m} min {s} s, turns: {turns}",
+            ZH: "⏱ 用时 {m} 分 {s} 秒，共 {turns} 回合",
+        },
+        "again_open": {EN: "A new game is already open.", ZH: "新的一局已经开了。"},
+        "cancelled_lobby": {
+            EN: "{text} /newgame opens a new one.",
+            ZH: "{text}发送 /newgame 重新开局。",
+        },
+    }
+)
+
 
 def t(lang: str, key: str, **kw: object) -> str:
     """The text `key` in `lang` (English when missing), formatted with `kw`."""

@@ -19,6 +19,7 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     ending = table.ending()
     again = table.t("btn_play_again")
     assert ending.button_labels == [again]
+    pressed = ending.button(again).callback_data
 
     answer = outsider.press(again, ending)
     assert answer == "You are not playing in this game."
@@ -35,7 +36,8 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     assert lobby.message_id > ending.message_id
     assert "Players (4/12):" in lobby.text and "Bodyguards" in lobby.text
 
-    assert table.host.press(again, ending) == "That button is from an old game."
+    assert table.fake.message(table.group, ending.message_id).buttons == []
+    assert table.host.press_data(pressed, ending) == "A new game is already open."
     assert table.players[3].press(table.t("btn_start"), lobby) == (
         "Only the host or a group admin may do that."
     )
@@ -60,7 +62,7 @@ def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> 
     first = table.player_at(state.first)
     prompt = first.prompt()
     table.host.say("/cancel")
-    assert table.group_texts()[-1] == "🛑 The game was cancelled by \u2068Ann\u2069."
+    assert table.group_texts()[-1].startswith("🛑 The game was cancelled by \u2068Ann\u2069.\n")
     assert table.group_messages()[-2].buttons == []  # the turn message is closed
     assert table.data()["status"] == "cancelled" and table.data()["deadline"] is None
     assert first.press(table.t("btn_scout"), prompt) == "Too late: the game has moved on."
@@ -77,7 +79,7 @@ def test_admin_who_does_not_play_may_cancel(lambda_bot: LambdaBot) -> None:
     table.open(table.players[1:4])
     table.start(seed=24)
     admin.say("/cancel")
-    assert table.group_texts()[-1] == "🛑 The game was cancelled by \u2068Eve\u2069."
+    assert table.group_texts()[-1].startswith("🛑 The game was cancelled by \u2068Eve\u2069.\n")
     assert table.data()["status"] == "cancelled"
 
 

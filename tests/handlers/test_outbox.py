@@ -38,6 +38,14 @@ class StubBot:
         self.calls.append(("edit", chat_id, text))
         return True
 
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int, **_: Any) -> Any:
+        if message_id in self.gone:
+            raise BadRequest("Message to edit not found")
+        if self.edit_waits_for_send:
+            await asyncio.wait_for(self.sent.wait(), timeout=5)
+        self.calls.append(("drop_buttons", chat_id, message_id))
+        return True
+
 
 def edit(msg: int | None, text: str, side: bool = False, ref: str | None = None) -> dict:
     out = {"op": "edit", "chat": GROUP, "msg": msg, "text": text, "kb": None, "ref": ref}
@@ -69,3 +77,16 @@ def test_an_edit_in_place_of_a_message_gone_is_posted_anew_and_remembered_by_nob
     delivery = asyncio.run(deliver(bot, outs, {}))
     assert sorted(c[2] for c in bot.calls if c[0] == "send") == ["seating", "turn"]
     assert list(delivery.ids) == ["board"]
+
+
+def drop_buttons(msg: int) -> dict:
+    return {"op": "drop_buttons", "chat": GROUP, "msg": msg, "side": True}
+
+
+def test_buttons_taken_off_a_message_go_out_alongside_and_a_message_gone_is_let_go() -> None:
+    bot = StubBot(edit_waits_for_send=True)
+    asyncio.run(deliver(bot, [drop_buttons(5), send("lobby")], {}))
+    assert bot.calls == [("send", GROUP, "lobby"), ("drop_buttons", GROUP, 5)]
+    bot = StubBot(gone={5})
+    delivery = asyncio.run(deliver(bot, [drop_buttons(5)], {}))
+    assert bot.calls == [] and delivery.retry == [] and not delivery.removed_from

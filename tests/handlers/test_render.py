@@ -227,8 +227,21 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
     table = started()
     table.data["board"]["msg"] = 77
     outs = render.show(table, table.cancel("A<n"))
-    assert [(o["op"], o.get("msg"), o["kb"]) for o in outs] == [
-        ("edit", 77, None),
-        ("send", None, None),
-    ]
-    assert outs[1]["text"] == "🛑 The game was cancelled by \u2068A&lt;n\u2069."
+    assert [(o["op"], o.get("msg")) for o in outs] == [("edit", 77), ("send", None)]
+    assert outs[0]["kb"] is None and labels(outs[1]["kb"]) == ["🔁 Play again"]
+    assert outs[1]["text"].startswith("🛑 The game was cancelled by \u2068A&lt;n\u2069.\n")
+
+
+def test_private_messages_speak_each_players_language_and_the_group_the_tables() -> None:
+    table = lobby(3)
+    table.join(4, "Dan", "zh")
+    outs = render.show(table, table.start(NOW, 1))
+    cards = {o["chat"]: o["text"] for o in outs if o.get("private")}
+    assert cards[4].startswith("你坐在「\u2068Club\u2069」的") and cards[2].startswith(
+        "You sit in seat"
+    )
+    assert all("Seats:" in o["text"] or "turn" in o["text"] for o in outs if o["chat"] == CHAT)
+    told = {o["chat"]: o["text"] for o in render.show(table, table.removed())}
+    assert told[4].startswith("🛑 我已被移出「\u2068Club\u2069」") and told[2].startswith(
+        "🛑 I was removed"
+    )

@@ -6,7 +6,8 @@ legal decisions and timeouts, driven straight through the group session's `Table
 shown through `render.show`). Whatever each deal's hidden players do in secret (a Turncoat
 keeping or staying silent, a Spy guessing early or never), the group's messages (texts,
 buttons, callback data, edits, in the same order at the same moments) and every group-facing
-time (deadlines, holds, countdown refreshes) are the same in both games until the final reveal.
+time (deadlines, holds, countdown refreshes) are the same in both games until the final reveal
+(or, for a game nobody played, the message that cancels it and shows every card).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ GROUP = -1001234567890
 GAMES = 300
 T0 = 4_000_000_000.0
 END = "🏁"
+CANCELLED = "🛑"  # a game cancelled because nobody played: it is over, every card is shown
 
 
 @dataclass
@@ -47,13 +49,19 @@ class Seen:
 
 
 def visible(outs: list[dict]) -> list[str]:
-    """The group's part of a change's messages, as comparable text (the reveal left out; the
-    tag, which only pairs a turn message with its id in the store, never leaves the bot)."""
-    return [
-        json.dumps({k: v for k, v in out.items() if k != "tag"}, sort_keys=True)
-        for out in outs
-        if out["chat"] == GROUP and not (out.get("text") or "").startswith(END)
-    ]
+    """The group's part of a change's messages, as comparable text (the reveal left out, and
+    the cards a cancelled game shows; the tag, which only pairs a turn message with its id in
+    the store, never leaves the bot)."""
+    shown = []
+    for out in outs:
+        text = out.get("text") or ""
+        if out["chat"] != GROUP or text.startswith(END):
+            continue
+        out = {k: v for k, v in out.items() if k != "tag"}
+        if text.startswith(CANCELLED):
+            out["text"] = text.split("\n", 1)[0]  # the game is over: its cards may differ
+        shown.append(json.dumps(out, sort_keys=True))
+    return shown
 
 
 def public_times(t: Table, now: float) -> tuple:

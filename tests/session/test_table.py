@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Action
+from engine import Action, captains
 from engine.actions import END_TURN, SCOUT, SWAP
 from engine.cards import is_x
 from engine.variants import Variants
@@ -243,5 +243,13 @@ def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
     events = table.cancel("Ann")
     assert kinds(events) == [ev.BOARD_SHOWN, ev.CANCELLED]
     assert events[0]["board"]["msg"] == 77 and events[0]["final"]
-    assert events[1] == {"type": ev.CANCELLED, "by": "Ann", "was_lobby": False}
+    state = table.state
+    assert events[1] == {
+        "type": ev.CANCELLED,
+        "by": "Ann",
+        "was_lobby": False,
+        "cards": list(state.cards),
+        "set_aside": list(state.set_aside),
+        "captains": captains(state.cards),
+    }
     assert table.deadline() is None and table.speaker() is None

@@ -26,7 +26,7 @@ from handlers.telegram.render.prompts import (
     speak_prompt,
     turn_prompt,
 )
-from handlers.telegram.render.reveal import ending, my_card
+from handlers.telegram.render.reveal import drop_play_again, ending, my_card
 from handlers.telegram.render.show import show
 from handlers.telegram.render.status import status
 
@@ -38,6 +38,7 @@ __all__ = [
     "board_line",
     "card",
     "decapitation_menu",
+    "drop_play_again",
     "edit_board",
     "ending",
     "esc",

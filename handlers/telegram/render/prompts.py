@@ -1,4 +1,5 @@
-"""The private messages of a game: cards, the Turncoat's and the Spy's choices, prompts."""
+"""The private messages of a game: cards, the Turncoat's and the Spy's choices, prompts. Each
+speaks its player's own language (`Table.speaking_to`)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def private_event(table: Table, event: dict, version: int) -> list[Out]:
     user = table.user_at(seat)
     if not user:
         return []
+    table = table.speaking_to(user)
     kind = event["type"]
     title = group_title(table)
     if kind == "your_card":
@@ -95,6 +97,7 @@ def secret_prompt(table: Table, seat: int) -> list[Out]:
 
 def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
     """The private 'your turn' message with only the legal choices."""
+    table = table.speaking_to(table.user_at(seat))
     title = group_title(table)
     state = table.state
     row = [game_button(table, "btn_scout", "S", version)]
@@ -109,6 +112,7 @@ def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[st
 
 def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
     """The private 'speak now' message: Done, and for the Observer the predictions."""
+    table = table.speaking_to(table.user_at(seat))
     state = table.state
     kb = [[game_button(table, "btn_done", "e", version)]]
     if state.cards[seat - 1] == OBSERVER and state.prediction is None:
@@ -138,6 +142,7 @@ def prompt(table: Table, version: int | None = None) -> list[Out]:
 
 def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]:
     """The step of the decapitation menu that `arg` (d<target>[p0|1][b0|1]) has reached."""
+    table = table.speaking_to(table.user_at(seat))
     target, proxy, guard = parse_decapitation(arg)
     name = seat_name(table, target)
     v = table.state.variants

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.cards import color
 from engine.state import GameState
 from engine.views import events_for, known_cards
 from handlers.session.table import Table
@@ -9,21 +10,24 @@ from handlers.telegram.buttondata import LOBBY
 from handlers.telegram.render.board import public_line
 from handlers.telegram.render.common import (
     Keyboard,
+    Out,
     button,
     card,
     group_title,
     joined,
     labelled,
     seat_name,
+    shown_name,
     t_,
 )
 from handlers.telegram.render.prompts import card_hint
 from handlers.telegram.texts import colour_name
 
 
-def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
-    """The final reveal: every card, captains, set-aside cards, why, neutrals, a timeline."""
-    state = table.state
+def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
+    """The final reveal (a `finished` session event): who won and how long it took, every card,
+    captains, set-aside cards, why, neutrals, a timeline."""
+    r = finished["resolved"]
     caps = r["captains"]
     winner = colour_name(table.lang, r["winner"])
     lines = [t_(table, "end_title", colour=winner)]
@@ -50,18 +54,10 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
         lines.append(t_(table, "end_fail", why=why))
     else:
         lines.append(t_(table, "end_success"))
-    lines += ["", t_(table, "end_cards")]
-    for seat in range(1, state.seats + 1):
-        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
-        cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
-        shown = f"<b>{card(table, cards[seat - 1])}</b>{cap}"
-        lines.append(labelled(table, f"{seat_name(table, seat)}{tag}", shown))
-    for colour, seat in caps.items():
-        if seat is None:
-            lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
-    if r["set_aside"]:
-        aside = joined(table, [card(table, c) for c in r["set_aside"]])
-        lines.append(t_(table, "set_aside_line", cards=aside))
+    lines.append(t_(table, "end_winners", names=winners(table, r)))
+    m, s = divmod(finished["seconds"], 60)
+    lines.append(t_(table, "end_length", m=m, s=s, turns=finished["turns"]))
+    lines += ["", *every_card(table, cards, caps, r["set_aside"])]
     obs = r.get("observer")
     if obs:
         name = seat_name(table, obs["seat"])
@@ -92,8 +88,66 @@ def ending(table: Table, r: dict) -> tuple[str, Keyboard]:
             )
     lines += ["", t_(table, "timeline")]
     lines += timeline(table)
-    kb = [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
-    return "\n".join(lines), kb
+    return "\n".join(lines), play_again(table)
+
+
+def every_card(table: Table, cards: list[str], caps: dict, set_aside: list[str]) -> list[str]:
+    """Every seat's card with the captains marked, a colour without one, the set-aside cards."""
+    state = table.state
+    lines = [t_(table, "end_cards")]
+    for seat in range(1, state.seats + 1):
+        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
+        shown = f"<b>{card(table, cards[seat - 1])}</b>{cap}"
+        lines.append(labelled(table, f"{seat_name(table, seat)}{tag}", shown))
+    for colour, seat in caps.items():
+        if seat is None:
+            lines.append(t_(table, "no_captain", colour=colour_name(table.lang, colour)))
+    if set_aside:
+        aside = joined(table, [card(table, c) for c in set_aside])
+        lines.append(t_(table, "set_aside_line", cards=aside))
+    return lines
+
+
+def play_again(table: Table) -> Keyboard:
+    """The Play again button of a game that is over."""
+    return [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
+
+
+def drop_play_again(table: Table) -> list[Out]:
+    """The game's end (or cancellation) message without its Play again button, once pressed:
+    its text stays."""
+    msg = table.data.get("end_msg")
+    if not msg:
+        return []
+    return [{"op": "drop_buttons", "chat": table.chat, "msg": msg, "side": True}]
+
+
+def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:
+    """A `cancelled` session event: a lobby's says where a new game starts; a game's shows every
+    card and the captains as they stood, and offers Play again."""
+    by = e["by"]
+    text = t_(table, "cancelled", name=shown_name(by)) if by else t_(table, "cancelled_idle")
+    if e["was_lobby"]:
+        return t_(table, "cancelled_lobby", text=text), None
+    shown = every_card(table, e["cards"], e["captains"], e["set_aside"])
+    return "\n".join([text, "", *shown]), play_again(table)
+
+
+def winners(table: Table, r: dict) -> str:
+    """The players who won: the human seats holding the winning colour at the end (after any
+    swap), then the Observer or the Spy who won on their own."""
+    state = table.state
+    names = [
+        seat_name(table, seat)
+        for seat in state.humans()
+        if color(r["cards"][seat - 1]) == r["winner"]
+    ]
+    for role, key in (("observer", "winner_observer"), ("spy", "winner_spy")):
+        fate = r.get(role)
+        if fate and fate["won"]:
+            names.append(t_(table, key, name=seat_name(table, fate["seat"])))
+    return t_(table, "name_sep").join(names) or t_(table, "winners_none")
 
 
 def timeline(table: Table, state: GameState | None = None) -> list[str]:
@@ -114,8 +168,10 @@ def timeline(table: Table, state: GameState | None = None) -> list[str]:
     return lines[-15:]
 
 
-def my_card(table: Table, seat: int, popup: bool) -> str:
-    """A player's card and what they know; short enough for a popup when `popup`."""
+def my_card(table: Table, seat: int, popup: bool, lang: str | None = None) -> str:
+    """A player's card and what they know, in `lang` (by default their own language); short
+    enough for a popup when `popup`."""
+    table = table.speaking(lang or table.lang_of(table.user_at(seat)))
     state = table.state
     code = state.cards[seat - 1]
     known = known_cards(table.known_state(seat), seat)

@@ -11,20 +11,18 @@ from handlers.telegram.render.common import (
     group_title,
     send_group,
     send_private,
-    shown_name,
     t_,
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
-from handlers.telegram.render.reveal import ending
+from handlers.telegram.render.reveal import cancelled, ending
 
 
 def _cancelled(table: Table, e: dict) -> list[Out]:
-    by = e["by"]
-    text = t_(table, "cancelled", name=shown_name(by)) if by else t_(table, "cancelled_idle")
+    text, kb = cancelled(table, e)
     if e["was_lobby"]:
         return [edit_ref(table, "lobby_msg", text, None)]
-    return [send_group(table, text, None)]
+    return [send_group(table, text, kb, remember="end_msg")]
 
 
 def _board_opened(table: Table, e: dict) -> list[Out]:
@@ -38,18 +36,22 @@ def _board_shown(table: Table, e: dict) -> list[Out]:
 
 
 def _timed_out(table: Table, e: dict) -> list[Out]:
-    text = t_(table, "timed_out_private")
-    return [send_private(table.user_at(e["seat"]), text, quiet=e["quiet"])]
+    user = table.user_at(e["seat"])
+    text = t_(table.speaking_to(user), "timed_out_private")
+    return [send_private(user, text, quiet=e["quiet"])]
 
 
 def _hurry(table: Table, e: dict) -> list[Out]:
-    text = t_(table, "hurry", s=e["seconds"])
-    return [send_private(table.user_at(e["seat"]), text, quiet=True)]
+    user = table.user_at(e["seat"])
+    text = t_(table.speaking_to(user), "hurry", s=e["seconds"])
+    return [send_private(user, text, quiet=True)]
 
 
 def _removed(table: Table, e: dict) -> list[Out]:
-    text = t_(table, "removed", group=group_title(table))
-    return [send_private(user, text) for user in e["users"]]
+    return [
+        send_private(user, t_(table.speaking_to(user), "removed", group=group_title(table)))
+        for user in e["users"]
+    ]
 
 
 _SHOWN = {
@@ -65,7 +67,7 @@ _SHOWN = {
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
-    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e["resolved"]))],
+    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
 }

@@ -1,0 +1,154 @@
+"""Who may switch the group's language, and each player's own language in private."""
+
+from __future__ import annotations
+
+from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.players import Table
+from handlers.telegram.texts import card_name
+
+ONLY_HOST = "Only the host or a group admin may do that."
+
+CLUB = "\u2068Friday club\u2069"  # the group's title as messages show it (isolated)
+
+
+def zh(key: str, **kw) -> str:
+    """A text in Chinese, as Telegram shows it."""
+    return Table.t_in("zh", key, **kw)
+
+
+def test_only_the_host_or_an_admin_may_switch_the_language(bot: Bot) -> None:
+    table = Table.of(bot, 6)
+    admin = table.players[5]
+    bot.fake.set_admin(table.group, admin.user)
+    table.open(table.players[1:4])
+    guest = table.players[1]
+    before = bot.item(table.chat)
+    guest.say("/language")
+    assert table.group_texts()[-1] == ONLY_HOST
+    assert bot.item(table.chat) == before
+    assert table.lobby_message().text.startswith("🎯 Decapitation")
+
+    admin.say("/language")  # an admin who does not play
+    assert table.group_texts()[-1] == "语言：中文。"
+    assert table.data()["lang"] == "zh"
+    table.host.say("/language")
+    assert table.group_texts()[-1] == "Language: English."
+
+    table.start(seed=51)
+    before = bot.item(table.chat)
+    guest.say("/language")
+    assert table.group_texts()[-1] == ONLY_HOST
+    assert bot.item(table.chat) == before
+    table.host.say("/language")  # mid-game, the host may
+    assert table.group_texts()[-1] == "语言：中文。"
+    guest.say("/language")
+    assert table.group_texts()[-1] == zh("only_host")
+    assert table.data()["lang"] == "zh"
+
+
+def test_without_a_game_only_an_admin_may_switch_the_language(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4)
+    member, owner = table.players[2], table.players[0]
+    member.say("/language")
+    assert table.group_texts()[-1] == ONLY_HOST
+    member.say("/help")
+    assert table.group_texts()[-1].startswith("🎯 Decapitation")
+    owner.say("/language")  # the group's owner administers it
+    assert table.group_texts()[-1] == "语言：中文。"
+    member.say("/newgame")
+    assert table.lobby_message().text.startswith("🎯 斩首行动")
+
+
+def test_the_settings_language_switch_is_for_the_host_or_an_admin(local_bot: LocalBot) -> None:
+    table = Table.of(local_bot, 4)
+    table.open()
+    assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
+    menu = table.lobby_message()
+    assert table.players[2].press(table.t("set_lang"), menu) == ONLY_HOST
+    assert table.data()["lang"] == "en"
+    assert table.host.press(table.t("set_lang"), menu) is None
+    assert table.data()["lang"] == "zh"
+
+
+def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> None:
+    table = Table.of(bot, 4)  # an English group
+    ben, cat = table.players[1], table.players[2]
+    ben.user.language_code = "zh-hans"
+    table.open()
+    assert ben.last_text() == zh("joined", group=CLUB)  # 你已加入「Friday club」的游戏。
+    assert cat.last_text() == f"You joined the game in {CLUB}."
+    state = table.start(seed=52)
+    mine, seat = table.seat_of(ben), table.seat_of(cat)
+    assert ben.texts()[-1 if state.first != mine else -2].startswith(
+        zh("your_seat", seat=mine, group=CLUB) + "\n" + zh("your_card", card="")
+    )
+    assert cat.texts()[-1 if state.first != seat else -2].startswith(
+        f"You sit in seat {seat} in {CLUB}.\n🃏 Your card: "
+    )
+    while table.state.turn != mine:
+        turn = table.state.turn
+        table.scout_and_done(turn, turn % 4 + 1)
+    assert ben.prompt().text == zh("prompt_turn", group=CLUB)
+    assert ben.labels() == [zh("btn_scout"), zh("btn_decapitate")]  # 🔍 侦查, 🗡 斩首
+    assert table.board().text.startswith(f"▶️ {table.seat_label(mine)}'s turn")  # the group's
+
+    bot.advance(75)
+    assert ben.last_text() == zh("hurry", s=15)
+    target = mine % 4 + 1
+    assert ben.press(zh("btn_scout")) is None  # a menu opens
+    assert table.seat_label(target, "zh") in ben.labels()
+    assert ben.press(table.seat_label(target, "zh")) == "好"
+    code = table.state.cards[target - 1]
+    seen = zh("scout_result", target=table.seat_label(target, "zh"), card=card_name("zh", code))
+    assert ben.texts()[-2] == seen
+    assert ben.prompt().text == zh("prompt_speak")
+    scouted = f"🔍 {table.seat_label(mine)} scouted {table.seat_label(target)}."
+    assert scouted in table.board().text
+
+    popup = ben.press("🃏 My card", table.board())  # the group's button, the presser's language
+    own = card_name("zh", table.state.cards[mine - 1])
+    assert popup.startswith(f"{zh('your_card', card=own)}{zh('popup_seat', seat=mine)}")
+    assert cat.press("🃏 My card", table.board()).startswith("🃏 Your card: ")
+    ben.private("/mycard")
+    assert ben.last_text().startswith(zh("your_seat", seat=mine, group=CLUB))
+    assert zh("mycard_learned") in ben.last_text()
+
+    done = ben.prompt()
+    bot.advance(60)  # the speaking moment runs out
+    assert ben.last_text() == zh("timed_out_private")
+    assert ben.press(zh("btn_done"), done) == zh("too_late")  # a late press, in their language
+
+
+def test_a_player_whose_language_telegram_does_not_say_reads_the_groups(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4, lang="zh")
+    quiet = table.players[3]
+    quiet.user.language_code = None
+    table.open()
+    assert quiet.last_text() == zh("joined", group=CLUB)
+    table.start(seed=53)
+    assert zh("your_card", card="") in "\n".join(quiet.texts())
+    table.host.say("/language")  # the group's language changes, and with it theirs
+    quiet.private("/mycard")
+    assert quiet.last_text().startswith("You sit in seat ")
+    table.players[1].private("/mycard")  # who said Chinese keeps it
+    seat = table.seat_of(table.players[1])
+    assert table.players[1].last_text().startswith(zh("your_seat", seat=seat, group=CLUB))
+
+
+def test_play_again_keeps_each_players_language(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4)
+    ben = table.players[1]
+    ben.user.language_code = "zh-hans"
+    table.open()
+    state = table.start(seed=54)
+    table.decapitate(state.first, state.first % 4 + 1)
+    assert table.players[2].press(table.t("btn_play_again"), table.ending()) is None
+    state = table.start(seed=55)
+    seat = table.seat_of(ben)
+    card = card_name("zh", state.cards[seat - 1])
+    assert zh("your_card", card=card) in "\n".join(ben.texts()[-2:])
+    other = table.players[3]
+    seat = table.seat_of(other)
+    assert f"Your card: {card_name('en', state.cards[seat - 1])}" in "\n".join(other.texts()[-2:])
