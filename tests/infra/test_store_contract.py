@@ -11,9 +11,8 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import uuid
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -24,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from handlers.playtest.drivers import START, FakeClock
-from infra import aws, dynamo_store
-from infra.dynamo_store import DynamoStore, create_table
+from infra import dynamo_store
+from infra.dynamo_store import DynamoStore
 from infra.sqlite_store import SQLiteStore
 from infra.store import (
     Conflict,
@@ -38,8 +37,6 @@ from infra.store import (
 )
 from infra.stores import open_store
 
-from .conftest import THREADED
-
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "game#-100123"
 GAME = {
@@ -51,42 +48,6 @@ GAME = {
     "timer": None,
     "score": -1.5,
 }
-
-
-@pytest.fixture
-def switched_dynamo_store(
-    moto_server: str,
-    server_dynamo_client: Any,
-    clock: FakeClock,
-    monkeypatch: pytest.MonkeyPatch,
-) -> Iterator[DynamoStore]:
-    """A DynamoDB store on a fresh table of `moto_server` through the default client, made by
-    `aws.client` with DECAPITATION_AWS_CLIENT=boto3 (so boto3's), found from the environment."""
-    monkeypatch.setenv("DECAPITATION_AWS_CLIENT", "boto3")
-    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", moto_server)
-    monkeypatch.setattr(dynamo_store, "_client", None)
-    name = f"games-{uuid.uuid4().hex[:12]}"
-    create_table(server_dynamo_client, name)
-    store = DynamoStore(name, clock=clock)
-    assert not isinstance(store.client, aws.Client)
-    assert store.client is not server_dynamo_client
-    yield store
-    server_dynamo_client.delete_table(TableName=name)
-
-
-@pytest.fixture(params=["sqlite", "dynamodb", "dynamodb-own-client", "dynamodb-boto3-switch"])
-def store(request: pytest.FixtureRequest) -> GameStore:
-    """Each backend in turn: SQLite; DynamoDB through boto3 (under `mock_aws`, or behind a moto
-    server for tests marked `threaded`), through the bot's own client and through the switch."""
-    if request.param == "sqlite":
-        return request.getfixturevalue("sqlite_store")
-    if request.param == "dynamodb-own-client":
-        return request.getfixturevalue("own_dynamo_store")
-    if request.param == "dynamodb-boto3-switch":
-        return request.getfixturevalue("switched_dynamo_store")
-    if request.node.get_closest_marker(THREADED):
-        return request.getfixturevalue("server_dynamo_store")
-    return request.getfixturevalue("dynamo_store")
 
 
 def create(store: GameStore, key: str = KEY, **data: Any) -> Item:
