@@ -1,5 +1,5 @@
 """Store fixtures: SQLite on a temporary file, DynamoDB under moto (in-process or a server,
-through boto3 or the bot's own client)."""
+through boto3, the bot's own client or the DECAPITATION_AWS_CLIENT=boto3 switch)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from moto import mock_aws
 
 from handlers.playtest.drivers import FakeClock
 from handlers.playtest.moto_server import REGION
+from infra import aws
 from infra import dynamo_store as dynamo_module
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
@@ -95,20 +96,44 @@ def own_dynamo_store(
     server_dynamo_client.delete_table(TableName=name)
 
 
+@pytest.fixture
+def switched_dynamo_store(
+    moto_server: str,
+    server_dynamo_client: Any,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[DynamoStore]:
+    """A DynamoDB store on a fresh table of `moto_server` through the default client, made by
+    `aws.client` with DECAPITATION_AWS_CLIENT=boto3 (so boto3's), found from the environment."""
+    monkeypatch.setenv("DECAPITATION_AWS_CLIENT", "boto3")
+    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", moto_server)
+    monkeypatch.setattr(dynamo_module, "_client", None)
+    name = _table_name()
+    create_table(server_dynamo_client, name)
+    store = DynamoStore(name, clock=clock)
+    assert not isinstance(store.client, aws.Client)
+    assert store.client is not server_dynamo_client
+    yield store
+    server_dynamo_client.delete_table(TableName=name)
+
+
 @pytest.fixture(
     params=[
         "sqlite",
         pytest.param("dynamodb", marks=pytest.mark.slow),
         pytest.param("dynamodb-own-client", marks=pytest.mark.slow),
+        pytest.param("dynamodb-boto3-switch", marks=pytest.mark.slow),
     ]
 )
 def store(request: pytest.FixtureRequest) -> GameStore:
-    """Each backend in turn: SQLite, DynamoDB through boto3 (under `mock_aws`, or behind a
-    moto server for tests marked `threaded`) and through the bot's own client (moto server)."""
+    """Each backend in turn: SQLite; DynamoDB through boto3 (under `mock_aws`, or behind a moto
+    server for tests marked `threaded`), through the bot's own client and through the switch."""
     if request.param == "sqlite":
         return request.getfixturevalue("sqlite_store")
     if request.param == "dynamodb-own-client":
         return request.getfixturevalue("own_dynamo_store")
+    if request.param == "dynamodb-boto3-switch":
+        return request.getfixturevalue("switched_dynamo_store")
     if request.node.get_closest_marker(THREADED):
         return request.getfixturevalue("server_dynamo_store")
     return request.getfixturevalue("dynamo_store")
