@@ -22,7 +22,7 @@ test: $(BIN)/activate
 	$(BIN)/python -m pytest
 
 test-fast: $(BIN)/activate
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n 2
 
 simulate: $(BIN)/activate
 	$(BIN)/python -m engine simulate --seats 8 --games 20000 --seed 1

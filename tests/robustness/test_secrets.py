@@ -262,6 +262,7 @@ def play_twice(seed: int, seen: Seen, monkeypatch) -> None:
     seen.ends[a.status] = seen.ends.get(a.status, 0) + 1
 
 
+@pytest.mark.slow  # three hundred pairs of games: the whole suite's, not the edit loop's
 def test_the_group_sees_the_same_on_two_deals_until_the_reveal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
