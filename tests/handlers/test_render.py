@@ -323,3 +323,17 @@ def test_after_a_swap_both_players_learn_their_team_and_that_the_x_is_spent(
     assert team.format(colour=colour_name(lang, color(given))) in holder_text
     assert face_up in scout_text and face_up in holder_text
 
+
+def test_the_turn_line_mentions_a_human_so_their_phone_rings_but_not_a_virtual_seat() -> None:
+    from handlers.telegram.render.board import turn_line
+
+    table = lobby(5, virtual_players=1)
+    outs = render.show(table, table.start(NOW, 1))
+    human = table.state.first
+    user = table.user_at(human)
+    name = f'<a href="tg://user?id={user}">\u2068{table.name_of(human)}\u2069</a>'
+    assert name in turn_line(table, human)
+    virtual = table.state.virtual.index(True) + 1
+    assert "tg://user" not in turn_line(table, virtual)
+    assert "\u2068" in turn_line(table, virtual)
+    assert any(name in o["text"] for o in outs if o["chat"] == CHAT)
