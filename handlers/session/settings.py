@@ -20,7 +20,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "spy": False,
     "turn_seconds": 90,
     "speak_seconds": 60,
-    "turncoat_seconds": 10,
+    "turncoat_seconds": 20,
     "spy_seconds": 15,
     "delete_chatter": True,
 }

@@ -165,6 +165,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "trust.",
         ZH: "🤫 玩家只可以在侦查后发言。我在本群无法删除消息，请自觉遵守。",
     },
+    "turncoat_pause": {
+        EN: "🔄 Turncoat: after every scout the game pauses for {s} s, whether or not an X was "
+        "seen, so nobody can tell.",
+        ZH: "🔄 变节者：每次侦查后，游戏都会固定暂停 {s} 秒，无论是否查看到 X，谁也无法据此判断。",
+    },
     "your_card": {EN: "🃏 Your card: <b>{card}</b>", ZH: "🃏 你的人物：<b>{card}</b>"},
     "your_seat": {EN: "You sit in seat {seat} in {group}.", ZH: "你坐在「{group}」的{seat}号位。"},
     "hint_colour": {
@@ -273,12 +278,22 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "{scout} scouted you and saw your X. Reveal it and swap cards with {scout}?",
         ZH: "{scout} 查看了你的人物牌。是否翻开 X，与 {scout} 交换人物？",
     },
+    "turncoat_time": {EN: "⏳ You have {s} s.", ZH: "⏳ 你有 {s} 秒。"},
     "btn_swap": {EN: "🔄 Swap", ZH: "🔄 交换"},
     "btn_keep": {EN: "Keep", ZH: "不交换"},
     "kept": {EN: "You keep your card.", ZH: "你没有交换。"},
     "new_card": {
         EN: "🔄 You swapped with {other}: you now hold <b>{card}</b>.",
         ZH: "🔄 你与 {other} 交换了人物：你现在是 <b>{card}</b>。",
+    },
+    "new_team": {EN: "You are now on the {colour} team.", ZH: "你现在属于{colour}。"},
+    "x_spent_scout": {
+        EN: "This X is now face up and has no power any more.",
+        ZH: "这张 X 已翻开，不再有变节者的能力。",
+    },
+    "x_spent_holder": {
+        EN: "The X you gave {other} is now face up and has no power any more.",
+        ZH: "你交给 {other} 的 X 已翻开，不再有变节者的能力。",
     },
     "prompt_spy_red": {
         EN: "🕵 A decapitation was announced. Guess the <b>Red</b> captain:",

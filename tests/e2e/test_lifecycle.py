@@ -153,11 +153,11 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
     state = table.start(seed=WORKED_EXAMPLE_SEED)
     assert "你的人物：红1" in table.player_at(1).texts()[-2]
     table.scout(1, 5)
-    lambda_bot.advance(10)  # the Turncoat window, though no X is in a six-seat game
+    lambda_bot.advance(20)  # the Turncoat window, though no X is in a six-seat game
     assert table.player_at(1).texts()[-2] == f"🔍 {table.seat_label(5)} 的人物是 红4。"
     table.done(1)
     table.scout(2, 3)
-    lambda_bot.advance(10)
+    lambda_bot.advance(20)
     table.done(2)
     table.decapitate(3, 5)
     ending = table.ending().text

@@ -143,7 +143,7 @@ def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
     seed, _ = find_seed(7, Variants(turncoat=True, spy=True), deal)
     table = Table.of(lambda_bot, 7, lang=lang)
     table.open()
-    table.configure(turncoat=True, spy=True)
+    table.configure(turncoat=True, spy=True, turncoat_seconds=10)
     state = table.start(seed)
     label = table.seat_label
     first, nxt = state.first, state.first % 7 + 1

@@ -245,3 +245,95 @@ def test_private_messages_speak_each_players_language_and_the_group_the_tables()
     assert told[4].startswith("🛑 我已被移出「\u2068Club\u2069」") and told[2].startswith(
         "🛑 I was removed"
     )
+
+
+def zh_started(players: int = 4, seed: int = 1, **settings):
+    from handlers.session.table import Table
+    from tests.support.tables import NAMES
+
+    table, _ = Table.open_lobby(CHAT, 1, 1, NAMES[0], "zh", settings, NOW, "Club")
+    for uid in range(2, players + 1):
+        table.join(uid, NAMES[uid - 1], "zh")
+    table.start(NOW, seed)
+    return table
+
+
+def test_the_turncoat_window_is_twenty_seconds_unless_chosen_otherwise() -> None:
+    from handlers.session.settings import CHOICES, DEFAULT_SETTINGS
+
+    assert DEFAULT_SETTINGS["turncoat_seconds"] == 20
+    assert CHOICES["turncoat_seconds"] == (10, 15, 20, 30)
+
+
+@pytest.mark.parametrize("make, says", [(started, "You have 20 s"), (zh_started, "你有 20 秒")])
+def test_the_turncoats_offer_says_how_long_they_have(make, says) -> None:
+    table = make(4, 1, turncoat=True)
+    offer = {"type": "turncoat_offer", "to": 2, "scout": 1}
+    [out] = render.private_event(table, offer, 1)
+    assert says in out["text"]
+
+
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (started, "after every scout the game pauses for 15 s"),
+        (zh_started, "每次侦查后，游戏都会固定暂停 15 秒"),
+    ],
+)
+def test_the_seating_explains_the_turncoats_pause_once(make, says) -> None:
+    from handlers.telegram.render.lobby import seating
+
+    text = seating(make(4, 1, turncoat=True, turncoat_seconds=15), True)["text"]
+    assert text.count(says) == 1
+    assert says not in seating(make(4, 1), True)["text"]
+
+
+@pytest.mark.parametrize(
+    "make, team, face_up",
+    [
+        (started, "You are now on the {colour} team.", "face up and has no power any more"),
+        (zh_started, "你现在属于{colour}。", "已翻开，不再有变节者的能力"),
+    ],
+)
+def test_after_a_swap_both_players_learn_their_team_and_that_the_x_is_spent(
+    make, team, face_up
+) -> None:
+    from engine.cards import color
+    from handlers.telegram.texts import colour_name
+
+    def x_holder(state):
+        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
+        return len(xs) == 1 and xs[0] != state.first and color(state.cards[state.first - 1])
+
+    seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
+    table = make(7, seed, turncoat=True)
+    first = table.state.first
+    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    x, given = table.state.cards[holder - 1], table.state.cards[first - 1]
+    events = table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
+    events += table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)
+    events += table.catch_up(NOW + 30)
+    told = {}
+    for out in render.show(table, events):
+        if out.get("private") and "🔄" in out["text"]:
+            told[out["chat"]] = out["text"]
+    lang = table.lang
+    scout_text, holder_text = told[table.user_at(first)], told[table.user_at(holder)]
+    assert team.format(colour=colour_name(lang, color(x))) in scout_text
+    assert team.format(colour=colour_name(lang, color(given))) in holder_text
+    assert face_up in scout_text and face_up in holder_text
+
+
+def test_the_turn_line_mentions_a_human_so_their_phone_rings_but_not_a_virtual_seat() -> None:
+    from handlers.telegram.render.board import turn_line
+
+    table = lobby(5, virtual_players=1)
+    outs = render.show(table, table.start(NOW, 1))
+    human = table.state.first
+    user = table.user_at(human)
+    name = f'<a href="tg://user?id={user}">\u2068{table.name_of(human)}\u2069</a>'
+    assert name in turn_line(table, human)
+    virtual = table.state.virtual.index(True) + 1
+    assert "tg://user" not in turn_line(table, virtual)
+    assert "\u2068" in turn_line(table, virtual)
+    assert any(name in o["text"] for o in outs if o["chat"] == CHAT)

@@ -12,6 +12,7 @@ from handlers.telegram.render.common import (
     card,
     esc,
     seat_name,
+    shown_name,
     t_,
 )
 from handlers.telegram.texts import colour_name
@@ -19,7 +20,16 @@ from handlers.telegram.texts import colour_name
 
 def turn_line(table: Table, seat: int) -> str:
     """The header of a turn message."""
-    return t_(table, "turn_line", name=seat_name(table, seat))
+    return t_(table, "turn_line", name=mention(table, seat))
+
+
+def mention(table: Table, seat: int) -> str:
+    """A seat's name linked to its player, so Telegram notifies them; a virtual seat is plain."""
+    user = table.user_at(seat)
+    if not user:
+        return seat_name(table, seat)
+    name = f'<a href="tg://user?id={int(user)}">{shown_name(table.name_of(seat))}</a>'
+    return t_(table, "seat_label", seat=seat, name=name)
 
 
 def public_line(table: Table, event: dict) -> str | None:

@@ -127,6 +127,8 @@ def seating(table: Table, silence: bool) -> Out:
         tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
         lines.append(f"{seat_name(table, seat)}{tag}")
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
+    if table.settings["turncoat"]:
+        lines.append(t_(table, "turncoat_pause", s=table.settings["turncoat_seconds"]))
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
     lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
     return {**edit_ref(table, "lobby_msg", "\n".join(lines), None), "side": True}

@@ -34,6 +34,26 @@ def card_hint(table: Table, code: str) -> str:
     return text
 
 
+def new_card_lines(table: Table, event: dict, other: str) -> list[str]:
+    """After a swap: the new card, the new team, and that the revealed X has no power now (an
+    X received face down, from a scout who held the other colour's hidden X, keeps its power)."""
+    code = event["card"]
+    lines = [t_(table, "new_card", other=other, card=card(table, code))]
+    side = color(code)
+    if side is None:
+        lines.append(card_hint(table, code))
+    else:
+        lines.append(t_(table, "new_team", colour=colour_name(table.lang, side)))
+    scout = event["to"] == table.state.turn
+    if scout:
+        lines.append(t_(table, "x_spent_scout"))
+    else:
+        lines.append(t_(table, "x_spent_holder", other=other))
+        if is_x(code) and code not in table.state.face_up:
+            lines.append(t_(table, "hint_x_turncoat"))
+    return lines
+
+
 def private_event(table: Table, event: dict, version: int) -> list[Out]:
     """A private engine event as a message to its seat's player (none for virtual seats)."""
     seat = event["to"]
@@ -68,10 +88,16 @@ def private_event(table: Table, event: dict, version: int) -> list[Out]:
                 game_button(table, "btn_keep", "k", version),
             ]
         ]
-        return [send_private(user, t_(table, "prompt_turncoat", scout=scout), kb, quiet=True)]
+        text = "\n".join(
+            [
+                t_(table, "prompt_turncoat", scout=scout),
+                t_(table, "turncoat_time", s=table.settings["turncoat_seconds"]),
+            ]
+        )
+        return [send_private(user, text, kb, quiet=True)]
     if kind == "new_card":
         other = seat_name(table, event["source"])
-        text = t_(table, "new_card", other=other, card=card(table, event["card"]))
+        text = "\n".join(new_card_lines(table, event, other))
         return [send_private(user, text, quiet=True)]
     if kind == "kept":
         return []
