@@ -117,7 +117,12 @@ def transcript(table: Table, since: int) -> dict[str, list[tuple]]:
         rows = (call.params.get("reply_markup") or {}).get("inline_keyboard", [])
         labels = tuple(button["text"] for row in rows for button in row)
         if chat in roles:
-            entry = (call.method, call.params.get("text"), labels)
+            text = call.params.get("text")
+            for uid, role in roles.items():  # a turn line's mention names its user by id
+                text = (
+                    text.replace(f"tg://user?id={uid}", f"tg://user?id={role}") if text else text
+                )
+            entry = (call.method, text, labels)
             seen.setdefault(roles[chat], []).append(entry)
     return seen
 
