@@ -259,12 +259,11 @@ async def press_game(update: Update, context, p: Press, press: PressAnswer) -> s
     if action is None:
         raise Refused("bad_button")
 
-    label = chosen_label(table, arg, query)
     done = {
         "op": "edit",
         "chat": user.id,
         "msg": query.message.message_id,
-        "text": t(table.lang, "chosen", what=label),
+        "text": chosen_text(table, user.id, action, chosen_label(table, arg, query)),
         "kb": None,
         "private": True,
         "side": True,  # the pressed prompt, in place: it goes out alongside what follows
@@ -334,6 +333,16 @@ def decision(seat: int, arg: str) -> Action | None:
         "pb": Action(PREDICT, seat, color="blue"),
     }
     return simple.get(arg)
+
+
+def chosen_text(table: Table, user: int, action: Action, label: str) -> str:
+    """What a decided prompt says: the button pressed, or for the Spy the whole sealed guess
+    (its two questions were one message)."""
+    if action.act != SPY_GUESS:
+        return t(table.lang, "chosen", what=label)
+    shown = table.speaking_to(user)
+    red, blue = render.seat_name(shown, action.red), render.seat_name(shown, action.blue)
+    return t(shown.lang, "spy_sealed", red=red, blue=blue)
 
 
 def chosen_label(table: Table, arg: str, query) -> str:

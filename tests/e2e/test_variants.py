@@ -307,6 +307,10 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     )
     mark = len(bot.fake.calls)
     table.spy_guess(spy, caps["red"], caps["blue"])
+    sealed = table.t(
+        "spy_sealed", red=table.seat_label(caps["red"]), blue=table.seat_label(caps["blue"])
+    )
+    assert sealed in table.player_at(spy).texts()  # the Spy sees the whole guess they sealed
     for seat in (spy, target):  # resolved, but nobody can tell from their own card view
         table.player_at(seat).press(table.t("btn_my_card"), table.board())
         table.player_at(seat).private("/mycard")
