@@ -25,6 +25,8 @@ FINISHED = "finished"  # the reveal: "resolved" (the engine's event), "seconds",
 # "captains", as they stood
 CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
+PROMPT_CLOSED = "prompt_closed"  # close "user"'s prompt ("msg", "tag") saying "outcome"; "quiet",
+# "tell" (a new message, should there be no prompt to edit)
 
 # The engine's public events that make a line of the turn message.
 BOARD_KINDS = frozenset(

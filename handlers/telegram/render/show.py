@@ -5,6 +5,7 @@ from __future__ import annotations
 from handlers.session import events as ev
 from handlers.session.table import Table
 from handlers.telegram.render.board import board, edit_board
+from handlers.telegram.render.closed import closed_prompt
 from handlers.telegram.render.common import (
     Out,
     edit_ref,
@@ -61,8 +62,8 @@ _SHOWN = {
         edit_ref(table, "lobby_msg", t_(table, "lobby_expired"), None)
     ],
     ev.SEATING: lambda table, e: [seating(table, e["silence"])],
-    ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"]),
-    ev.PROMPT: lambda table, e: prompt(table, e["version"]),
+    ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"], e.get("tag")),
+    ev.PROMPT: lambda table, e: prompt(table, e["version"], e.get("tag")),
     ev.TIMED_OUT: _timed_out,
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
@@ -70,6 +71,7 @@ _SHOWN = {
     ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
+    ev.PROMPT_CLOSED: closed_prompt,
 }
 
 
