@@ -268,6 +268,10 @@ def seconds_of(settings: dict, phase: str) -> int:
 
 def play_one_step(table: Table, bot: Bot, rng: random.Random, settings: dict, ending: str) -> None:
     """Whoever the game waits for decides something legal, or lets the time run out."""
+    hold = table.data().get("hold")
+    if hold:  # a secret window: nobody else may act until it closes
+        bot.advance(max(1, hold["until"] - bot.clock()))
+        return
     state = table.state
     seat = waiting_for(state)
     phase = state.phase
@@ -315,8 +319,7 @@ def test_no_live_button_is_left_in_any_private_chat_after_a_game(
         if ending == "cancel" and table.data()["status"] == "playing":
             table.host.say("/cancel")
         if ending == "removed" and table.data()["status"] == "playing":
-            local_bot.fake.kick_bot(table.group, by=table.host.user)
-            local_bot.settle()
+            local_bot.act(lambda t=table: local_bot.fake.kick_bot(t.group, by=t.host.user))
         if ending == "decision":  # games that did not end by a decision are ended by time
             for _ in range(50):
                 if table.data()["status"] != "playing":
