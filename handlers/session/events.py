@@ -16,7 +16,6 @@ LOBBY_EXPIRED = "lobby_expired"  # the lobby closed unstarted
 SEATING = "seating"  # the lobby message becomes the seating; "silence": deleting is on
 PRIVATE = "private"  # an engine event for one seat; "event", "version" for its buttons
 PROMPT = "prompt"  # ask the seat waited for to act; "version"
-TIMED_OUT = "timed_out"  # tell "seat" its wait ran out; "quiet" for a secret wait
 HURRY = "hurry"  # nudge "seat": "seconds" left
 BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
 BOARD_SHOWN = "board_shown"  # redraw the turn message: "board", "seconds", "final", "side"

@@ -211,12 +211,12 @@ class Host:
         saved_version: int | None = None,
     ) -> bool:
         """Store the ids of messages just posted (lobby, turn message, a private prompt) for
-        later edits, and
-        mark the owed batches `keys` delivered, so that nobody sends them again. Messages
-        Telegram could not take now (`retry`) stay owed, to go out in `wait` seconds (a timer
-        is set for it).
+        later edits, and mark the owed batches `keys` delivered, so that nobody sends them
+        again. Messages Telegram could not take now (`retry`) stay owed, to go out in `wait`
+        seconds (a timer is set for it).
 
-        A turn message's id is kept only while that turn message is still the current one.
+        A turn message's id is kept only while that turn message is still the current one; a
+        prompt's, only while that prompt is still open.
         True when the write found the table as the change saved it (`saved_version`): no
         other change came between, so what the change sent is the latest.
         """

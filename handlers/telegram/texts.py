@@ -300,13 +300,11 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🕵 有人宣布斩首。猜测<b>红方</b>队长：",
     },
     "prompt_spy_blue": {EN: "Now guess the <b>Blue</b> captain:", ZH: "再猜测<b>蓝方</b>队长："},
-    "chosen": {EN: "✔️ {what}", ZH: "✔️ {what}"},
     "spy_sealed": {
         EN: "🕵 Your guess is sealed: {red} for Red, {blue} for Blue. It is told at the end.",
         ZH: "🕵 你的猜测已锁定：红方队长 {red}，蓝方队长 {blue}。游戏结束时揭晓。",
     },
     "hurry": {EN: "⏳ {s} s left to decide.", ZH: "⏳ 还剩 {s} 秒，请尽快决定。"},
-    "timed_out_private": {EN: "⌛ Time ran out.", ZH: "⌛ 超时。"},
     # end
     "end_title": {EN: "🏁 <b>{colour} wins!</b>", ZH: "🏁 <b>{colour}获胜！</b>"},
     "end_attack": {

@@ -36,12 +36,6 @@ def _board_shown(table: Table, e: dict) -> list[Out]:
     return [{**out, "side": True} if e["side"] else out]
 
 
-def _timed_out(table: Table, e: dict) -> list[Out]:
-    user = table.user_at(e["seat"])
-    text = t_(table.speaking_to(user), "timed_out_private")
-    return [send_private(user, text, quiet=e["quiet"])]
-
-
 def _hurry(table: Table, e: dict) -> list[Out]:
     user = table.user_at(e["seat"])
     text = t_(table.speaking_to(user), "hurry", s=e["seconds"])
@@ -64,7 +58,6 @@ _SHOWN = {
     ev.SEATING: lambda table, e: [seating(table, e["silence"])],
     ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"], e.get("tag")),
     ev.PROMPT: lambda table, e: prompt(table, e["version"], e.get("tag")),
-    ev.TIMED_OUT: _timed_out,
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
