@@ -54,10 +54,13 @@ class Prompts(Seats):
         return (self.data.get("prompts") or {}).get(str(user))
 
     def note_pressed(self, user: int, message_id: int) -> None:
-        """A button on `message_id` was pressed: that message is `user`'s open prompt."""
-        open_ = self.open_prompt_of(user)
-        if open_ is not None:
-            open_["msg"] = message_id
+        """A button on `message_id` was pressed: that message is `user`'s open prompt (even
+        one the table did not note, so that the decision closes it)."""
+        quiet = self.state.phase in QUIET
+        open_ = self.data.setdefault("prompts", {}).setdefault(
+            str(user), {"tag": None, "msg": None, "quiet": quiet}
+        )
+        open_["msg"] = message_id
 
     def _close_prompt(self, seat: int, outcome: dict, tell: bool = False) -> list[Event]:
         """Close `seat`'s open prompt, saying `outcome` (an action's record, a wait that ran

@@ -328,3 +328,23 @@ def test_no_live_button_is_left_in_any_private_chat_after_a_game(
         assert table.data()["status"] in ("over", "cancelled"), (number, ending)
         for player in table.players:
             assert live(player) == [], (number, ending, player.name, player.texts())
+
+
+def test_a_prompt_sent_again_after_start_is_closed_when_its_wait_ends(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4, lang="zh")
+    host = table.host
+    host.user.started = False  # opened the game in the group, never the bot's chat
+    table.open()
+    table.start(seed=11)
+    seat = table.seat_of(host)
+    while table.state.turn != seat:
+        turn = table.state.turn
+        table.scout_and_done(turn, turn % 4 + 1)
+    host.private("/start")  # the card and the prompt come again
+    prompt = host.prompt()
+    assert prompt is not None
+    lambda_bot.advance(90)
+    assert_closed(table, host, prompt, "closed_timeout_turn")
+    assert live(host) == []
