@@ -56,3 +56,14 @@ def test_the_games_end_closes_every_prompt_once() -> None:
     assert (closed["user"], closed["outcome"]) == (user, {"act": "cancelled"})
     assert table.data["prompts"] == {}
     assert closed_events(table.catch_up(NOW + 1000)) == []
+
+
+def test_a_pressed_prompt_the_table_never_noted_is_closed_by_its_decision() -> None:
+    table = started()
+    table.data.pop("prompts")  # a game dealt before prompts were kept
+    first = table.state.first
+    user = table.user_at(first)
+    table.note_pressed(user, 77)
+    events = table.act(user, Action(SCOUT, first, target=first % 4 + 1), NOW)
+    [closed] = closed_events(events)
+    assert (closed["msg"], closed["tag"]) == (77, None)
