@@ -16,7 +16,6 @@ LOBBY_EXPIRED = "lobby_expired"  # the lobby closed unstarted
 SEATING = "seating"  # the lobby message becomes the seating; "silence": deleting is on
 PRIVATE = "private"  # an engine event for one seat; "event", "version" for its buttons
 PROMPT = "prompt"  # ask the seat waited for to act; "version"
-TIMED_OUT = "timed_out"  # tell "seat" its wait ran out; "quiet" for a secret wait
 HURRY = "hurry"  # nudge "seat": "seconds" left
 BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
 BOARD_SHOWN = "board_shown"  # redraw the turn message: "board", "seconds", "final", "side"
@@ -25,6 +24,8 @@ FINISHED = "finished"  # the reveal: "resolved" (the engine's event), "seconds",
 # "captains", as they stood
 CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
+PROMPT_CLOSED = "prompt_closed"  # close "user"'s prompt ("msg", "tag") saying "outcome"; "quiet",
+# "tell" (a new message, should there be no prompt to edit)
 
 # The engine's public events that make a line of the turn message.
 BOARD_KINDS = frozenset(

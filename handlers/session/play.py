@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from engine import Action, IllegalAction, apply, captains, waiting_for
-from engine.actions import TIMEOUT
+from engine import Action, GameState, IllegalAction, apply, captains, waiting_for
+from engine.actions import SWAP, TIMEOUT
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.views import events_for
 from handlers.session import events as ev
 from handlers.session.base import CANCELLED, LOBBY, OVER_STATUS, PLAYING, Refused
 from handlers.session.board import Board
 from handlers.session.events import Event
+from handlers.session.prompts import Prompts
 from handlers.session.settings import WAIT_SETTING
 
 REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
 REMIND_MIN = 30  # waits shorter than this get no refresh
 
 
-class Play(Board):
+class Play(Prompts, Board):
     """The game part of a table: it applies decisions and deadlines through the engine."""
 
     def act(self, user: int, action: Action, now: float) -> list[Event]:
@@ -33,13 +34,15 @@ class Play(Board):
         if waiting_for(self.state) != seat or self._held_from(seat):
             raise Refused("not_your_turn")
         secret = self.state.phase in (TURNCOAT, SPY_PHASE)
+        decided = _decided(action, self.state)
         try:
             state, events = apply(self.state, action)
         except IllegalAction:
             raise Refused("too_late") from None
         self.data["skips"] = 0
         self._set_state(state, secret)
-        return news + self._deliver(events, now)
+        closed = self._close_prompt(seat, decided)  # however the decision came
+        return news + closed + self._deliver(events, now)
 
     def _held_from(self, seat: int) -> bool:
         """During a hold only the Turncoat or the Spy may decide; the scout's moment waits."""
@@ -70,11 +73,11 @@ class Play(Board):
             news.append(ev.event(ev.HURRY, seat=seat, seconds=max(int(left), 0)))
         return news
 
-    def _timed_out(self, seat: int | None, quiet: bool = False) -> list[Event]:
-        """Tell a human whose wait ran out (`quiet` for a secret wait's player)."""
-        if not seat or not self.user_at(seat):
+    def _timed_out(self, seat: int | None, phase: str) -> list[Event]:
+        """Tell a human whose wait (in `phase`) ran out, on its prompt."""
+        if not seat:
             return []
-        return [ev.event(ev.TIMED_OUT, seat=seat, quiet=quiet)]
+        return self._close_prompt(seat, {"act": TIMEOUT, "phase": phase}, tell=True)
 
     def _on_deadline(self, now: float) -> list[Event]:
         if self.status == LOBBY:
@@ -90,7 +93,7 @@ class Play(Board):
         seat, phase = waiting_for(state), state.phase
         state, events = apply(state, Action(TIMEOUT))
         self._set_state(state)
-        news = self._timed_out(seat)
+        news = self._timed_out(seat, phase)
         if phase == TURN:
             self.data["skips"] = self.data.get("skips", 0) + 1
             if self.data["skips"] >= len(self.state.humans()):
@@ -106,10 +109,10 @@ class Play(Board):
         hold, state = self.data["hold"], self.state
         news: list[Event] = []
         if state.phase in (TURNCOAT, SPY_PHASE):
-            seat = waiting_for(state)
+            seat, phase = waiting_for(state), state.phase
             state, events = apply(state, Action(TIMEOUT))
             self._set_state(state, secret=True)
-            news += self._timed_out(seat, quiet=True)
+            news += self._timed_out(seat, phase)
             hold["held"] += [e for e in events if e["to"] == "all"]
             news += self._deliver([e for e in events if e["to"] != "all"], now)
         held = sorted(hold["held"], key=lambda event: event["type"] == "speak")
@@ -127,7 +130,7 @@ class Play(Board):
         for event in events:
             if event["to"] != "all":
                 if self.user_at(event["to"]):
-                    news.append(ev.event(ev.PRIVATE, event=event, version=self.public_version))
+                    news.append(self._private(event))
                 continue
             if hold is not None:
                 hold["held"].append(event)
@@ -159,10 +162,19 @@ class Play(Board):
             self._set_deadline(now)
             seat = waiting_for(self.state)
             if seat is not None and self.user_at(seat):
-                news.append(ev.event(ev.PROMPT, seat=seat, version=self.public_version))
+                tag = self._open_prompt(seat)
+                news.append(ev.event(ev.PROMPT, seat=seat, version=self.public_version, tag=tag))
         elif hold is not None:
             self.data["deadline"] = hold["until"]
         return news
+
+    def _private(self, event: dict) -> Event:
+        """A private engine event for its seat; a Turncoat's offer or the Spy's question opens
+        a prompt."""
+        tag = None
+        if event["type"] in ("turncoat_offer", "spy_turn"):
+            tag = self._open_prompt(event["to"])
+        return ev.event(ev.PRIVATE, event=event, version=self.public_version, tag=tag)
 
     def _hold(self, seconds: int, now: float) -> dict:
         hold = {"until": now + seconds, "held": []}
@@ -183,7 +195,8 @@ class Play(Board):
         self.data["status"] = OVER_STATUS
         self.data["deadline"] = None
         self.data["hold"] = None
-        return [ev.event(ev.FINISHED, resolved=resolved, **self._length(now))]
+        finished = ev.event(ev.FINISHED, resolved=resolved, **self._length(now))
+        return [finished, *self._close_prompts({"act": "over"})]
 
     def _length(self, now: float) -> dict:
         """How long the game has lasted: whole seconds since the deal, and its turns so far."""
@@ -199,6 +212,7 @@ class Play(Board):
         self._close()
         if was_lobby:
             return [ev.event(ev.CANCELLED, by=by, was_lobby=True)]
+        closed = self._close_prompts({"act": "cancelled"})
         # The game is over: everything is shown, as it stands (a swap in its window included).
         state = self.state
         shown = {
@@ -206,12 +220,25 @@ class Play(Board):
             "set_aside": list(state.set_aside),
             "captains": captains(state.cards),
         }
-        return [*self._close_board([]), ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)]
+        cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
+        return [*self._close_board([]), cancelled, *closed]
 
     def removed(self) -> list[Event]:
         """The bot is no longer in the group: end the lobby or game, with no wait left, and
         tell its players privately (the group can no longer be told)."""
         if self.status not in (LOBBY, PLAYING):
             return []
+        closed = self._close_prompts({"act": "cancelled"})
         self._close()
-        return [ev.event(ev.REMOVED, users=self.users())]
+        return [ev.event(ev.REMOVED, users=self.users()), *closed]
+
+
+def _decided(action: Action, state: GameState) -> dict:
+    """What a decision's prompt says was decided: the action's record (a swap also names the
+    scout, whose turn it is; a speech is not repeated; a timeout names the wait)."""
+    if action.act == TIMEOUT:
+        return {"act": TIMEOUT, "phase": state.phase}
+    decided = {k: v for k, v in action.to_dict().items() if k != "say"}
+    if action.act == SWAP:
+        decided["scout"] = state.turn
+    return decided

@@ -20,6 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from handlers.session.prompts import remember_prompt
 from handlers.session.table import CANCELLED, OVER_STATUS, Table
 from handlers.storage import records
 from handlers.storage.keys import expiry, game_key, prefs_key, user_key
@@ -209,12 +210,13 @@ class Host:
         wait: float = 0.0,
         saved_version: int | None = None,
     ) -> bool:
-        """Store the ids of messages just posted (lobby, turn message) for later edits, and
-        mark the owed batches `keys` delivered, so that nobody sends them again. Messages
-        Telegram could not take now (`retry`) stay owed, to go out in `wait` seconds (a timer
-        is set for it).
+        """Store the ids of messages just posted (lobby, turn message, a private prompt) for
+        later edits, and mark the owed batches `keys` delivered, so that nobody sends them
+        again. Messages Telegram could not take now (`retry`) stay owed, to go out in `wait`
+        seconds (a timer is set for it).
 
-        A turn message's id is kept only while that turn message is still the current one.
+        A turn message's id is kept only while that turn message is still the current one; a
+        prompt's, only while that prompt is still open.
         True when the write found the table as the change saved it (`saved_version`): no
         other change came between, so what the change sent is the latest.
         """
@@ -240,7 +242,7 @@ class Host:
                     board = data.get("board")
                     if board is not None and board.get("tag") == board_tag:
                         board["msg"] = message_id
-                else:
+                elif not remember_prompt(data, ref, message_id):
                     data[ref] = message_id
             self.store.save(Item(key, item.version, data, item.expires_at))
             if retry:

@@ -258,24 +258,17 @@ async def press_game(update: Update, context, p: Press, press: PressAnswer) -> s
     action = decision(seat, arg)
     if action is None:
         raise Refused("bad_button")
-
-    done = {
-        "op": "edit",
-        "chat": user.id,
-        "msg": query.message.message_id,
-        "text": chosen_text(table, user.id, action, chosen_label(table, arg, query)),
-        "kb": None,
-        "private": True,
-        "side": True,  # the pressed prompt, in place: it goes out alongside what follows
-    }
+    pressed = query.message.message_id
 
     def decide(current: Table | None):
         if current is None or current.game != p.game:
             raise Refused("stale_button")
         if current.status == PLAYING and current.public_version != p.version:
             raise Refused("too_late")
-        # The prompt shows what was chosen; owed with the change, so a death cannot lose it.
-        return current, [*render.show(current, current.act(user.id, action, d.clock())), done]
+        # The pressed message is the prompt the decision closes, saying what was chosen;
+        # owed with the change, so a death cannot lose it.
+        current.note_pressed(user.id, pressed)
+        return current, render.show(current, current.act(user.id, action, d.clock()))
 
     press.ready = t(table.lang, "ok")
     await run(context, p.chat, update.update_id, decide, press)
@@ -333,26 +326,6 @@ def decision(seat: int, arg: str) -> Action | None:
         "pb": Action(PREDICT, seat, color="blue"),
     }
     return simple.get(arg)
-
-
-def chosen_text(table: Table, user: int, action: Action, label: str) -> str:
-    """What a decided prompt says: the button pressed, or for the Spy the whole sealed guess
-    (its two questions were one message)."""
-    if action.act != SPY_GUESS:
-        return t(table.lang, "chosen", what=label)
-    shown = table.speaking_to(user)
-    red, blue = render.seat_name(shown, action.red), render.seat_name(shown, action.blue)
-    return t(shown.lang, "spy_sealed", red=red, blue=blue)
-
-
-def chosen_label(table: Table, arg: str, query) -> str:
-    """The label of the button pressed, for the 'you chose' line."""
-    markup = query.message.reply_markup if query.message else None
-    for row in markup.inline_keyboard if markup else []:
-        for button in row:
-            if button.callback_data == query.data:
-                return render.esc(button.text)
-    return "✔️"
 
 
 async def press_board(update: Update, context, p: Press, press: PressAnswer) -> str:

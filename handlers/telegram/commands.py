@@ -147,7 +147,9 @@ async def resend_private(update: Update, context) -> None:
     if table.state.turn == seat and not table.data.get("hold"):  # a held moment comes later
         outs += [o for o in render.prompt(table) if o["chat"] == update.effective_user.id]
     outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while their time runs
-    await deliver(context.bot, outs, {})
+    delivery = await deliver(context.bot, outs, {})
+    if delivery.ids:  # the prompt, to be closed when its wait ends
+        deps(context).host.remember(table.chat, table.game, delivery.ids, None)
 
 
 async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -1,10 +1,11 @@
 """Sending what a change owes: group messages in order, private ones side by side.
 
 Telegram's refusals are handled here: a short 429 waits its retry_after, an unchanged edit is
-fine, a lost message is posted again, a player who never opened (or blocked) the private chat
-is reported so the group can be told. A new message Telegram could not take now (a long 429,
-a 5xx or a timeout after a few tries) is handed back in `Delivery.retry`, to be kept owed and
-sent later; one to a group the bot was removed from, or that became a supergroup, is reported.
+fine, a lost message is posted again (a closed private prompt only when it has news to tell),
+a player who never opened (or blocked) the private chat is reported so the group can be told.
+A new message Telegram could not take now (a long 429, a 5xx or a timeout after a few tries) is
+handed back in `Delivery.retry`, to be kept owed and sent later; one to a group the bot was
+removed from, or that became a supergroup, is reported.
 """
 
 from __future__ import annotations
@@ -144,7 +145,10 @@ async def _one(
             message_id = out.get("msg") or refs.get(out.get("ref") or "")
             if message_id and await _edit(bot, out, message_id):
                 return
-            if side:  # out of the chat's order: posted anew, remembered by nobody
+            if out.get("close") and not out.get("tell"):
+                return  # a closed prompt that is unknown or gone: nothing left to close
+            if side or out.get("close"):  # out of the chat's order (or a wait that ran out,
+                # told in a message of its own): posted anew, remembered by nobody
                 out = {**out, "op": "send", "remember": None}
             elif out.get("kb") is None and out.get("ref") == "lobby_msg":
                 return  # closing a lobby message that is gone: nothing to say

@@ -300,13 +300,11 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🕵 有人宣布斩首。猜测<b>红方</b>队长：",
     },
     "prompt_spy_blue": {EN: "Now guess the <b>Blue</b> captain:", ZH: "再猜测<b>蓝方</b>队长："},
-    "chosen": {EN: "✔️ {what}", ZH: "✔️ {what}"},
     "spy_sealed": {
         EN: "🕵 Your guess is sealed: {red} for Red, {blue} for Blue. It is told at the end.",
         ZH: "🕵 你的猜测已锁定：红方队长 {red}，蓝方队长 {blue}。游戏结束时揭晓。",
     },
     "hurry": {EN: "⏳ {s} s left to decide.", ZH: "⏳ 还剩 {s} 秒，请尽快决定。"},
-    "timed_out_private": {EN: "⌛ Time ran out.", ZH: "⌛ 超时。"},
     # end
     "end_title": {EN: "🏁 <b>{colour} wins!</b>", ZH: "🏁 <b>{colour}获胜！</b>"},
     "end_attack": {
@@ -492,6 +490,37 @@ TEXTS.update(
             EN: "{text} /newgame opens a new one.",
             ZH: "{text}发送 /newgame 重新开局。",
         },
+    }
+)
+
+
+# prompt-close: a private prompt closed when its wait ends, saying what happened.
+TEXTS.update(
+    {
+        "closed_scout": {EN: "🔍 You scouted {target}.", ZH: "🔍 你查看了 {target} 的人物牌。"},
+        "closed_decapitate": {
+            EN: "🗡 You decapitate {target}{decl}.",
+            ZH: "🗡 你斩首 {target}{decl}。",
+        },
+        "closed_swap": {EN: "🔄 You swapped with {scout}.", ZH: "🔄 你与 {scout} 交换了人物。"},
+        "closed_keep": {EN: "You kept your card.", ZH: "你没有交换，保留了你的人物牌。"},
+        "closed_end_turn": {EN: "✅ You ended your turn.", ZH: "✅ 你结束了回合。"},
+        "closed_predict": {
+            EN: "👁 You revealed your card and predicted: {colour} wins.",
+            ZH: "👁 你翻开了人物牌，宣告{colour}会赢得游戏。",
+        },
+        "closed_timeout_turn": {EN: "⌛ Time ran out: turn skipped.", ZH: "⌛ 超时：跳过回合。"},
+        "closed_timeout_speak": {EN: "⌛ Speaking time is over.", ZH: "⌛ 发言时间结束。"},
+        "closed_timeout_turncoat": {
+            EN: "⌛ Time ran out: you kept your card.",
+            ZH: "⌛ 超时：你没有交换，保留了你的人物牌。",
+        },
+        "closed_timeout_spy": {
+            EN: "⌛ Time ran out: no guess was sealed.",
+            ZH: "⌛ 超时：你没有做出猜测。",
+        },
+        "closed_cancelled": {EN: "🛑 The game was cancelled.", ZH: "🛑 游戏已取消。"},
+        "closed_over": {EN: "🏁 The game is over.", ZH: "🏁 游戏已结束。"},
     }
 )
 

@@ -115,8 +115,10 @@ def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> N
 
     done = ben.prompt()
     bot.advance(60)  # the speaking moment runs out
-    assert ben.last_text() == zh("timed_out_private")
-    assert ben.press(zh("btn_done"), done) == zh("too_late")  # a late press, in their language
+    closed = table.fake.message(ben.user, done.message_id)
+    assert (closed.text, closed.buttons) == (zh("closed_timeout_speak"), [])  # 发言时间结束
+    late = done.button(zh("btn_done")).callback_data  # a client that missed the edit
+    assert ben.press_data(late, closed) == zh("too_late")  # a late press, in their language
 
 
 def test_a_player_whose_language_telegram_does_not_say_reads_the_groups(

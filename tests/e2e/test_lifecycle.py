@@ -65,7 +65,10 @@ def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> 
     assert table.group_texts()[-1].startswith("🛑 The game was cancelled by \u2068Ann\u2069.\n")
     assert table.group_messages()[-2].buttons == []  # the turn message is closed
     assert table.data()["status"] == "cancelled" and table.data()["deadline"] is None
-    assert first.press(table.t("btn_scout"), prompt) == "Too late: the game has moved on."
+    closed = table.fake.message(first.user, prompt.message_id)  # the prompt says it
+    assert (closed.text, closed.buttons) == ("🛑 The game was cancelled.", [])
+    scout = prompt.button(table.t("btn_scout")).callback_data  # a client that missed the edit
+    assert first.press_data(scout, closed) == "Too late: the game has moved on."
     table.host.say("/status")
     assert table.group_texts()[-1] == "No game here. /newgame opens one."
     table.host.say("/cancel")

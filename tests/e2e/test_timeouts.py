@@ -22,8 +22,10 @@ def test_turn_that_runs_out_is_skipped_and_the_group_is_told(bot: Bot) -> None:
     skipped = table.t("skipped_line", name=table.seat_label(state.first))
     assert skipped in table.group_texts()[-2]
     assert table.group_texts()[-1].startswith(f"▶️ {table.seat_label(state.first % 4 + 1)}'s turn")
-    assert late.last_text() == "⌛ Time ran out."
-    assert late.press(table.t("btn_scout"), stale) == "Too late: the game has moved on."
+    closed = table.fake.message(late.user, stale.message_id)  # the prompt says it, no buttons
+    assert (closed.text, closed.buttons) == ("⌛ Time ran out: turn skipped.", [])
+    scout = stale.button(table.t("btn_scout")).callback_data  # a client that missed the edit
+    assert late.press_data(scout, closed) == "Too late: the game has moved on."
     assert table.state.turn == state.first % 4 + 1
     assert table.player_at(table.state.turn).labels() == [
         table.t("btn_scout"),
@@ -41,10 +43,12 @@ def test_speaking_moment_that_runs_out_ends_the_turn(bot: Bot) -> None:
     table.scout(state.first, state.first % 4 + 1)
     scout = table.player_at(state.first)
     assert scout.labels() == [table.t("btn_done")]
+    speak = scout.prompt()
     bot.advance(30)
     over = table.t("speak_over_line", name=table.seat_label(state.first))
     assert over in table.group_texts()[-2]
-    assert scout.last_text() == "⌛ Time ran out."
+    assert table.fake.message(scout.user, speak.message_id).text == "⌛ Speaking time is over."
+    assert scout.labels() == []
     assert table.state.turn == state.first % 4 + 1
     table.decapitate(table.state.turn, state.first)
     assert table.ending() is not None
@@ -66,10 +70,12 @@ def test_turncoat_who_stays_silent_keeps_the_card(lambda_bot: LambdaBot) -> None
     offer = turncoat.prompt()
     assert offer.button_labels == [table.t("btn_swap"), table.t("btn_keep")]
     lambda_bot.advance(10)
-    assert turncoat.last_text() == "⌛ Time ran out."
+    closed = table.fake.message(turncoat.user, offer.message_id)
+    assert (closed.text, closed.buttons) == ("⌛ Time ran out: you kept your card.", [])
     assert table.state.cards == state.cards  # no swap
     assert "🔄" not in table.board().text
-    assert turncoat.press(table.t("btn_swap"), offer) == "Too late: the game has moved on."
+    swap = offer.button(table.t("btn_swap")).callback_data
+    assert turncoat.press_data(swap, closed) == "Too late: the game has moved on."
     table.done(state.first)
     table.decapitate(table.state.turn, holder)
     assert table.ending() is not None
@@ -91,10 +97,12 @@ def test_spy_who_makes_no_guess_in_time_loses(local_bot: LocalBot) -> None:
     table.decapitate(state.first, target)
     prompt = table.player_at(spy).prompt()
     local_bot.advance(10)
-    assert table.player_at(spy).last_text() == "⌛ Time ran out."
+    closed = table.fake.message(table.player_at(spy).user, prompt.message_id)
+    assert (closed.text, closed.buttons) == ("⌛ Time ran out: no guess was sealed.", [])
     ending = table.ending().text
     assert f"🕵 The Spy {table.seat_label(spy)} made no guess and loses." in ending
-    late = table.player_at(spy).press(table.seat_label(caps["red"] or 1), prompt)
+    red = prompt.button(table.seat_label(caps["red"] or 1)).callback_data
+    late = table.player_at(spy).press_data(red, closed)
     assert late == "Too late: the game has moved on."
 
 

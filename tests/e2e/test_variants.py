@@ -171,7 +171,7 @@ def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) ->
     # The speaking moment the window held back comes after the swap, as it began after it.
     speak = re.sub("<[^>]+>", "", table.t("speak_line", name=table.seat_label(scout)))
     assert board.index(swapped) < board.index(speak)
-    assert f"✔️ {table.t('btn_swap')}" in table.player_at(holder).texts()
+    assert f"🔄 You swapped with {table.seat_label(scout)}." in table.player_at(holder).texts()
     new_card = table.player_at(holder).texts()[-1]
     assert new_card.startswith(f"🔄 You swapped with {table.seat_label(scout)}: you now hold ")
     assert table.state.cards[scout - 1] == x_card

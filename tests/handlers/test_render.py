@@ -217,7 +217,8 @@ def test_countdown_and_timeout_read_as_the_group_and_the_player_see_them() -> No
     outs = render.show(table, table.catch_up(NOW + 30))
     assert any("ran out of time" in o["text"] for o in outs if o["chat"] == CHAT)
     told = next(o for o in outs if o["chat"] == table.user_at(first))
-    assert told["text"] == "⌛ Time ran out."
+    assert (told["op"], told["kb"], told["close"]) == ("edit", None, True)  # the prompt, closed
+    assert told["text"] == "⌛ Time ran out: turn skipped."
 
 
 def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> None:
@@ -226,8 +227,10 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
     assert [(o["op"], o["ref"], o["kb"]) for o in outs] == [("edit", "lobby_msg", None)]
     table = started()
     table.data["board"]["msg"] = 77
+    table.data["prompts"][str(table.user_at(table.state.first))]["msg"] = 88
     outs = render.show(table, table.cancel("A<n"))
-    assert [(o["op"], o.get("msg")) for o in outs] == [("edit", 77), ("send", None)]
+    assert [(o["op"], o.get("msg")) for o in outs] == [("edit", 77), ("send", None), ("edit", 88)]
+    assert (outs[2]["text"], outs[2]["kb"]) == ("🛑 The game was cancelled.", None)
     assert outs[0]["kb"] is None and labels(outs[1]["kb"]) == ["🔁 Play again"]
     assert outs[1]["text"].startswith("🛑 The game was cancelled by \u2068A&lt;n\u2069.\n")
 

@@ -162,8 +162,9 @@ def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
     assert table.state.turn == first % 4 + 1
     closed = next(e for e in events if e["type"] == ev.BOARD_SHOWN and e["final"])
     assert closed["board"]["lines"][-1]["type"] == "timed_out"
-    told = next(e for e in events if e["type"] == ev.TIMED_OUT)
-    assert (told["seat"], told["quiet"]) == (first, False)
+    told = next(e for e in events if e["type"] == ev.PROMPT_CLOSED)
+    assert (told["seat"], told["quiet"], told["tell"]) == (first, False, True)
+    assert told["outcome"] == {"act": "timeout", "phase": "turn"}
     for step in (2, 3, 4):
         table.catch_up(NOW + 30 * step)
     assert table.status == "cancelled"
@@ -212,8 +213,12 @@ def test_turncoat_window_holds_the_group_news_and_the_scout() -> None:
     end = Action(END_TURN, first)
     assert refusal(lambda: table.act(scout_user, end, NOW)) == "not_your_turn"
     events = table.act(holder_user, Action(SWAP, holder), NOW + 1)
-    assert set(kinds(events)) == {ev.PRIVATE}  # new cards, privately
-    cards = [e["event"]["to"] for e in events if e["event"]["type"] == "new_card"]
+    assert set(kinds(events)) == {ev.PRIVATE, ev.PROMPT_CLOSED}  # new cards, the offer closed
+    closed = next(e for e in events if e["type"] == ev.PROMPT_CLOSED)
+    assert (closed["user"], closed["quiet"]) == (holder_user, True)
+    assert closed["outcome"] == {"act": "swap", "seat": holder, "scout": first}
+    private = [e["event"] for e in events if e["type"] == ev.PRIVATE]
+    cards = [e["to"] for e in private if e["type"] == "new_card"]
     assert [table.user_at(seat) for seat in cards] == [scout_user, holder_user]
     assert table.catch_up(NOW + 9) == []
     events = table.catch_up(NOW + 10)
@@ -241,7 +246,8 @@ def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
     table = started()
     table.data["board"]["msg"] = 77
     events = table.cancel("Ann")
-    assert kinds(events) == [ev.BOARD_SHOWN, ev.CANCELLED]
+    assert kinds(events) == [ev.BOARD_SHOWN, ev.CANCELLED, ev.PROMPT_CLOSED]
+    assert events[2]["outcome"] == {"act": "cancelled"} and table.data["prompts"] == {}
     assert events[0]["board"]["msg"] == 77 and events[0]["final"]
     state = table.state
     assert events[1] == {

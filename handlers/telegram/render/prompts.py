@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.cards import OBSERVER, SPY, color, is_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
+from handlers.session.prompts import prompt_ref
 from handlers.session.table import Table
 from handlers.telegram.buttondata import parse_decapitation
 from handlers.telegram.render.common import (
@@ -54,8 +55,18 @@ def new_card_lines(table: Table, event: dict, other: str) -> list[str]:
     return lines
 
 
-def private_event(table: Table, event: dict, version: int) -> list[Out]:
-    """A private engine event as a message to its seat's player (none for virtual seats)."""
+def remembered(table: Table, out: Out, tag: int | None = None) -> Out:
+    """A prompt sent to a player, its message id to be remembered (for the open prompt `tag`,
+    by default the player's open one), so that it can be closed when its wait ends."""
+    if tag is None:
+        open_ = table.open_prompt_of(out["chat"])
+        tag = open_["tag"] if open_ else None
+    return {**out, "remember": prompt_ref(out["chat"], tag)} if tag is not None else out
+
+
+def private_event(table: Table, event: dict, version: int, tag: int | None = None) -> list[Out]:
+    """A private engine event as a message to its seat's player (none for virtual seats); a
+    prompt's `tag` names the prompt it opens."""
     seat = event["to"]
     user = table.user_at(seat)
     if not user:
@@ -94,7 +105,7 @@ def private_event(table: Table, event: dict, version: int) -> list[Out]:
                 t_(table, "turncoat_time", s=table.settings["turncoat_seconds"]),
             ]
         )
-        return [send_private(user, text, kb, quiet=True)]
+        return [remembered(table, send_private(user, text, kb, quiet=True), tag)]
     if kind == "new_card":
         other = seat_name(table, event["source"])
         text = "\n".join(new_card_lines(table, event, other))
@@ -103,7 +114,8 @@ def private_event(table: Table, event: dict, version: int) -> list[Out]:
         return []
     if kind == "spy_turn":
         kb = seat_keyboard(table, "r", None, version)
-        return [send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)]
+        out = send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)
+        return [remembered(table, out, tag)]
     return []
 
 
@@ -151,8 +163,9 @@ def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[s
     return t_(table, "prompt_speak"), kb
 
 
-def prompt(table: Table, version: int | None = None) -> list[Out]:
-    """The private prompt for whoever the game now waits on (turn or speaking moment)."""
+def prompt(table: Table, version: int | None = None, tag: int | None = None) -> list[Out]:
+    """The private prompt for whoever the game now waits on (turn or speaking moment); `tag`
+    names the prompt it opens (by default, the player's open one)."""
     state = table.state
     seat = waiting_for(state)
     if seat is None or not table.user_at(seat):
@@ -163,7 +176,7 @@ def prompt(table: Table, version: int | None = None) -> list[Out]:
         text, kb = speak_prompt(table, seat, version)
     else:
         return []
-    return [send_private(table.user_at(seat), text, kb)]
+    return [remembered(table, send_private(table.user_at(seat), text, kb), tag)]
 
 
 def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from handlers.session import events as ev
 from handlers.session.table import Table
 from handlers.telegram.render.board import board, edit_board
+from handlers.telegram.render.closed import closed_prompt
 from handlers.telegram.render.common import (
     Out,
     edit_ref,
@@ -35,12 +36,6 @@ def _board_shown(table: Table, e: dict) -> list[Out]:
     return [{**out, "side": True} if e["side"] else out]
 
 
-def _timed_out(table: Table, e: dict) -> list[Out]:
-    user = table.user_at(e["seat"])
-    text = t_(table.speaking_to(user), "timed_out_private")
-    return [send_private(user, text, quiet=e["quiet"])]
-
-
 def _hurry(table: Table, e: dict) -> list[Out]:
     user = table.user_at(e["seat"])
     text = t_(table.speaking_to(user), "hurry", s=e["seconds"])
@@ -61,15 +56,15 @@ _SHOWN = {
         edit_ref(table, "lobby_msg", t_(table, "lobby_expired"), None)
     ],
     ev.SEATING: lambda table, e: [seating(table, e["silence"])],
-    ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"]),
-    ev.PROMPT: lambda table, e: prompt(table, e["version"]),
-    ev.TIMED_OUT: _timed_out,
+    ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"], e.get("tag")),
+    ev.PROMPT: lambda table, e: prompt(table, e["version"], e.get("tag")),
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
     ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
+    ev.PROMPT_CLOSED: closed_prompt,
 }
 
 
