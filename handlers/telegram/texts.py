@@ -496,6 +496,14 @@ TEXTS.update(
 )
 
 
+# Acting from the group's turn message: what someone else pressing its buttons is told.
+TEXTS.update(
+    {
+        "turn_of": {EN: "It's {seat}. {name}'s turn.", ZH: "现在轮到{seat}号位 {name}。"},
+    }
+)
+
+
 def t(lang: str, key: str, **kw: object) -> str:
     """The text `key` in `lang` (English when missing), formatted with `kw`."""
     entry = TEXTS[key]
