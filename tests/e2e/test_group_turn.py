@@ -174,8 +174,12 @@ def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> No
         scout.press(table.seat_label(first % 5 + 1), table.board(), table.group)
         steps.append(_shape(table))
         prompts.append(scout.labels())
+        speaking = scout.prompt()
         table.done_in_group(first)
         steps.append(_shape(table))
+        if table.state.cards[first - 1] == OBSERVER:  # Done let the prediction pass
+            late = scout.press(table.t("btn_predict_red"), speaking)
+            assert late == table.t("too_late") and table.state.prediction is None
         shapes.append(steps)
     assert shapes[0] == shapes[1]
     # Privately, the Observer may not decapitate and may predict; the other card may decapitate.
