@@ -338,6 +338,22 @@ class Table:
         player = self.player_at(seat)
         self._move(player, self._label(player, "btn_done"))
 
+    def _board_move(self, player: Player, label: str) -> None:
+        """`player` presses `label` on the group's turn message (its labels: the table's)."""
+        answer = player.press(label, message=self.board(), chat=self.group)
+        assert answer in OK_ANSWERS, f"{player.name} pressed {label!r} and was told {answer!r}"
+        self.refresh()
+
+    def scout_in_group(self, seat: int, target: int) -> None:
+        """The seat's player scouts `target` from the group's turn message: Scout, the seat."""
+        player = self.player_at(seat)
+        self._board_move(player, self.t("btn_scout"))
+        self._board_move(player, self.seat_label(target))
+
+    def done_in_group(self, seat: int) -> None:
+        """The scout ends their speaking moment from the group's turn message."""
+        self._board_move(self.player_at(seat), self.t("btn_done"))
+
     def scout_and_done(self, seat: int, target: int) -> None:
         self.scout(seat, target)
         self.done(seat)

@@ -42,6 +42,7 @@ from handlers.telegram.changes import (
 )
 from handlers.telegram.outbox import deliver
 from handlers.telegram.texts import language_for, t
+from handlers.telegram.turn_presses import press_turn
 
 log = logging.getLogger(__name__)
 
@@ -329,8 +330,10 @@ def decision(seat: int, arg: str) -> Action | None:
 
 
 async def press_board(update: Update, context, p: Press, press: PressAnswer) -> str:
-    """The group turn message's My card button: a popup only the presser sees, in their
-    language."""
+    """The group turn message's buttons: My card, a popup only the presser sees, in their
+    language; the acting player's Scout, seats, Back and Done (`press_turn`)."""
+    if p.arg != "me":
+        return await press_turn(update, context, p, press)
     user = update.callback_query.from_user
     table = deps(context).host.load(p.chat)
     if table is None or table.game != p.game or table.status not in (PLAYING, OVER_STATUS):

@@ -494,7 +494,7 @@ TEXTS.update(
 )
 
 
-# prompt-close: a private prompt closed when its wait ends, saying what happened.
+# A private prompt closed when its wait ends, saying what happened.
 TEXTS.update(
     {
         "closed_scout": {EN: "🔍 You scouted {target}.", ZH: "🔍 你查看了 {target} 的人物牌。"},
@@ -521,6 +521,14 @@ TEXTS.update(
         },
         "closed_cancelled": {EN: "🛑 The game was cancelled.", ZH: "🛑 游戏已取消。"},
         "closed_over": {EN: "🏁 The game is over.", ZH: "🏁 游戏已结束。"},
+    }
+)
+
+
+# Acting from the group's turn message: what someone else pressing its buttons is told.
+TEXTS.update(
+    {
+        "turn_of": {EN: "It's {seat}. {name}'s turn.", ZH: "现在轮到{seat}号位 {name}。"},
     }
 )
 

@@ -3,7 +3,8 @@
 Hundreds of seeded games, every variant in play, are played twice: on two different deals with
 the same seating and first player, with the same public decisions at the same moments (random
 legal decisions and timeouts, driven straight through the group session's `Table`, every event
-shown through `render.show`). Whatever each deal's hidden players do in secret (a Turncoat
+shown through `render.show`; a scout now and then chosen from the group's turn message, its
+seats listed there first). Whatever each deal's hidden players do in secret (a Turncoat
 keeping or staying silent, a Spy guessing early or never), the group's messages (texts,
 buttons, callback data, edits, in the same order at the same moments) and every group-facing
 time (deadlines, holds, countdown refreshes) are the same in both games until the final reveal
@@ -81,9 +82,12 @@ def public_times(t: Table, now: float) -> tuple:
 
 
 def button_versions(t: Table, outs: list[dict]) -> set[int]:
-    """The versions the game buttons of `outs` carry (any chat)."""
+    """The versions the game buttons of `outs` carry (any chat), the group's turn message's
+    included (but My card, which names none)."""
     data = [b[1] for out in outs for row in out.get("kb") or [] for b in row]
-    return {int(d.split("|")[3]) for d in data if d.startswith("g|")}
+    game = [d for d in data if d.startswith("g|")]
+    board = [d for d in data if d.startswith("c|") and not d.endswith("|me")]
+    return {int(d.split("|")[3]) for d in game + board}
 
 
 def twin_deals(rng: random.Random) -> tuple[GameState, GameState, dict]:
@@ -161,6 +165,14 @@ class Pair:
             self.same(outs_a, outs_b, "a wake")
         self.now = max(self.now, until)
 
+    def list_seats(self, seat: int, listed: bool) -> None:
+        """The acting player lists (or stops listing) the seats on the group's turn message."""
+        user = self.a.user_at(seat)
+        outs_a = render.show(self.a, self.a.list_seats(user, listed, self.now))
+        outs_b = render.show(self.b, self.b.list_seats(user, listed, self.now))
+        assert visible(outs_a), "the seats listed did not show in the group"
+        self.same(outs_a, outs_b, "the seats listed")
+
     def both(self, action: Action, what: str) -> None:
         user = self.a.user_at(action.seat)
         outs_a = render.show(self.a, self.a.act(user, action, self.now))
@@ -230,6 +242,11 @@ def public_move(pair: Pair, rng: random.Random) -> None:
             )
         else:
             action = Action(SCOUT, seat, target=rng.choice(others))
+            if rng.random() < 0.3:  # chosen from the group's turn message
+                pair.list_seats(seat, True)
+                if rng.random() < 0.3:
+                    pair.list_seats(seat, False)
+                    pair.list_seats(seat, True)
     else:
         assert a.phase == SPEAK
         predict = all(s.cards[seat - 1] == OBSERVER and s.prediction is None for s in (a, b))

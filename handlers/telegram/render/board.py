@@ -1,8 +1,9 @@
-"""The group's turn message: a line for each public event, a countdown, My card."""
+"""The group's turn message: a line for each public event, a countdown, My card, and the
+acting player's Scout (then the seats) or Done."""
 
 from __future__ import annotations
 
-from engine.state import TURN
+from engine.state import SPEAK, TURN
 from handlers.session.table import Table
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram.buttondata import BOARD
@@ -11,6 +12,7 @@ from handlers.telegram.render.common import (
     Out,
     card,
     esc,
+    seat_keyboard,
     seat_name,
     shown_name,
     t_,
@@ -86,9 +88,27 @@ def board(
     lines = [board_line(table, spec) for spec in shown["lines"]]
     if seconds is not None and not final:
         lines.append(t_(table, "time_left", s=max(int(seconds), 0)))
-    me = callbacks.encode(BOARD, table.chat, table.game, 0, "me")
-    kb = None if final else [[[t_(table, "btn_my_card"), me]]]
+    kb = None if final else acting_buttons(table, shown.get("acts"))
     return "\n".join(lines), kb
+
+
+def acting_buttons(table: Table, acts: dict | None) -> Keyboard:
+    """The turn message's buttons: what its acting player may press (`acts`, as the board
+    stood), and My card for everyone."""
+    me = [t_(table, "btn_my_card"), callbacks.encode(BOARD, table.chat, table.game, 0, "me")]
+    if acts is None:
+        return [[me]]
+    version = acts["version"]
+
+    def press(key: str, arg: str) -> list[str]:
+        return [t_(table, key), callbacks.encode(BOARD, table.chat, table.game, version, arg)]
+
+    if acts["phase"] == SPEAK:
+        return [[press("btn_done", "e"), me]]
+    if acts["step"]:
+        seats = seat_keyboard(table, "s", acts["seat"], version, BOARD)
+        return [*seats, [press("btn_back", "B"), me]]
+    return [[press("btn_scout", "S"), me]]
 
 
 def edit_board(table: Table, shown: dict, seconds: float | None, final: bool = False) -> Out:

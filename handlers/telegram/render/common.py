@@ -105,15 +105,16 @@ def game_button(table: Table, key: str, arg: str, version: int | None = None) ->
 
 
 def seat_keyboard(
-    table: Table, prefix: str, exclude: int | None, version: int | None = None
+    table: Table, prefix: str, exclude: int | None, version: int | None = None, kind: str = GAME
 ) -> Keyboard:
-    """Buttons for the seats, two a row, with `prefix` before the seat number."""
+    """Buttons for the seats, two a row, with `prefix` before the seat number (a private game
+    button's by default; `kind` BOARD: the group's turn message's)."""
     state = table.state
     version = table.public_version if version is None else version
     buttons = [
         [
             seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
-            callbacks.encode(GAME, table.chat, table.game, version, f"{prefix}{s}"),
+            callbacks.encode(kind, table.chat, table.game, version, f"{prefix}{s}"),
         ]
         for s in range(1, state.seats + 1)
         if s != exclude
