@@ -70,7 +70,13 @@ ON, OFF, FULL = "on", "off", "full"  # a person's place on the list after a requ
 
 
 def wait_for_next(
-    store: GameStore, chat: int, user: int, lang: str | None, update_id: int, on: bool | None
+    store: GameStore,
+    chat: int,
+    user: int,
+    lang: str | None,
+    update_id: int,
+    on: bool | None,
+    clock: Clock = time.time,
 ) -> str | None:
     """Put `user` on the group's list for its next lobby (`on`), take them off (not `on`), or
     switch (None). ON or OFF as they stand afterwards, FULL when the list had no room; None when
@@ -88,7 +94,7 @@ def wait_for_next(
         after[:] = [ON if wanted else OFF]
         return {**data, "users": [*users, [user, lang]] if wanted else users}
 
-    if not records.put_once(store, key, update_id, change):
+    if not records.put_once(store, key, update_id, change, clock):
         return None
     return after[0]
 
@@ -113,7 +119,9 @@ def is_waiting(store: GameStore, chat: int, user: int) -> bool:
     return user in waiting(store, chat)
 
 
-def told(store: GameStore, chat: int, users: list[int], update_id: int) -> None:
+def told(
+    store: GameStore, chat: int, users: list[int], update_id: int, clock: Clock = time.time
+) -> None:
     """Take the people just told of the new lobby off the group's list (those who asked since
     stay on it)."""
     gone = set(users)
@@ -123,4 +131,5 @@ def told(store: GameStore, chat: int, users: list[int], update_id: int) -> None:
             waiting_key(chat),
             update_id,
             lambda data: {**data, "users": [u for u in data.get("users", []) if u[0] not in gone]},
+            clock,
         )

@@ -44,7 +44,8 @@ def next_lobby_calls(table: Table, waiting: dict[int, str | None]) -> list[dict[
 def after_the_calls(context, chat: int, waiting: dict[int, str | None], update_id: int) -> None:
     """The lobby is open and the people waiting were told: take them off the list."""
     if waiting:
-        history.told(deps(context).host.store, chat, list(waiting), update_id)
+        host = deps(context).host
+        history.told(host.store, chat, list(waiting), update_id, host.clock)
 
 
 def presser_lang(user) -> str:
@@ -84,12 +85,25 @@ async def send_record(context, user, chat: int, game: int) -> bool:
     return True
 
 
-async def confirm_waiting(context, user, chat: int) -> bool:
+async def group_name(context, chat: int, title: str | None = None) -> str:
+    """The group's title as messages show it: `title` if known, else its table's, else
+    Telegram's."""
+    if not title:
+        table = deps(context).host.load(chat)
+        title = (table.data.get("title") if table else None) or None
+    if not title:
+        try:
+            title = (await context.bot.get_chat(chat)).title
+        except TelegramError:
+            title = None
+    return render.shown_name(title) if title else "—"
+
+
+async def confirm_waiting(context, user, chat: int, title: str | None) -> bool:
     """Tell `user` privately they are waiting for the group's next lobby, with a button to
     cancel; False when the private chat is not open to the bot."""
     lang = presser_lang(user)
-    table = deps(context).host.load(chat)
-    group = render.group_title(table) if table else "—"
+    group = await group_name(context, chat, title)
     stop = [
         t(lang, "btn_stop_waiting"),
         callbacks.encode(callbacks.HISTORY, chat, 0, 0, callbacks.STOP),
@@ -106,14 +120,17 @@ async def confirm_waiting(context, user, chat: int) -> bool:
     return True
 
 
-async def ask_for_next(context, user, chat: int, update_id: int, on: bool | None) -> str | None:
+async def ask_for_next(
+    context, user, chat: int, update_id: int, on: bool | None, title: str | None = None
+) -> str | None:
     """Put `user` on (or take them off) the group's list for its next lobby and confirm it
     privately. The place they are left in (history.ON, OFF, FULL), "closed" when their private
     chat is not open to the bot (then they are not on the list), None for a repeated update."""
-    store = deps(context).host.store
+    host = deps(context).host
+    store = host.store
     lang = own_lang(user)
-    place = history.wait_for_next(store, chat, user.id, lang, update_id, on)
-    if place == history.ON and not await confirm_waiting(context, user, chat):
+    place = history.wait_for_next(store, chat, user.id, lang, update_id, on, host.clock)
+    if place == history.ON and not await confirm_waiting(context, user, chat, title):
         history.drop_waiting(store, chat, user.id)
         return "closed"
     return place
@@ -131,8 +148,7 @@ async def press_history(update: Update, context, p: Press, press: PressAnswer) -
         if where != user.id:
             raise Refused("bad_button")
         await ask_for_next(context, user, p.chat, update.update_id, False)
-        table = deps(context).host.load(p.chat)
-        group = render.group_title(table) if table else "—"
+        group = await group_name(context, p.chat)
         done = {"op": "edit", "chat": user.id, "msg": message.message_id, "private": True}
         await deliver(context.bot, [{**done, "text": t(lang, "next_stopped", group=group)}], {})
         return t(lang, "next_off")
@@ -145,7 +161,7 @@ async def press_history(update: Update, context, p: Press, press: PressAnswer) -
         return ""
     if p.arg != callbacks.NEXT:
         raise Refused("bad_button")
-    place = await ask_for_next(context, user, p.chat, update.update_id, None)
+    place = await ask_for_next(context, user, p.chat, update.update_id, None, message.chat.title)
     if place == "closed":
         await open_chat_first(press, lang, callbacks.next_payload(p.chat))
         return ""
@@ -207,11 +223,10 @@ async def nextgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if not is_group(update):
         await reply(update, t(presser_lang(user), "group_only"))
         return
-    place = await ask_for_next(context, user, chat.id, update.update_id, None)
+    place = await ask_for_next(context, user, chat.id, update.update_id, None, chat.title)
     lang = lang_of(context, chat.id, user)
     if place == history.OFF:
-        table = deps(context).host.load(chat.id)
-        group = render.group_title(table) if table else "—"
+        group = await group_name(context, chat.id, chat.title)
         text = t(presser_lang(user), "next_stopped", group=group)
         await deliver(context.bot, [render.send_private(user.id, text)], {})
     elif place == history.FULL:
