@@ -164,4 +164,3 @@ def test_the_calls_are_for_the_group_s_members(bot: Bot) -> None:
     player.open_link(url)
     assert player.last_text() == table.t("not_in_group")
     assert waiting(bot.store, table.chat) == {}
-
