@@ -10,7 +10,6 @@ from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
 from handlers.telegram.texts import card_name
 
-
 RECORD_ROW = ("btn_record", "btn_next_game")  # under Play again: the record, the next game
 
 
