@@ -14,7 +14,8 @@ from infra.store import GameStore, Item, size_of
 
 GAMES_KEPT = 10  # a group's history keeps its last ten games
 HISTORY_BYTES = 300_000  # and stays well under DynamoDB's 400 KB an item
-HISTORY_TTL = 90 * 24 * 3600  # a group that plays no more forgets its games after 90 days
+HISTORY_TTL = 30 * 24 * 3600  # a group that plays no more forgets its games after a month
+FORGOTTEN = "—"  # the name a player who asked to be forgotten has in the games kept
 WAITING_MAX = 100  # people told privately when the next lobby opens, at most
 Clock = Callable[[], float]
 
@@ -58,6 +59,36 @@ def keep_game(
         return True
 
     return retry_on_conflict(attempt)
+
+
+def forget_player(store: GameStore, chat: int, user: int) -> None:
+    """Take `user`'s name out of the group's kept games and `user` off its list for the next
+    game (their seats and decisions stay: the records still replay)."""
+    drop_waiting(store, chat, user)
+    key = history_key(chat)
+
+    def attempt(_: int) -> None:
+        item = store.load(key)
+        entries = list(item.data.get("games", [])) if item else []
+        if not any(user in (g.get("users") or []) for g in entries):
+            return
+        data = {**item.data, "games": [anonymous(g, user) for g in entries]}
+        store.save(Item(key, item.version, data, item.expires_at))
+
+    retry_on_conflict(attempt)
+
+
+def anonymous(entry: dict[str, Any], user: int) -> dict[str, Any]:
+    """A kept game with `user`'s seats named `FORGOTTEN` and no longer pointing at them."""
+    users = list(entry.get("users") or [])
+    if user not in users or not entry.get("record"):
+        return entry
+    seats = [
+        {**seat, "name": FORGOTTEN} if i < len(users) and users[i] == user else seat
+        for i, seat in enumerate(entry["record"]["seats"])
+    ]
+    left = [0 if u == user else u for u in users]
+    return {**entry, "record": {**entry["record"], "seats": seats}, "users": left}
 
 
 def waiting(store: GameStore, chat: int) -> dict[int, str | None]:

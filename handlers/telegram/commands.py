@@ -174,7 +174,8 @@ async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/forget: erase what the bot keeps about you: the groups you played in, your place in
-    any lobby (not in a game in play, whose cards need their players until the end)."""
+    any lobby (not in a game in play, whose cards need their players until the end), your name
+    in those groups' kept games and your place on their lists for the next game."""
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
@@ -185,6 +186,7 @@ async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     d = deps(context)
     for chat in pointed_chats(d.host.get(user_key(user.id))):
+        history.forget_player(d.host.store, chat, user.id)  # the games kept, the next's list
         table = d.host.load(chat)
         if table is not None and table.status == LOBBY_STATUS and table.is_player(user.id):
             with suppress(ApplicationHandlerStop):  # a redelivery: left the first time

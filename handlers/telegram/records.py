@@ -133,6 +133,8 @@ async def ask_for_next(
     if place == history.ON and not await confirm_waiting(context, user, chat, title):
         history.drop_waiting(store, chat, user.id)
         return "closed"
+    if place == history.ON:
+        host.point_user(user.id, chat)  # so that /forget finds the list they are on
     return place
 
 
@@ -147,7 +149,8 @@ async def press_history(update: Update, context, p: Press, press: PressAnswer) -
     if p.arg == callbacks.STOP:
         if where != user.id:
             raise Refused("bad_button")
-        await ask_for_next(context, user, p.chat, update.update_id, False)
+        if await ask_for_next(context, user, p.chat, update.update_id, False) is None:
+            return ""  # a redelivered press: its confirmation says so already
         group = await group_name(context, p.chat)
         done = {"op": "edit", "chat": user.id, "msg": message.message_id, "private": True}
         await deliver(context.bot, [{**done, "text": t(lang, "next_stopped", group=group)}], {})

@@ -263,3 +263,22 @@ def test_a_game_in_play_is_not_in_history(bot: Bot, lang: str) -> None:
     data = buttondata.encode(buttondata.HISTORY, table.chat, table.data()["game"], 0, "rec")
     assert onlooker.press_data(data, listing) == table.t("record_gone")
     assert documents(onlooker) == []
+
+
+def test_forget_takes_a_player_s_name_out_of_the_kept_games(
+    bot: Bot, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    winner = finish(table)
+    ben = table.players[1]
+    ben.private("/forget")
+    onlooker = member(table)
+    onlooker.say("/history")
+    listing = table.group_messages()[-1]
+    assert "Ben" not in listing.text and "Ann" in listing.text
+    onlooker.press(table.t("btn_record_n", n=1), listing)
+    document = documents(onlooker)[-1]
+    names = [seat["name"] for seat in json.loads(document.document.data)["seats"]]
+    assert "Ben" not in names and "—" in names
+    assert replayed(document, tmp_path, capsys)["winner"] == winner

@@ -25,6 +25,7 @@ def kept_game(table: Table, winner: str | None) -> dict[str, Any]:
         "at": int(table.data.get("start") or table.data.get("opened") or 0),
         "winner": winner,
         "record": to_record(table.state),
+        "users": list(table.data.get("seats") or []),  # whose names they are: for /forget
     }
 
 
