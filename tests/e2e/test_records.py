@@ -99,10 +99,11 @@ def test_a_cancelled_game_offers_its_record_as_it_stood(
     assert result["finished"] is False
 
 
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_record_reaches_the_presser_privately_not_the_group(
-    bot: Bot, tmp_path: Path, capsys: pytest.CaptureFixture
+    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    table = Table.of(bot, 4)
+    table = Table.of(bot, 4, lang=lang)
     table.open()
     winner = finish(table)
     onlooker = member(table)
@@ -114,7 +115,9 @@ def test_the_record_reaches_the_presser_privately_not_the_group(
     assert all(documents(p) == [] for p in table.players)
     # Someone who never opened the bot's chat is sent there, and gets the record on Start.
     update = stranger.bot.act(
-        lambda: stranger.fake.press(stranger.user, table.group, ending.message_id, "📄 Record")
+        lambda: stranger.fake.press(
+            stranger.user, table.group, ending.message_id, table.t("btn_record")
+        )
     )
     answer = next(
         a for a in table.fake.callback_answers if a.query_id == update["callback_query"]["id"]
