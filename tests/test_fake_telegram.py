@@ -153,3 +153,32 @@ def test_delete_needs_rights_in_groups(fake_telegram: FakeTelegram) -> None:
 
     run(fake, scenario)
     assert [m.deleted for m in fake.chat(group)] == [True, True]
+
+
+def test_a_document_upload_arrives_with_its_bytes_and_is_refused_where_the_user_never_started(
+    fake_telegram: FakeTelegram,
+) -> None:
+    fake = fake_telegram
+    alice = fake.add_user("Alice", started=True)
+    bob = fake.add_user("Bob")
+    body = b'{"format": "decapitation/1"}'
+
+    async def scenario(bot: telegram.Bot) -> telegram.Message:
+        sent = await bot.send_document(
+            alice.id,
+            telegram.InputFile(body, filename="game.json"),
+            caption="<b>Record</b> of a game",
+            parse_mode="HTML",
+        )
+        with pytest.raises(Forbidden, match="can't initiate conversation"):
+            await bot.send_document(bob.id, telegram.InputFile(body, filename="game.json"))
+        with pytest.raises(BadRequest):
+            await bot.send_document(alice.id, "not a file id")
+        return sent
+
+    sent = run(fake, scenario)
+    assert sent.document.file_name == "game.json" and sent.document.file_size == len(body)
+    assert sent.caption == "Record of a game"
+    (message,) = fake.chat(alice)
+    assert message.document is not None and message.document.data == body
+    assert message.caption == "Record of a game" and message.text is None

@@ -80,6 +80,10 @@ class Bot:
         """Handle every update Telegram has for the bot (one not returned by a user's act)."""
         raise NotImplementedError("only the Lambda bot is handed its updates one by one")
 
+    def redeliver(self, update: dict) -> None:
+        """Hand the bot an update it has handled before, as Telegram may deliver one again."""
+        raise NotImplementedError
+
     async def _on_error(self, update: object, context: Any) -> None:
         """An error handler beside the bot's own: a failing handler fails the test."""
         self.errors.append(context.error)
@@ -138,6 +142,9 @@ class LambdaBot(Bot):
         """The webhook entry's answer to one update."""
         self.application  # noqa: B018 - a cold start builds it; the recorder must be on it
         return lambda_entry.webhook(self.event(json.dumps(update)))
+
+    def redeliver(self, update: dict) -> None:
+        self.post(update)
 
     def deliver_as_telegram(self) -> WebhookQueue:
         """From now on, updates go out as Telegram sends them: each chat's in order, the next
@@ -284,6 +291,11 @@ class LocalBot(Bot):
             uid = update["update_id"]
             self._wait(lambda: uid in self._handled, f"update {uid}")
         return update
+
+    def redeliver(self, update: dict) -> None:
+        app = self.application
+        again = app.process_update(Update.de_json(update, app.bot))
+        asyncio.run_coroutine_threadsafe(again, self._loop).result(SETTLE_SECONDS)
 
     def wait_for_wakes(self, count: int) -> None:
         """Wait until the bot has handled `count` timer wake-ups since it started."""

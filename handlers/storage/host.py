@@ -22,7 +22,7 @@ from typing import Any
 
 from handlers.session.prompts import remember_prompt
 from handlers.session.table import CANCELLED, OVER_STATUS, Table
-from handlers.storage import records
+from handlers.storage import history, records
 from handlers.storage.keys import expiry, game_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
@@ -286,3 +286,18 @@ class Host:
     def get(self, key: str) -> dict[str, Any] | None:
         """A small record's data, or None."""
         return records.get(self.store, key)
+
+    def keep_game(self, chat: int, entry: dict[str, Any]) -> bool:
+        """Add a finished game to the group's history, once (see `history.keep_game`)."""
+        return history.keep_game(self.store, chat, entry, self.clock)
+
+    def keep_games(self, outs: list[Out]) -> None:
+        """Keep the games whose end messages are about to go out in their groups' histories
+        (once each: an end message sent again finds its game kept)."""
+        for out in outs:
+            if out.get("history"):
+                self.keep_game(out["chat"], out["history"])
+
+    def games(self, chat: int) -> list[dict[str, Any]]:
+        """The group's kept games, the oldest first."""
+        return history.games(self.store, chat)

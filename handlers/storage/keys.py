@@ -15,6 +15,16 @@ def prefs_key(chat: int) -> str:
     return f"prefs#{chat}"
 
 
+def history_key(chat: int) -> str:
+    """The store key of a group's last finished games and their records."""
+    return f"history#{chat}"
+
+
+def waiting_key(chat: int) -> str:
+    """The store key of the people waiting to be told when a group's next game opens."""
+    return f"nextgame#{chat}"
+
+
 def user_key(user: int) -> str:
     """The store key that points a user at the groups they last joined."""
     return f"user#{user}"

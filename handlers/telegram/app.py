@@ -21,7 +21,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from handlers.storage.host import Host
-from handlers.telegram.buttondata import BOARD, GAME, LOBBY, pattern
+from handlers.telegram.buttondata import BOARD, GAME, HISTORY, LOBBY, pattern
 from handlers.telegram.buttons import answered, press_board, press_game, press_lobby, refuse
 from handlers.telegram.changes import Deps
 from handlers.telegram.commands import (
@@ -38,6 +38,7 @@ from handlers.telegram.commands import (
 )
 from handlers.telegram.group import Wake, chatter, failed, membership, migrated, wake
 from handlers.telegram.guard import guard, skip_repeat
+from handlers.telegram.records import history_command, nextgame_command, press_history
 from handlers.telegram.texts import COMMANDS, EN
 from infra import redact
 from infra.aws import tls_context
@@ -91,9 +92,16 @@ def build(
         ("help", help_),
         ("language", language),
         ("forget", forget),
+        ("history", history_command),
+        ("nextgame", nextgame_command),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
-    for kind, handle in ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board)):
+    for kind, handle in (
+        (LOBBY, press_lobby),
+        (GAME, press_game),
+        (BOARD, press_board),
+        (HISTORY, press_history),
+    ):
         application.add_handler(CallbackQueryHandler(answered(handle), pattern=pattern(kind)))
     application.add_handler(CallbackQueryHandler(answered(refuse)))
     application.add_handler(ChatMemberHandler(membership, ChatMemberHandler.MY_CHAT_MEMBER))

@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-LOBBY, GAME, BOARD = "l", "g", "c"
-KINDS = (LOBBY, GAME, BOARD)
+LOBBY, GAME, BOARD, HISTORY = "l", "g", "c", "h"
+KINDS = (LOBBY, GAME, BOARD, HISTORY)
+RECORD, NEXT, STOP = "rec", "next", "stop"  # a HISTORY button's argument
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,30 @@ def parse_join(payload: str) -> tuple[int, int] | None:
     chat, _, game = payload[1:].replace("m", "-").partition("_")
     try:
         return int(chat), int(game)
+    except ValueError:
+        return None
+
+
+def record_payload(chat: int, game: int) -> str:
+    """The /start deep-link payload that asks for a finished game's record."""
+    return f"r{chat}_{game}".replace("-", "m")
+
+
+def next_payload(chat: int) -> str:
+    """The /start deep-link payload that asks to be told of a group's next lobby."""
+    return f"n{chat}".replace("-", "m")
+
+
+def parse_payload(payload: str) -> tuple[str, int, int] | None:
+    """(RECORD, chat, game) or (NEXT, chat, 0) for a payload of ours that is no join, or None."""
+    kind = {"r": RECORD, "n": NEXT}.get(payload[:1])
+    if kind is None:
+        return None
+    chat, _, game = payload[1:].replace("m", "-").partition("_")
+    if (kind == RECORD) != bool(game):
+        return None
+    try:
+        return kind, int(chat), int(game) if game else 0
     except ValueError:
         return None
 

@@ -25,6 +25,7 @@ from handlers.session.table import (
     next_game,
 )
 from handlers.session.table import LOBBY as LOBBY_STATUS
+from handlers.storage import history
 from handlers.storage.keys import prefs_key
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram import render
@@ -41,6 +42,7 @@ from handlers.telegram.changes import (
     stop_if_repeat,
 )
 from handlers.telegram.outbox import deliver
+from handlers.telegram.records import after_the_calls, next_lobby_calls
 from handlers.telegram.texts import language_for, t
 from handlers.telegram.turn_presses import press_turn
 
@@ -190,6 +192,7 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
         raise Refused("game_running")
     if not old.is_player(user.id) and not await is_admin(context, old.chat, user.id):
         raise Refused("not_a_player")
+    waiting = history.waiting(d.host.store, old.chat)
 
     def again(table: Table | None):
         again_refused(table, old.game)  # someone else's press came first
@@ -216,10 +219,12 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
                 new.data["langs"][str(uid)] = langs[str(uid)]
         new.data["again_of"] = table.game
         # The pressed button goes: the old game's last message keeps its text.
-        return new, [*render.show(new, news), *render.drop_play_again(table)]
+        calls = next_lobby_calls(new, waiting)
+        return new, [*render.show(new, news), *render.drop_play_again(table), *calls]
 
     press.ready = ""
     await run(context, old.chat, update.update_id, again, press)
+    after_the_calls(context, old.chat, waiting, update.update_id)
     return ""
 
 

@@ -1,5 +1,5 @@
 """The slash commands: /newgame, /start (joining), /mycard, /status, /cancel, /rules, /help,
-/language."""
+/language (/history and /nextgame: see `records`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from handlers.session.table import (
     next_game,
 )
 from handlers.session.table import LOBBY as LOBBY_STATUS
+from handlers.storage import history
 from handlers.storage.keys import prefs_key, user_key
 from handlers.storage.records import pointed_chats
 from handlers.telegram import buttondata as callbacks
@@ -36,6 +37,7 @@ from handlers.telegram.changes import (
 )
 from handlers.telegram.guard import anonymous_admin
 from handlers.telegram.outbox import deliver
+from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
 from handlers.telegram.texts import EN, ZH, language_for, t
 
 log = logging.getLogger(__name__)
@@ -57,6 +59,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
     prefs = d.host.get(prefs_key(chat.id)) or {}
     lang = prefs.get("lang") or language_for(user.language_code)
+    waiting = history.waiting(d.host.store, chat.id)
 
     def open_lobby(table: Table | None):
         if table is not None and table.status == LOBBY_STATUS:
@@ -77,13 +80,14 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         if rights is not None:
             new.data[BOT_CAN_DELETE] = rights
-        return new, render.show(new, news)
+        return new, [*render.show(new, news), *next_lobby_calls(new, waiting)]
 
     try:
         await run(context, chat.id, update.update_id, open_lobby)
     except Refused as err:
         await reply(update, t(lang_of(context, chat.id, user), err.key, **err.kw))
         return
+    after_the_calls(context, chat.id, waiting, update.update_id)
     # The host finds this game from the private chat (/mycard, /start), as joiners do.
     d.host.point_user(user.id, chat.id)
 
@@ -95,6 +99,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lang = language_for(user.language_code)
     payload = context.args[0] if context.args else ""
+    if await start_payload(update, context, payload):
+        return
     target = callbacks.parse_join(payload)
     if target is None:
         await reply(update, t(lang, "welcome") + "\n\n" + t(lang, "help"))
@@ -170,7 +176,8 @@ async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/forget: erase what the bot keeps about you: the groups you played in, your place in
-    any lobby (not in a game in play, whose cards need their players until the end)."""
+    any lobby (not in a game in play, whose cards need their players until the end), your name
+    in those groups' kept games and your place on their lists for the next game."""
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
@@ -181,6 +188,7 @@ async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     d = deps(context)
     for chat in pointed_chats(d.host.get(user_key(user.id))):
+        history.forget_player(d.host.store, chat, user.id)  # the games kept, the next's list
         table = d.host.load(chat)
         if table is not None and table.status == LOBBY_STATUS and table.is_player(user.id):
             with suppress(ApplicationHandlerStop):  # a redelivery: left the first time

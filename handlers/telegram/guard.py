@@ -7,7 +7,7 @@ import logging
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from handlers.storage.keys import game_key, prefs_key, user_key
+from handlers.storage.keys import game_key, prefs_key, user_key, waiting_key
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram.changes import deps, is_group, lang_of, reply, stop_if_repeat
 from handlers.telegram.texts import t
@@ -40,7 +40,7 @@ def anonymous_admin(update: Update) -> bool:
     return bool(message and message.sender_chat and chat and message.sender_chat.id == chat.id)
 
 
-NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language")
+NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language", "/history")
 
 
 _TEXT = (str, type(None))
@@ -129,8 +129,9 @@ async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 def reads_of(update: Update, chat: int) -> list[str]:
     """The store keys that handling `update` reads, to be read in one call: the table, and
-    for /newgame the group's saved settings and the host's pointer, for a join the joiner's,
-    for a settings button or news of the bot's rights the group's saved record."""
+    for /newgame the group's saved settings, the host's pointer and who waits for the next
+    lobby (Play again: the latter), for a join the joiner's, for a settings button or news of
+    the bot's rights the group's saved record."""
     keys = [game_key(chat)]
     message, user = update.effective_message, update.effective_user
     if update.my_chat_member is not None:
@@ -139,13 +140,15 @@ def reads_of(update: Update, chat: int) -> list[str]:
         press = callbacks.decode(update.callback_query.data)
         if press is not None and press.kind == callbacks.LOBBY and press.arg[:2] in ("t:", "v:"):
             keys.append(prefs_key(chat))
+        if press is not None and press.kind == callbacks.LOBBY and press.arg == "again":
+            keys.append(waiting_key(chat))  # who waits to hear of the next lobby
         return keys
     if message is None or user is None:
         return keys
     words = (message.text or "").split()
     command = words[0].split("@")[0] if words else ""
     if command == "/newgame":
-        keys += [prefs_key(chat), user_key(user.id)]
+        keys += [prefs_key(chat), user_key(user.id), waiting_key(chat)]
     elif command == "/start" and len(words) == 2:
         keys.append(user_key(user.id))
     return keys

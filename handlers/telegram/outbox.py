@@ -123,11 +123,12 @@ async def _edit(bot: Bot, out: dict, message_id: int) -> bool:
 
 
 async def _drop_buttons(bot: Bot, out: dict) -> None:
-    """Take a message's buttons off, its text as it is (gone or bare already: nothing to do)."""
+    """Take a message's buttons off (but those in `kb`, if any), its text as it is (gone or
+    as wanted already: nothing to do)."""
     try:
         await _call(
             lambda: bot.edit_message_reply_markup(
-                chat_id=out["chat"], message_id=out["msg"], reply_markup=None
+                chat_id=out["chat"], message_id=out["msg"], reply_markup=markup(out.get("kb"))
             )
         )
     except BadRequest as err:

@@ -17,6 +17,8 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("help", "How to play with this bot"),
         ("language", "English / 中文"),
         ("forget", "Erase what the bot keeps about you (private chat)"),
+        ("history", "This group's last ten games and their records"),
+        ("nextgame", "Be told privately when the next game opens here"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -27,6 +29,8 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("help", "使用说明"),
         ("language", "English / 中文"),
         ("forget", "删除机器人保存的你的数据（私聊）"),
+        ("history", "本群最近十局及其对局记录"),
+        ("nextgame", "本群开下一局时私聊通知你"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -361,11 +365,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "/cancel — end the game (host or admin)\n/rules — the rules\n"
         "/mycard — (in my private chat) your card and what you learned\n"
         "/language — switch English / 中文\n"
-        "/forget — (in my private chat) erase what I keep about you",
+        "/forget — (in my private chat) erase what I keep about you\n"
+        "/history — this group's last ten games, each with its record\n"
+        "/nextgame — be told privately when the next game opens here",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
         "/mycard — （私聊中）查看你的人物和情报\n/language — 切换 English / 中文\n"
-        "/forget — （私聊中）删除我保存的你的数据",
+        "/forget — （私聊中）删除我保存的你的数据\n"
+        "/history — 本群最近十局及其对局记录\n/nextgame — 本群开下一局时私聊通知你",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -489,6 +496,82 @@ TEXTS.update(
         "cancelled_lobby": {
             EN: "{text} /newgame opens a new one.",
             ZH: "{text}发送 /newgame 重新开局。",
+        },
+    }
+)
+
+TEXTS.update(
+    {
+        # records, /history and /nextgame
+        "btn_record": {EN: "📄 Record", ZH: "📄 对局记录"},
+        "btn_record_n": {EN: "📄 {n}", ZH: "📄 {n}"},
+        "btn_next_game": {EN: "🔔 Next game", ZH: "🔔 下局提醒"},
+        "btn_stop_waiting": {EN: "✖️ Cancel", ZH: "✖️ 取消提醒"},
+        "record_caption": {
+            EN: "📄 The record of the game in {group} dealt {date}.\n"
+            "Replay it: <code>python -m engine replay FILE</code>",
+            ZH: "📄 「{group}」{date}开局的对局记录。\n"
+            "重放：<code>python -m engine replay 文件</code>",
+        },
+        "record_sent": {
+            EN: "📄 The record is in your private chat with me.",
+            ZH: "📄 对局记录已发到你和我的私聊。",
+        },
+        "record_gone": {
+            EN: "That game's record is no longer kept.",
+            ZH: "这局的记录已不再保存。",
+        },
+        "open_chat_first": {
+            EN: "Open my private chat and press Start first; then I can send it to you.",
+            ZH: "请先打开与我的私聊并点击「开始」，我才能发给你。",
+        },
+        "not_in_group": {
+            EN: "That is for the members of the group.",
+            ZH: "这只对该群的成员开放。",
+        },
+        "history_title": {EN: "📜 The last games here:", ZH: "📜 本群最近的对局："},
+        "history_line": {
+            EN: "{n}. {date} — {names} — {result}",
+            ZH: "{n}. {date}：{names}；{result}",
+        },
+        "history_won": {EN: "{colour} won", ZH: "{colour}获胜"},
+        "history_cancelled": {EN: "cancelled", ZH: "已取消"},
+        "history_none": {
+            EN: "No finished games here yet.",
+            ZH: "本群还没有结束的对局。",
+        },
+        "history_hint": {
+            EN: "Press a number to get that game's record privately.",
+            ZH: "点击编号，对局记录会私聊发给你。",
+        },
+        "next_waiting": {
+            EN: "🔔 I'll tell you here once, when the next game opens in {group}.",
+            ZH: "🔔 「{group}」开下一局时，我会在这里通知你一次。",
+        },
+        "next_stopped": {
+            EN: "🔕 You won't be told when the next game opens in {group}.",
+            ZH: "🔕 「{group}」开下一局时不再通知你。",
+        },
+        "next_on": {
+            EN: "🔔 You'll be told privately when the next game opens here.",
+            ZH: "🔔 本群开下一局时会私聊通知你。",
+        },
+        "next_off": {
+            EN: "🔕 You won't be told about the next game here.",
+            ZH: "🔕 已取消本群的下局提醒。",
+        },
+        "next_full": {
+            EN: "The list for the next game is full.",
+            ZH: "下局提醒的名单已满。",
+        },
+        "next_open_chat": {
+            EN: "{name}, press the button and then Start: I'll tell you privately when the "
+            "next game opens here.",
+            ZH: "{name}，请点击按钮后按「开始」，本群开下一局时我会私聊通知你。",
+        },
+        "next_opened": {
+            EN: "🎯 A new game is open in {group}. Press Join to take a seat.",
+            ZH: "🎯 「{group}」开了新的一局，点击「加入」入座。",
         },
     }
 )

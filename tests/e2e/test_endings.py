@@ -10,6 +10,8 @@ from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
 from handlers.telegram.texts import card_name
 
+RECORD_ROW = ("btn_record", "btn_next_game")  # under Play again: the record, the next game
+
 
 def other(colour: str) -> str:
     return "blue" if colour == "red" else "red"
@@ -168,7 +170,7 @@ def test_a_game_cancelled_by_its_host_shows_every_card_the_captains_and_play_aga
     assert cards[4] == f"{table.seat_label(5)}: Red 4 👑 captain"
     assert text[text.index("Cards:") + 1 :][:6] == cards
     assert not state.set_aside and not any(line.startswith("Set aside") for line in text)
-    assert message.button_labels == [table.t("btn_play_again")]
+    assert message.button_labels == [table.t(k) for k in ("btn_play_again", *RECORD_ROW)]
 
     first_game = table.data()["game"]
     assert table.players[3].press(table.t("btn_play_again"), message) is None
@@ -194,7 +196,7 @@ def test_a_game_nobody_played_is_cancelled_showing_every_card_in_chinese(
     assert text[text.index(table.t("end_cards")) + 1 :][:5] == card_lines(table, state.cards)
     (aside,) = state.set_aside
     assert table.t("set_aside_line", cards=card_name("zh", aside)) in text
-    assert message.button_labels == [table.t("btn_play_again")]
+    assert message.button_labels == [table.t(k) for k in ("btn_play_again", *RECORD_ROW)]
 
 
 def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(bot: Bot) -> None:
@@ -229,7 +231,8 @@ def test_play_again_takes_its_button_off_the_end_and_a_late_press_says_a_game_is
     assert table.players[1].press(table.t("btn_play_again"), ending) is None
     assert table.data()["game"] > first_game and table.data()["status"] == "lobby"
     ending = table.fake.message(table.group, ending.message_id)
-    assert ending.buttons == [] and ending.text == text  # the end stays, its button is gone
+    # The end stays, its Play again button is gone (its record and the next game's call stay).
+    assert ending.button_labels == [table.t(k) for k in RECORD_ROW] and ending.text == text
     # A press that was on its way (or from a client that still shows the button):
     assert table.players[2].press_data(again, ending) == "A new game is already open."
     assert table.host.press_data(again, ending) == "A new game is already open."
@@ -255,7 +258,7 @@ def test_play_again_from_a_cancelled_game_takes_its_button_off_in_chinese(
     assert table.players[3].press(table.t("btn_play_again"), message) is None
     assert table.data()["game"] > first_game and table.data()["status"] == "lobby"
     message = table.fake.message(table.group, message.message_id)
-    assert message.buttons == [] and message.text == text
+    assert message.button_labels == [table.t(k) for k in RECORD_ROW] and message.text == text
     assert table.players[1].press_data(again, message) == "新的一局已经开了。"
 
 

@@ -18,7 +18,7 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     table.decapitate(state.first, state.first % 4 + 1, bodyguard=False)
     ending = table.ending()
     again = table.t("btn_play_again")
-    assert ending.button_labels == [again]
+    assert ending.button_labels == [again, table.t("btn_record"), table.t("btn_next_game")]
     pressed = ending.button(again).callback_data
 
     answer = outsider.press(again, ending)
@@ -36,7 +36,10 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     assert lobby.message_id > ending.message_id
     assert "Players (4/12):" in lobby.text and "Bodyguards" in lobby.text
 
-    assert table.fake.message(table.group, ending.message_id).buttons == []
+    assert table.fake.message(table.group, ending.message_id).button_labels == [
+        table.t("btn_record"),
+        table.t("btn_next_game"),
+    ]
     assert table.host.press_data(pressed, ending) == "A new game is already open."
     assert table.players[3].press(table.t("btn_start"), lobby) == (
         "Only the host or a group admin may do that."

@@ -231,7 +231,8 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
     outs = render.show(table, table.cancel("A<n"))
     assert [(o["op"], o.get("msg")) for o in outs] == [("edit", 77), ("send", None), ("edit", 88)]
     assert (outs[2]["text"], outs[2]["kb"]) == ("🛑 The game was cancelled.", None)
-    assert outs[0]["kb"] is None and labels(outs[1]["kb"]) == ["🔁 Play again"]
+    assert outs[0]["kb"] is None
+    assert labels(outs[1]["kb"]) == ["🔁 Play again", "📄 Record", "🔔 Next game"]
     assert outs[1]["text"].startswith("🛑 The game was cancelled by \u2068A&lt;n\u2069.\n")
 
 

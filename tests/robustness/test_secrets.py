@@ -61,6 +61,7 @@ def visible(outs: list[dict]) -> list[str]:
         out = {k: v for k, v in out.items() if k != "tag"}
         if text.startswith(CANCELLED):
             out["text"] = text.split("\n", 1)[0]  # the game is over: its cards may differ
+            out.pop("history", None)  # and so may its record, kept for the group's history
         shown.append(json.dumps(out, sort_keys=True))
     return shown
 

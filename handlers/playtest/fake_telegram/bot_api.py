@@ -62,6 +62,25 @@ METHODS: Final[dict[str, dict[str, Field]]] = {
         "reply_parameters": Field("ReplyParameters"),
         "reply_markup": Field(_ANY_MARKUP),
     },
+    "sendDocument": {
+        "business_connection_id": Field("String"),
+        "chat_id": _req(_CHAT_ID),
+        "message_thread_id": Field("Integer"),
+        "direct_messages_topic_id": Field("Integer"),
+        "document": _req("InputFile or String"),
+        "thumbnail": Field("InputFile or String"),
+        "caption": Field("String"),
+        "parse_mode": Field("String"),
+        "caption_entities": Field("Array of MessageEntity"),
+        "disable_content_type_detection": Field("Boolean"),
+        "disable_notification": Field("Boolean"),
+        "protect_content": Field("Boolean"),
+        "allow_paid_broadcast": Field("Boolean"),
+        "message_effect_id": Field("String"),
+        "suggested_post_parameters": Field("SuggestedPostParameters"),
+        "reply_parameters": Field("ReplyParameters"),
+        "reply_markup": Field(_ANY_MARKUP),
+    },
     "editMessageText": {
         "business_connection_id": Field("String"),
         "chat_id": Field(_CHAT_ID),
@@ -356,6 +375,8 @@ DEFAULT_EXCLUDED_UPDATES: Final = ("chat_member", "message_reaction", "message_r
 # Limits Telegram enforces on the values above.
 MAX_MESSAGE_LENGTH: Final = 4096
 MAX_CALLBACK_DATA_BYTES: Final = 64
+MAX_CAPTION_LENGTH: Final = 1024
+MAX_UPLOAD_BYTES: Final = 50 * 1024 * 1024
 MAX_CALLBACK_ANSWER_LENGTH: Final = 200
 MAX_COMMANDS: Final = 100
 MAX_COMMAND_LENGTH: Final = 32

@@ -8,6 +8,7 @@ import copy
 import math
 import re
 import time
+import zlib
 from typing import Any
 
 from handlers.playtest.fake_telegram import bot_api
@@ -20,7 +21,12 @@ from handlers.playtest.fake_telegram.core import (
 )
 from handlers.playtest.fake_telegram.formatting import EntityParseError, parse_text, utf16_len
 from handlers.playtest.fake_telegram.validation import ApiError, bad_request
-from handlers.playtest.fake_telegram.world import FakeChat, FakeMessage, MessageVersion
+from handlers.playtest.fake_telegram.world import (
+    FakeChat,
+    FakeDocument,
+    FakeMessage,
+    MessageVersion,
+)
 
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
@@ -119,6 +125,44 @@ class Messages(Core):
                 params=copy.deepcopy(p),
             )
             return self._message_api(msg)
+
+    def _api_sendDocument(self, p: dict[str, Any]) -> dict[str, Any]:
+        with self._cond:
+            chat = self._resolve_chat(p["chat_id"])
+            self._check_access(chat)
+            document = self._uploaded(p["document"])
+            caption, entities = None, []
+            if p.get("caption"):
+                caption, entities = self._render(p["caption"], p.get("parse_mode"), None)
+                if len(caption) > bot_api.MAX_CAPTION_LENGTH:
+                    raise bad_request("message caption is too long")
+            inline, other = self._check_markup(p.get("reply_markup"))
+            self._check_rate(chat)
+            msg = self._new_message(
+                chat,
+                sender_id=self.bot_id,
+                from_bot=True,
+                entities=entities,
+                reply_markup=inline,
+                reply_keyboard=other,
+                protect_content=bool(p.get("protect_content")),
+                params={k: v for k, v in p.items() if k != "document"},
+                document=document,
+                caption=caption,
+            )
+            return self._message_api(msg)
+
+    def _uploaded(self, document: Any) -> FakeDocument:
+        """The file a sendDocument carries: only uploads (multipart/form-data) are kept."""
+        if not isinstance(document, dict):
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        data = document.get("bytes", b"")
+        if not data:
+            raise bad_request("file must be non-empty")
+        if len(data) > bot_api.MAX_UPLOAD_BYTES:
+            raise ApiError(413, "Request Entity Too Large")
+        file_id = f"BQAC{len(self.calls):08d}{zlib.crc32(data):010d}"
+        return FakeDocument(file_id, document.get("filename"), document.get("mime_type"), data)
 
     def _api_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
         with self._cond:
@@ -328,6 +372,12 @@ class Messages(Core):
             data["text"] = msg.text
             if msg.entities:
                 data["entities"] = copy.deepcopy(msg.entities)
+        if msg.document is not None:
+            data["document"] = msg.document.to_api()
+            if msg.caption is not None:
+                data["caption"] = msg.caption
+                if msg.entities:
+                    data["caption_entities"] = copy.deepcopy(msg.entities)
         data.update(copy.deepcopy(msg.service))
         if msg.reply_markup:
             data["reply_markup"] = copy.deepcopy(msg.reply_markup)

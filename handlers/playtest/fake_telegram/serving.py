@@ -115,7 +115,12 @@ def _decode_params(query: str, content_type: str, body: bytes) -> dict[str, Any]
             if not name:
                 continue
             if part.get_filename() is not None:
-                params[name] = {"filename": part.get_filename(), "size": len(payload)}
+                params[name] = {
+                    "filename": part.get_filename(),
+                    "size": len(payload),
+                    "mime_type": part.get_content_type(),
+                    "bytes": payload,
+                }
             else:
                 params[name] = payload.decode("utf-8", "replace")
     else:

@@ -139,6 +139,12 @@ def coerce_object(obj: dict[str, Any], type_: str, path: str) -> dict[str, Any]:
 
 
 def _coerce_alternatives(value: Any, alternatives: list[str], path: str) -> Any:
+    if set(alternatives) == {"InputFile", "String"}:
+        if isinstance(value, dict) and "filename" in value:  # uploaded in multipart/form-data
+            return value
+        if isinstance(value, str) and value.startswith("attach://"):
+            return value
+        return coerce(value, "String", path)
     if set(alternatives) == {"Integer", "String"}:
         try:
             return coerce(value, "Integer", path)

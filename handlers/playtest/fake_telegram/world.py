@@ -53,6 +53,29 @@ class MessageVersion:
 
 
 @dataclass
+class FakeDocument:
+    """A file the bot sent as a document: its name, type and the bytes uploaded."""
+
+    file_id: str
+    file_name: str | None
+    mime_type: str | None
+    data: bytes
+
+    def to_api(self) -> dict[str, Any]:
+        """The Document object Telegram returns."""
+        doc: dict[str, Any] = {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_id[-16:],
+            "file_size": len(self.data),
+        }
+        if self.file_name:
+            doc["file_name"] = self.file_name
+        if self.mime_type:
+            doc["mime_type"] = self.mime_type
+        return doc
+
+
+@dataclass
 class FakeMessage:
     """A message in a chat as its members see it; text is the plain text after formatting."""
 
@@ -74,6 +97,8 @@ class FakeMessage:
     protect_content: bool = False
     service: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
+    document: FakeDocument | None = None
+    caption: str | None = None
 
     @property
     def buttons(self) -> list[list[Button]]:

@@ -21,6 +21,7 @@ from handlers.telegram.render.common import (
     t_,
 )
 from handlers.telegram.render.prompts import card_hint
+from handlers.telegram.render.records import end_buttons
 from handlers.telegram.texts import colour_name
 
 
@@ -110,17 +111,19 @@ def every_card(table: Table, cards: list[str], caps: dict, set_aside: list[str])
 
 
 def play_again(table: Table) -> Keyboard:
-    """The Play again button of a game that is over."""
-    return [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")]]
+    """The Play again button of a game that is over, and below it the game's Record and the
+    call to the next game."""
+    return [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")], end_buttons(table)]
 
 
 def drop_play_again(table: Table) -> list[Out]:
     """The game's end (or cancellation) message without its Play again button, once pressed:
-    its text stays."""
+    its text stays, and its Record and Next game buttons."""
     msg = table.data.get("end_msg")
     if not msg:
         return []
-    return [{"op": "drop_buttons", "chat": table.chat, "msg": msg, "side": True}]
+    kb = [end_buttons(table)]
+    return [{"op": "drop_buttons", "chat": table.chat, "msg": msg, "side": True, "kb": kb}]
 
 
 def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:

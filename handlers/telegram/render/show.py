@@ -16,6 +16,7 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
+from handlers.telegram.render.records import keeping
 from handlers.telegram.render.reveal import cancelled, ending
 
 
@@ -23,7 +24,7 @@ def _cancelled(table: Table, e: dict) -> list[Out]:
     text, kb = cancelled(table, e)
     if e["was_lobby"]:
         return [edit_ref(table, "lobby_msg", text, None)]
-    return [send_group(table, text, kb, remember="end_msg")]
+    return [keeping(send_group(table, text, kb, remember="end_msg"), table, None)]
 
 
 def _board_opened(table: Table, e: dict) -> list[Out]:
@@ -61,7 +62,13 @@ _SHOWN = {
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
-    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
+    ev.FINISHED: lambda table, e: [
+        keeping(
+            send_group(table, *ending(table, e), remember="end_msg"),
+            table,
+            e["resolved"]["winner"],
+        )
+    ],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
     ev.PROMPT_CLOSED: closed_prompt,

@@ -1,0 +1,248 @@
+"""A group's finished games and its next one: the Record button and /history (a game's record
+sent privately to whoever asks), /nextgame and its button (told privately, once, when the next
+lobby opens). Anyone in the group may ask; nothing of a game in play is shown."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import InputFile, Update
+from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import ContextTypes
+
+from handlers.session.table import Refused, Table
+from handlers.storage import history
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram import render
+from handlers.telegram.answers import PressAnswer
+from handlers.telegram.buttondata import Press
+from handlers.telegram.changes import deps, is_group, lang_of, own_lang, reply
+from handlers.telegram.outbox import deliver, markup
+from handlers.telegram.render import records as shown
+from handlers.telegram.render.common import join_url
+from handlers.telegram.texts import language_for, t
+
+log = logging.getLogger(__name__)
+
+
+def next_lobby_calls(table: Table, waiting: dict[int, str | None]) -> list[dict[str, Any]]:
+    """The private messages that tell the people waiting that `table`'s lobby is open (not
+    those already in it)."""
+    join = join_url(table)
+    group = render.group_title(table)
+    outs = []
+    for user, lang in waiting.items():
+        if table.is_player(user):
+            continue
+        call = shown.next_lobby_call(lang or table.lang, group, join)
+        outs.append(render.send_private(user, call["text"], call["kb"]))
+    return outs
+
+
+def after_the_calls(context, chat: int, waiting: dict[int, str | None], update_id: int) -> None:
+    """The lobby is open and the people waiting were told: take them off the list."""
+    if waiting:
+        host = deps(context).host
+        history.told(host.store, chat, list(waiting), update_id, host.clock)
+
+
+def presser_lang(user) -> str:
+    """The language of an answer to one person: their Telegram app's."""
+    return language_for(getattr(user, "language_code", None))
+
+
+async def is_member(context, chat: int, user: int) -> bool:
+    """True when `user` is in the group (its records and calls are for its members)."""
+    try:
+        member = await context.bot.get_chat_member(chat, user)
+    except TelegramError:
+        return False
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return bool(getattr(member, "is_member", False))
+    return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+
+async def send_record(context, user, chat: int, game: int) -> bool:
+    """Send a kept game's record to `user` privately; False when they never opened (or have
+    blocked) the private chat. `Refused` when the game is not kept (or still in play)."""
+    entry = history.game(deps(context).host.store, chat, game)
+    if entry is None or not entry.get("record"):
+        raise Refused("record_gone")
+    table = deps(context).host.load(chat)
+    title = (table.data.get("title") if table else "") or ""
+    body, name = shown.record_file(entry)
+    try:
+        await context.bot.send_document(
+            chat_id=user.id,
+            document=InputFile(body, filename=name),
+            caption=shown.record_caption(presser_lang(user), title, entry),
+            parse_mode=ParseMode.HTML,
+        )
+    except Forbidden:
+        return False
+    return True
+
+
+async def group_name(context, chat: int, title: str | None = None) -> str:
+    """The group's title as messages show it: `title` if known, else its table's, else
+    Telegram's."""
+    if not title:
+        table = deps(context).host.load(chat)
+        title = (table.data.get("title") if table else None) or None
+    if not title:
+        try:
+            title = (await context.bot.get_chat(chat)).title
+        except TelegramError:
+            title = None
+    return render.shown_name(title) if title else "—"
+
+
+async def confirm_waiting(context, user, chat: int, title: str | None) -> bool:
+    """Tell `user` privately they are waiting for the group's next lobby, with a button to
+    cancel; False when the private chat is not open to the bot."""
+    lang = presser_lang(user)
+    group = await group_name(context, chat, title)
+    stop = [
+        t(lang, "btn_stop_waiting"),
+        callbacks.encode(callbacks.HISTORY, chat, 0, 0, callbacks.STOP),
+    ]
+    try:
+        await context.bot.send_message(
+            chat_id=user.id,
+            text=t(lang, "next_waiting", group=group),
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup([[stop]]),
+        )
+    except Forbidden:
+        return False
+    return True
+
+
+async def ask_for_next(
+    context, user, chat: int, update_id: int, on: bool | None, title: str | None = None
+) -> str | None:
+    """Put `user` on (or take them off) the group's list for its next lobby and confirm it
+    privately. The place they are left in (history.ON, OFF, FULL), "closed" when their private
+    chat is not open to the bot (then they are not on the list), None for a repeated update."""
+    host = deps(context).host
+    store = host.store
+    lang = own_lang(user)
+    place = history.wait_for_next(store, chat, user.id, lang, update_id, on, host.clock)
+    if place == history.ON and not await confirm_waiting(context, user, chat, title):
+        history.drop_waiting(store, chat, user.id)
+        return "closed"
+    if place == history.ON:
+        host.point_user(user.id, chat)  # so that /forget finds the list they are on
+    return place
+
+
+async def press_history(update: Update, context, p: Press, press: PressAnswer) -> str:
+    """The Record and Next game buttons (on a group's end message or /history list), and the
+    Cancel button of a private call's confirmation."""
+    query = update.callback_query
+    user = query.from_user
+    lang = presser_lang(user)
+    message = query.message
+    where = message.chat.id if message is not None else None
+    if p.arg == callbacks.STOP:
+        if where != user.id:
+            raise Refused("bad_button")
+        if await ask_for_next(context, user, p.chat, update.update_id, False) is None:
+            return ""  # a redelivered press: its confirmation says so already
+        group = await group_name(context, p.chat)
+        done = {"op": "edit", "chat": user.id, "msg": message.message_id, "private": True}
+        await deliver(context.bot, [{**done, "text": t(lang, "next_stopped", group=group)}], {})
+        return t(lang, "next_off")
+    if where != p.chat:
+        raise Refused("bad_button")
+    if p.arg == callbacks.RECORD:
+        if await send_record(context, user, p.chat, p.game):
+            return t(lang, "record_sent")
+        await open_chat_first(press, lang, callbacks.record_payload(p.chat, p.game))
+        return ""
+    if p.arg != callbacks.NEXT:
+        raise Refused("bad_button")
+    place = await ask_for_next(context, user, p.chat, update.update_id, None, message.chat.title)
+    if place == "closed":
+        await open_chat_first(press, lang, callbacks.next_payload(p.chat))
+        return ""
+    return t(lang, {history.OFF: "next_off", history.FULL: "next_full"}.get(place, "next_on"))
+
+
+async def open_chat_first(press: PressAnswer, lang: str, payload: str) -> None:
+    """Answer a press whose presser never opened the private chat: their app opens it at a
+    deep link that, once they press Start, does what they asked."""
+    press.sent = True
+    try:
+        await press.query.answer(t(lang, "open_chat_first"), url=shown.bot_link(payload))
+    except TelegramError as err:
+        log.info("callback answer failed: %s", type(err).__name__)
+
+
+async def start_payload(update: Update, context, payload: str) -> bool:
+    """/start with a record's or a call's deep link; True when the payload was one of those."""
+    asked = callbacks.parse_payload(payload)
+    if asked is None:
+        return False
+    kind, chat, game = asked
+    user = update.effective_user
+    lang = presser_lang(user)
+    if not await is_member(context, chat, user.id):
+        await reply(update, t(lang, "not_in_group"))
+        return True
+    try:
+        if kind == callbacks.RECORD:
+            await send_record(context, user, chat, game)
+        else:
+            place = await ask_for_next(context, user, chat, update.update_id, True)
+            if place == history.FULL:
+                await reply(update, t(lang, "next_full"))
+    except Refused as err:
+        await reply(update, t(lang, err.key, **err.kw))
+    return True
+
+
+async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/history: the group's last ten games, each with its Record button."""
+    chat, user = update.effective_chat, update.effective_user
+    if not is_group(update):
+        await reply(update, t(presser_lang(user), "group_only"))
+        return
+    lang = lang_of(context, chat.id, user)
+    text, kb = shown.history_list(lang, chat.id, deps(context).host.games(chat.id))
+    try:
+        await update.effective_message.reply_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup(kb)
+        )
+    except TelegramError as err:
+        log.warning("reply failed: %s", type(err).__name__)
+
+
+async def nextgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/nextgame: be told privately, once, when the group's next lobby opens; again: not."""
+    chat, user = update.effective_chat, update.effective_user
+    if not is_group(update):
+        await reply(update, t(presser_lang(user), "group_only"))
+        return
+    place = await ask_for_next(context, user, chat.id, update.update_id, None, chat.title)
+    lang = lang_of(context, chat.id, user)
+    if place == history.OFF:
+        group = await group_name(context, chat.id, chat.title)
+        text = t(presser_lang(user), "next_stopped", group=group)
+        await deliver(context.bot, [render.send_private(user.id, text)], {})
+    elif place == history.FULL:
+        await reply(update, t(lang, "next_full"))
+    elif place == "closed":
+        name = render.shown_name(user.first_name or "?")
+        url = shown.bot_link(callbacks.next_payload(chat.id))
+        text = t(lang, "next_open_chat", name=name)
+        try:
+            await update.effective_message.reply_text(
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup([[[t(lang, "btn_open_chat"), url]]]),
+            )
+        except TelegramError as err:
+            log.warning("reply failed: %s", type(err).__name__)

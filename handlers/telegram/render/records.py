@@ -1,0 +1,110 @@
+"""A group's finished games as its members read them: the entry kept for each, the /history
+list, a record's file and caption, and the buttons that ask for them."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from engine.records import to_record
+from handlers.session.table import Table
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram.buttondata import HISTORY
+from handlers.telegram.render.common import BOT_USERNAME, Keyboard, Out, shown_name
+from handlers.telegram.texts import colour_name, t
+
+PER_ROW = 5  # Record buttons in a row of the /history list
+
+
+def kept_game(table: Table, winner: str | None) -> dict[str, Any]:
+    """What the group's history keeps of a game that has just ended (`winner`: its colour,
+    None when it was cancelled): its number, when it was dealt, the result and its record."""
+    return {
+        "game": table.game,
+        "at": int(table.data.get("start") or table.data.get("opened") or 0),
+        "winner": winner,
+        "record": to_record(table.state),
+        "users": list(table.data.get("seats") or []),  # whose names they are: for /forget
+    }
+
+
+def keeping(out: Out, table: Table, winner: str | None) -> Out:
+    """The end message, carrying the game for the group's history: whoever delivers it keeps
+    the game first (see `changes.keep_games`)."""
+    return {**out, "history": kept_game(table, winner)}
+
+
+def record_button(lang: str, chat: int, game: int, label: str | None = None) -> list[str]:
+    """The button that sends a finished game's record privately to whoever presses it."""
+    data = callbacks.encode(HISTORY, chat, game, 0, callbacks.RECORD)
+    return [label or t(lang, "btn_record"), data]
+
+
+def next_game_button(lang: str, chat: int) -> list[str]:
+    """The button that asks to be told privately when the group's next lobby opens."""
+    return [t(lang, "btn_next_game"), callbacks.encode(HISTORY, chat, 0, 0, callbacks.NEXT)]
+
+
+def end_buttons(table: Table) -> list[list[str]]:
+    """The row under an end (or a cancelled game) message: its record, the next game's call."""
+    return [
+        record_button(table.lang, table.chat, table.game),
+        next_game_button(table.lang, table.chat),
+    ]
+
+
+def when(at: float) -> str:
+    """A game's date and time as the list shows it (UTC)."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
+
+
+def players(entry: dict[str, Any]) -> list[str]:
+    """The names of a kept game's human players, in seating order."""
+    seats = (entry.get("record") or {}).get("seats") or []
+    return [seat["name"] for seat in seats if not seat.get("virtual")]
+
+
+def history_list(lang: str, chat: int, entries: list[dict[str, Any]]) -> tuple[str, Keyboard]:
+    """/history: the group's last games, the newest first, each with its Record button."""
+    if not entries:
+        return t(lang, "history_none"), None
+    lines = [t(lang, "history_title")]
+    buttons = []
+    for n, entry in enumerate(reversed(entries), 1):
+        winner = entry.get("winner")
+        result = (
+            t(lang, "history_won", colour=colour_name(lang, winner))
+            if winner
+            else t(lang, "history_cancelled")
+        )
+        names = t(lang, "sep_list").join(shown_name(name) for name in players(entry))
+        line = t(lang, "history_line", n=n, date=when(entry["at"]), names=names, result=result)
+        lines.append(line)
+        if entry.get("record"):
+            buttons.append(record_button(lang, chat, entry["game"], t(lang, "btn_record_n", n=n)))
+    lines += ["", t(lang, "history_hint")]
+    rows = [buttons[i : i + PER_ROW] for i in range(0, len(buttons), PER_ROW)]
+    return "\n".join(lines), rows or None
+
+
+def record_file(entry: dict[str, Any]) -> tuple[bytes, str]:
+    """A kept game's record as the file sent (`decapitation/1` JSON) and the file's name."""
+    body = json.dumps(entry["record"], ensure_ascii=False, indent=1) + "\n"
+    return body.encode(), f"decapitation-{entry['game']}.json"
+
+
+def record_caption(lang: str, title: str, entry: dict[str, Any]) -> str:
+    """The caption of a record sent privately: which game, and how to replay it."""
+    group = shown_name(title) if title else "—"
+    return t(lang, "record_caption", group=group, date=when(entry["at"]))
+
+
+def bot_link(payload: str) -> str:
+    """The deep link that opens the bot's private chat and asks it for `payload`."""
+    return f"https://t.me/{BOT_USERNAME['name']}?start={payload}"
+
+
+def next_lobby_call(lang: str, group: str, join: str) -> Out:
+    """The private message that tells someone waiting that the group's next lobby is open."""
+    return {"text": t(lang, "next_opened", group=group), "kb": [[[t(lang, "btn_join"), join]]]}

@@ -1,0 +1,166 @@
+"""/nextgame and the Next game button: whoever asks is told privately, once, when the group's
+next lobby opens, with its Join link; they can call it off; someone who blocked the bot is
+skipped; someone who never opened the private chat is shown the way there."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.playtest.drivers import Bot
+from handlers.playtest.players import Player, Table
+from handlers.storage.history import waiting
+
+LANGS = ["en", "zh"]
+
+
+def member(table: Table, name: str = "Zoe", started: bool = True) -> Player:
+    """Someone in the group who does not play."""
+    code = "zh-hans" if table.lang == "zh" else "en"
+    user = table.fake.add_user(name, language_code=code, started=started)
+    table.bot.act(lambda: table.fake.join(user, table.group))
+    return Player(table.bot, user, table.group)
+
+
+def title(table: Table) -> str:
+    return f"\u2068{table.title}\u2069"
+
+
+def calls(table: Table, player: Player) -> list[str]:
+    """The private messages that told `player` a lobby opened."""
+    opened = table.t_for(player, "next_opened", group=title(table))
+    return [text for text in player.texts() if text == opened]
+
+
+def finish(table: Table, seed: int = 51) -> None:
+    state = table.start(seed)
+    table.decapitate(state.first, state.first % len(table.players) + 1)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nextgame_tells_the_player_privately_when_the_next_lobby_opens_once(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    zoe = member(table)
+    before = len(table.group_messages())
+    zoe.say("/nextgame")
+    assert len(table.group_messages()) == before  # the group is not told
+    assert zoe.last_text() == table.t_for(zoe, "next_waiting", group=title(table))
+    assert zoe.prompt().button_labels == [table.t_for(zoe, "btn_stop_waiting")]
+    table.open()
+    assert calls(table, zoe) == [table.t_for(zoe, "next_opened", group=title(table))]
+    call = zoe.messages()[-1]
+    assert call.button_labels == [table.t_for(zoe, "btn_join")]
+    zoe.press(table.t_for(zoe, "btn_join"), call)  # the Join link seats her
+    assert zoe.name in table.lobby_names()
+    table.host.say("/cancel")
+    table.host.say("/newgame")
+    assert len(calls(table, zoe)) == 1  # once
+    assert waiting(bot.store, table.chat) == {}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_end_message_calls_to_the_next_game(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    finish(table)
+    zoe = member(table)
+    ending = table.ending()
+    assert zoe.press(table.t("btn_next_game"), ending) == table.t("next_on")
+    assert zoe.last_text() == table.t_for(zoe, "next_waiting", group=title(table))
+    bot.advance(60)
+    assert table.players[1].press(table.t("btn_play_again"), ending) is None
+    assert len(calls(table, zoe)) == 1
+    assert all(calls(table, p) == [] for p in table.players)  # those seated need no call
+    # The end message keeps its Record and Next game buttons; Play again is gone.
+    assert table.fake.message(table.group, ending.message_id).button_labels == [
+        table.t("btn_record"),
+        table.t("btn_next_game"),
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nextgame_can_be_cancelled(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    zoe, yan = member(table), member(table, "Yan")
+    zoe.say("/nextgame")
+    confirmation = zoe.prompt()
+    assert zoe.press(table.t_for(zoe, "btn_stop_waiting"), confirmation) == table.t_for(
+        zoe, "next_off"
+    )
+    shown = table.fake.message(zoe.user, confirmation.message_id)
+    assert shown.text == table.t_for(zoe, "next_stopped", group=title(table))
+    assert shown.buttons == []
+    yan.say("/nextgame")
+    yan.say("/nextgame")  # again: called off
+    assert yan.last_text() == table.t_for(yan, "next_stopped", group=title(table))
+    table.open()
+    assert calls(table, zoe) == [] and calls(table, yan) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_next_game_button_twice_calls_it_off(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    finish(table)
+    zoe = member(table)
+    assert zoe.press(table.t("btn_next_game"), table.ending()) == table.t("next_on")
+    assert zoe.press(table.t("btn_next_game"), table.ending()) == table.t("next_off")
+    bot.advance(60)
+    table.host.press(table.t("btn_play_again"), table.ending())
+    assert calls(table, zoe) == []
+
+
+def test_a_player_who_blocked_the_bot_is_skipped_when_the_lobby_opens(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    zoe, yan = member(table), member(table, "Yan")
+    zoe.say("/nextgame")
+    yan.say("/nextgame")
+    bot.act(lambda: bot.fake.block(yan.user))
+    table.open()
+    assert len(calls(table, zoe)) == 1
+    assert calls(table, yan) == []
+    assert waiting(bot.store, table.chat) == {}  # told or not, nobody is called twice
+    assert table.lobby_names() == [p.name for p in table.players]
+    assert not any("Yan" in text for text in table.group_texts())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_someone_who_never_opened_the_private_chat_is_shown_the_way(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    xia = member(table, "Xia", started=False)
+    xia.say("/nextgame")
+    hint = table.group_messages()[-1]
+    assert hint.text == table.t("next_open_chat", name="\u2068Xia\u2069")
+    assert waiting(bot.store, table.chat) == {}
+    xia.press(table.t("btn_open_chat"), hint)  # the link opens the chat; Start asks for it
+    assert xia.last_text() == table.t_for(xia, "next_waiting", group=title(table))
+    table.open()
+    assert len(calls(table, xia)) == 1
+
+
+def test_the_next_game_button_sends_one_who_never_opened_the_chat_there(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    finish(table)
+    xia = member(table, "Xia", started=False)
+    ending = table.ending()
+    update = bot.act(
+        lambda: bot.fake.press(xia.user, table.group, ending.message_id, table.t("btn_next_game"))
+    )
+    query = update["callback_query"]["id"]
+    answer = next(a for a in bot.fake.callback_answers if a.query_id == query)
+    assert answer.text == table.t("open_chat_first")
+    assert waiting(bot.store, table.chat) == {}
+    xia.open_link(answer.url)
+    assert xia.id in waiting(bot.store, table.chat)
+
+
+def test_the_calls_are_for_the_group_s_members(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    outsider = bot.fake.add_user("Out", started=True)
+    player = Player(bot, outsider, table.group)
+    url = f"https://t.me/{bot.fake.bot_username}?start=n{table.chat}".replace("=n-", "=nm")
+    player.open_link(url)
+    assert player.last_text() == table.t("not_in_group")
+    assert waiting(bot.store, table.chat) == {}

@@ -1,0 +1,287 @@
+"""A group's finished games: the Record button on the end message sends the game's
+`decapitation/1` record privately to whoever presses it, and it replays to the result the group
+saw; /history lists the last ten games with their records; nothing of a game in play shows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.__main__ import replay_command
+from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeMessage
+from handlers.playtest.players import Player, Table
+from handlers.storage.history import GAMES_KEPT
+from handlers.storage.keys import history_key
+from handlers.telegram import buttondata
+from handlers.telegram.texts import colour_name
+
+LANGS = ["en", "zh"]
+
+
+def finish(table: Table, seed: int = 51) -> str:
+    """A lobby opened (or taken as open), dealt, and ended by the first player's decapitation of
+    the next seat; the winning colour."""
+    state = table.start(seed)
+    table.decapitate(state.first, state.first % len(table.players) + 1)
+    return table.data()["engine"] and winner_of(table)
+
+
+def winner_of(table: Table) -> str:
+    """The colour the group's end message names."""
+    text = table.ending().text
+    for colour in ("red", "blue"):
+        if text.startswith(table.t("end_title", colour=colour_name(table.lang, colour))):
+            return colour
+    raise AssertionError(f"no winner in {text!r}")
+
+
+def member(table: Table, name: str = "Zoe", started: bool = True) -> Player:
+    """Someone in the group who does not play."""
+    code = "zh-hans" if table.lang == "zh" else "en"
+    user = table.fake.add_user(name, language_code=code, started=started)
+    table.bot.act(lambda: table.fake.join(user, table.group))
+    return Player(table.bot, user, table.group)
+
+
+def documents(player: Player) -> list[FakeMessage]:
+    return [m for m in player.fake.chat(player.user) if m.document is not None]
+
+
+def replayed(document: FakeMessage, tmp_path: Path, capsys: pytest.CaptureFixture) -> dict:
+    """What `python -m engine replay` prints for the downloaded file."""
+    path = tmp_path / (document.document.file_name or "record.json")
+    path.write_bytes(document.document.data)
+    capsys.readouterr()
+    assert replay_command(str(path)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def group_documents(table: Table) -> list[FakeMessage]:
+    return [m for m in table.fake.chat(table.group) if m.document is not None]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_end_offers_a_record_that_replays_to_the_same_result(
+    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    winner = finish(table)
+    ending = table.ending()
+    assert table.t("btn_record") in ending.button_labels
+    player = table.players[2]
+    assert player.press(table.t("btn_record"), ending) == table.t_for(player, "record_sent")
+    (document,) = documents(player)
+    assert document.document.file_name.endswith(".json")
+    assert "python -m engine replay" in document.caption
+    result = replayed(document, tmp_path, capsys)
+    assert result["finished"] is True and result["winner"] == winner
+    state = table.state
+    assert result["cards"] == {str(s): c for s, c in enumerate(state.cards, 1)}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_cancelled_game_offers_its_record_as_it_stood(
+    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    state = table.start(51)
+    table.scout(state.first, state.first % 4 + 1)
+    table.host.say("/cancel")
+    cancelled = table.group_messages()[-1]
+    assert cancelled.button_labels[-2:] == [table.t("btn_record"), table.t("btn_next_game")]
+    assert table.host.press(table.t("btn_record"), cancelled) == table.t("record_sent")
+    result = replayed(documents(table.host)[-1], tmp_path, capsys)
+    assert result["finished"] is False
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_record_reaches_the_presser_privately_not_the_group(
+    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    winner = finish(table)
+    onlooker = member(table)
+    stranger = member(table, "Yan", started=False)
+    ending = table.ending()
+    assert onlooker.press(table.t("btn_record"), ending) == table.t("record_sent")
+    assert len(documents(onlooker)) == 1
+    assert group_documents(table) == []
+    assert all(documents(p) == [] for p in table.players)
+    # Someone who never opened the bot's chat is sent there, and gets the record on Start.
+    update = stranger.bot.act(
+        lambda: stranger.fake.press(
+            stranger.user, table.group, ending.message_id, table.t("btn_record")
+        )
+    )
+    answer = next(
+        a for a in table.fake.callback_answers if a.query_id == update["callback_query"]["id"]
+    )
+    assert answer.text == table.t("open_chat_first")
+    assert answer.url.startswith(f"https://t.me/{table.fake.bot_username}?start=r")
+    stranger.open_link(answer.url)
+    (document,) = documents(stranger)
+    assert replayed(document, tmp_path, capsys)["winner"] == winner
+    assert group_documents(table) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_there_is_no_record_button_before_the_end(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    assert table.t("btn_record") not in table.lobby_message().button_labels
+    state = table.start(51)
+    table.scout_and_done(state.first, state.first % 4 + 1)
+    for message in [*table.group_messages(), *(m for p in table.players for m in p.messages())]:
+        assert table.t("btn_record") not in message.button_labels
+    # A forged press for the game in play finds no record.
+    data = buttondata.encode(buttondata.HISTORY, table.chat, table.data()["game"], 0, "rec")
+    answer = table.players[1].press_data(data, table.board())
+    assert answer == table.t("record_gone")
+    assert documents(table.players[1]) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_history_lists_the_last_ten_games_with_their_records(
+    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    winners = [finish(table, seed=50)]
+    for n in range(1, GAMES_KEPT + 1):
+        bot.advance(60)
+        assert table.host.press(table.t("btn_play_again"), table.ending()) is None
+        winners.append(finish(table, seed=50 + n))
+    onlooker = member(table)
+    onlooker.say("/history")
+    listing = table.group_messages()[-1]
+    lines = listing.text.splitlines()
+    assert lines[0] == table.t("history_title")
+    shown = lines[1 : 1 + GAMES_KEPT]
+    assert [line.split(".")[0] for line in shown] == [str(n) for n in range(1, GAMES_KEPT + 1)]
+    newest_first = list(reversed(winners))[:GAMES_KEPT]
+    for line, winner in zip(shown, newest_first, strict=True):
+        assert line.endswith(table.t("history_won", colour=colour_name(lang, winner)))
+        assert "Ann" in line and "Dan" in line
+    labels = [table.t("btn_record_n", n=n) for n in range(1, GAMES_KEPT + 1)]
+    assert listing.button_labels == labels
+    assert onlooker.press(labels[0], listing) == table.t("record_sent")
+    assert replayed(documents(onlooker)[-1], tmp_path, capsys)["winner"] == winners[-1]
+    assert onlooker.press(labels[-1], listing) == table.t("record_sent")
+    assert replayed(documents(onlooker)[-1], tmp_path, capsys)["winner"] == winners[1]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_history_says_when_there_is_none(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.host.say("/history")
+    assert table.group_texts()[-1] == table.t("history_none")
+
+
+def test_a_redelivered_end_adds_the_game_to_history_once(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    state = table.start(51)
+    seat, target = state.first, state.first % 4 + 1
+    player = table.player_at(seat)
+    player.press(table.t("btn_decapitate"))
+    player.press(table.seat_label(target))
+    update = bot.act(
+        lambda: bot.fake.press(
+            player.user, player.user, player.prompt().message_id, table.t("btn_confirm")
+        )
+    )
+    ends = len([m for m in table.group_messages() if m.text.startswith("🏁")])
+    bot.redeliver(update)
+    assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == ends == 1
+    games = bot.store.load(history_key(table.chat)).data["games"]
+    assert [g["game"] for g in games] == [table.data()["game"]]
+
+
+def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_again(
+    lambda_bot: LambdaBot,
+) -> None:
+    """The run that ended the game died before marking its end message delivered: the update
+    comes again, its end message goes out again, and the game is still kept once."""
+    from handlers.storage.host import LEASE, Host
+
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(51)
+    seat, target = state.first, state.first % 4 + 1
+    player = table.player_at(seat)
+    player.press(table.t("btn_decapitate"))
+    player.press(table.seat_label(target))
+    remember = Host.remember
+    died = []
+
+    def dying(self, *args, **kwargs):
+        if not died:
+            died.append(True)
+            return False  # as if the run died before marking its messages delivered
+        return remember(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Host, "remember", dying)
+        update = lambda_bot.act(
+            lambda: lambda_bot.fake.press(
+                player.user, player.user, player.prompt().message_id, table.t("btn_confirm")
+            )
+        )
+    assert table.data()["owed"]
+    lambda_bot.clock.advance(LEASE)
+    mark = len(lambda_bot.fake.calls)
+    lambda_bot.redeliver(update)
+    for call in lambda_bot.fake.calls[mark:]:  # edits sent again find their messages done
+        if call.kind == "refused" and call.description == NOT_MODIFIED:
+            call.kind = "error"
+    assert not table.data().get("owed")
+    ends = [m for m in table.group_messages() if m.text.startswith("🏁")]
+    assert len(ends) == 2  # the end went out again, at least once as promised
+    games = lambda_bot.store.load(history_key(table.chat)).data["games"]
+    assert [g["game"] for g in games] == [table.data()["game"]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_in_play_is_not_in_history(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    first = finish(table)
+    bot.advance(60)
+    assert table.host.press(table.t("btn_play_again"), table.ending()) is None
+    state = table.start(52)
+    table.scout(state.first, state.first % 4 + 1)
+    onlooker = member(table)
+    onlooker.say("/history")
+    listing = table.group_messages()[-1]
+    lines = [line for line in listing.text.splitlines() if line[:2] in ("1.", "2.")]
+    assert len(lines) == 1
+    assert lines[0].endswith(table.t("history_won", colour=colour_name(lang, first)))
+    assert listing.button_labels == [table.t("btn_record_n", n=1)]
+    data = buttondata.encode(buttondata.HISTORY, table.chat, table.data()["game"], 0, "rec")
+    assert onlooker.press_data(data, listing) == table.t("record_gone")
+    assert documents(onlooker) == []
+
+
+def test_forget_takes_a_player_s_name_out_of_the_kept_games(
+    bot: Bot, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    winner = finish(table)
+    ben = table.players[1]
+    ben.private("/forget")
+    onlooker = member(table)
+    onlooker.say("/history")
+    listing = table.group_messages()[-1]
+    assert "Ben" not in listing.text and "Ann" in listing.text
+    onlooker.press(table.t("btn_record_n", n=1), listing)
+    document = documents(onlooker)[-1]
+    names = [seat["name"] for seat in json.loads(document.document.data)["seats"]]
+    assert "Ben" not in names and "—" in names
+    assert replayed(document, tmp_path, capsys)["winner"] == winner
