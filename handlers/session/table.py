@@ -167,6 +167,7 @@ class Table(Play):
         self.data["status"] = PLAYING
         self.data["start"] = now
         self.data["skips"] = 0
+        self.data.update(away=[], back=[], removed=[], missed={})
         self.data["board"] = {"msg": None, "lines": []}
         self.data["hold"] = None
         self._set_state(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from handlers.session import events as ev
 from handlers.session.table import Table
+from handlers.telegram.render import absence
 from handlers.telegram.render.board import board, edit_board
 from handlers.telegram.render.common import (
     Out,
@@ -70,9 +71,19 @@ _SHOWN = {
     ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
+    ev.AWAY: absence.away,
+    ev.COMING_BACK: absence.coming_back,
+    ev.RETURNED: absence.returned,
+    ev.SEAT_REMOVED: absence.seat_removed,
+    ev.LOBBY_REMOVED: absence.lobby_removed,
 }
+# Changes after which no /remove keyboard or I'm back button may stay live.
+_LEFTOVERS_GO = {ev.SEATING, ev.FINISHED, ev.CANCELLED, ev.LOBBY_EXPIRED}
 
 
 def show(table: Table, events: list[dict]) -> list[Out]:
     """The messages that show a change's session events, in order."""
-    return [out for e in events for out in _SHOWN[e["type"]](table, e)]
+    outs = [out for e in events for out in _SHOWN[e["type"]](table, e)]
+    if any(e["type"] in _LEFTOVERS_GO for e in events):
+        outs += absence.leftovers(table)
+    return outs
