@@ -22,7 +22,7 @@ BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
 BOARD_SHOWN = "board_shown"  # redraw the turn message: "board", "seconds", "final", "side"
 FINISHED = "finished"  # the reveal: "resolved" (the engine's event), "seconds", "turns"
 # "by" (a name, or None when nobody played), "was_lobby"; a game's also "cards", "set_aside",
-# "captains", as they stood
+# "captains", as they stood; "why": "empty" when nobody was left to play
 CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
 # absent players

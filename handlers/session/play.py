@@ -248,7 +248,7 @@ class Play(Absence):
         turns = sum(1 for event in events_for(self.state, None) if event["type"] == "turn")
         return {"seconds": seconds, "turns": turns}
 
-    def cancel(self, by: str | None, why: str = "idle") -> list[Event]:
+    def cancel(self, by: str | None, why: str | None = None) -> list[Event]:
         """End the game or lobby now; `by` is who cancelled (None: nobody played, or, `why`
         "empty", nobody is left to play)."""
         if self.status not in (LOBBY, PLAYING):
@@ -264,7 +264,9 @@ class Play(Absence):
             "set_aside": list(state.set_aside),
             "captains": captains(state.cards),
         }
-        cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, why=why, **shown)
+        if why:
+            shown["why"] = why
+        cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
         return [*self._close_board([]), cancelled]
 
     def removed(self) -> list[Event]:
