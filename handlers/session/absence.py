@@ -16,6 +16,11 @@ class Absence(Board):
     """Who is away (`data["away"]`), asked to come back (`data["back"]`) or removed
     (`data["removed"]`), by seat, and the turns each has missed in a row (`data["missed"]`)."""
 
+    @staticmethod
+    def away_ref(seat: int) -> str:
+        """The name the away seat's private message (with I'm back) is remembered by."""
+        return f"away_msg_{seat}"
+
     def _seats(self, key: str) -> list[int]:
         return self.data.setdefault(key, [])
 
@@ -67,7 +72,7 @@ class Absence(Board):
         if not self.is_away(seat) or seat in self._seats("back"):
             return []
         self._seats("back").append(seat)
-        return [ev.event(ev.COMING_BACK, seat=seat)]
+        return [ev.event(ev.COMING_BACK, seat=seat, msg=self.data.pop(self.away_ref(seat), None))]
 
     def _returns(self, seat: int) -> list[Event]:
         """The seat's turn begins: if its player asked to come back, they are back now."""
@@ -84,13 +89,13 @@ class Absence(Board):
             raise Refused("bad_button")
         if self.is_removed(seat):
             raise Refused("already_removed")
-        away = self.is_away(seat) and seat not in self.data.get("back", [])
+        away = self.data.pop(self.away_ref(seat), None)  # its I'm back, if still live
         for key in ("away", "back"):
             if seat in self._seats(key):
                 self._seats(key).remove(seat)
         self._seats("removed").append(seat)
         msg = self.data.pop("remove_msg", None)
-        return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by, msg=msg, was_away=away)]
+        return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by, msg=msg, away_msg=away)]
 
     def remove_from_lobby(self, user: int, by: str) -> list[Event]:
         """The host or an admin takes a joined player out of the lobby."""
@@ -112,6 +117,18 @@ class Absence(Board):
         if self.status == LOBBY:
             return [uid for uid, _ in self.players if uid != self.data["creator"]]
         return [s for s in self.state.humans() if not self.is_removed(s)]
+
+    def _leftovers(self) -> list[Event]:
+        """The game starts or ends: the buttons still live of /remove and of I'm back go."""
+        group = [self.data.pop("remove_msg", None)]
+        private = []
+        for seat in self.data.get("away") or []:
+            msg = self.data.pop(self.away_ref(seat), None)
+            if msg:
+                private.append([self.user_at(seat), msg])
+        if not any(group) and not private:
+            return []
+        return [ev.event(ev.BUTTONS_GONE, group=[m for m in group if m], private=private)]
 
     def _count_skip(self, phase: str) -> bool:
         """A turn passed unplayed; True when a whole round has (the game is then cancelled)."""

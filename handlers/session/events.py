@@ -27,11 +27,12 @@ CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
 # absent players
 AWAY = "away"  # "seat" missed two turns: tell the group, and its player (with I'm back)
-COMING_BACK = "coming_back"  # "seat" asked to play again: tell them privately
+COMING_BACK = "coming_back"  # "seat" asked to play again: tell them privately (edit "msg")
 RETURNED = "returned"  # "seat" is back as its turn begins: tell the group
 # "seat" was removed "by" (a name): tell the group (in "msg", the /remove keyboard, if known)
-# and its player; "was_away": its I'm back button is still live
+# and its player; "away_msg": its I'm back message, if its button is still live
 SEAT_REMOVED = "seat_removed"
+BUTTONS_GONE = "buttons_gone"  # take the buttons off "group" message ids, "private" [user, id]s
 LOBBY_REMOVED = "lobby_removed"  # "user" ("name", reads "lang") taken out of the lobby "by"
 
 # The engine's public events that make a line of the turn message.

@@ -84,7 +84,7 @@ class Play(Absence):
         if self.status == LOBBY:
             self.data["status"] = CANCELLED
             self.data["deadline"] = None
-            return [ev.event(ev.LOBBY_EXPIRED)]
+            return [ev.event(ev.LOBBY_EXPIRED), *self._leftovers()]
         if self.status != PLAYING:
             self.data["deadline"] = None
             return []
@@ -240,7 +240,8 @@ class Play(Absence):
         self.data["status"] = OVER_STATUS
         self.data["deadline"] = None
         self.data["hold"] = None
-        return [ev.event(ev.FINISHED, resolved=resolved, **self._length(now))]
+        finished = ev.event(ev.FINISHED, resolved=resolved, **self._length(now))
+        return [finished, *self._leftovers()]
 
     def _length(self, now: float) -> dict:
         """How long the game has lasted: whole seconds since the deal, and its turns so far."""
@@ -256,7 +257,7 @@ class Play(Absence):
         was_lobby = self.status == LOBBY
         self._close()
         if was_lobby:
-            return [ev.event(ev.CANCELLED, by=by, was_lobby=True)]
+            return [ev.event(ev.CANCELLED, by=by, was_lobby=True), *self._leftovers()]
         # The game is over: everything is shown, as it stands (a swap in its window included).
         state = self.state
         shown = {
@@ -267,7 +268,7 @@ class Play(Absence):
         if why:
             shown["why"] = why
         cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
-        return [*self._close_board([]), cancelled]
+        return [*self._close_board([]), cancelled, *self._leftovers()]
 
     def removed(self) -> list[Event]:
         """The bot is no longer in the group: end the lobby or game, with no wait left, and

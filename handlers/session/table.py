@@ -175,4 +175,4 @@ class Table(Play):
         self.data["silence"] = silence
         self.data[BOT_CAN_DELETE] = can_delete  # kept for the next game here
         seating = ev.event(ev.SEATING, silence=silence)
-        return [seating, *self._deliver(events, now)]
+        return [seating, *self._leftovers(), *self._deliver(events, now)]

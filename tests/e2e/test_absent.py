@@ -276,3 +276,24 @@ def test_removing_the_last_active_player_cancels_the_game(bot: Bot) -> None:
     for seat in range(1, 5):
         assert table.seat_label(seat) in cancelled
     assert table.data()["deadline"] is None
+
+
+def test_no_im_back_or_remove_button_stays_live_once_the_game_is_over(
+    local_bot: LocalBot,
+) -> None:
+    table = Table.of(local_bot, 4)
+    table.open()
+    table.host.say("/remove")
+    lobby_keyboard = table.group_messages()[-1]
+    table.start(seed=36)
+    assert table.fake.message(table.group, lobby_keyboard.message_id).buttons == []
+    away = miss_two_turns(local_bot, table)
+    absent = table.player_at(away)
+    told = absent.prompt()
+    assert told.button_labels == [table.t("btn_back_in")]
+    table.host.say("/remove")
+    keyboard = table.group_messages()[-1]
+    table.decapitate(table.state.turn, away)
+    assert table.ending() is not None
+    assert table.fake.message(absent.user, told.message_id).buttons == []
+    assert table.fake.message(table.group, keyboard.message_id).buttons == []

@@ -19,11 +19,6 @@ from handlers.telegram.render.common import (
 )
 
 
-def away_ref(seat: int) -> str:
-    """The name the away seat's private message (with I'm back) is remembered by."""
-    return f"away_msg_{seat}"
-
-
 def plain_label(text: str) -> str:
     """A name as a button shows it (buttons take no HTML)."""
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
@@ -37,7 +32,7 @@ def away(table: Table, e: dict) -> list[Out]:
     mine = table.speaking_to(user)
     kb = [[button(t_(mine, "btn_back_in"), BACK, mine, 0, "back")]]
     text = t_(mine, "away_private", group=group_title(mine))
-    return [told, {**send_private(user, text, kb), "remember": away_ref(seat)}]
+    return [told, {**send_private(user, text, kb), "remember": table.away_ref(seat)}]
 
 
 def _private_edit(user: int, msg: int | None, text: str) -> Out:
@@ -51,7 +46,7 @@ def coming_back(table: Table, e: dict) -> list[Out]:
     user = table.user_at(e["seat"])
     mine = table.speaking_to(user)
     text = t_(mine, "back_private", group=group_title(mine))
-    return [_private_edit(user, table.data.get(away_ref(e["seat"])), text)]
+    return [_private_edit(user, e["msg"], text)]
 
 
 def returned(table: Table, e: dict) -> list[Out]:
@@ -72,9 +67,8 @@ def seat_removed(table: Table, e: dict) -> list[Out]:
     mine = table.speaking_to(user)
     told = t_(mine, "removed_private", by=by, group=group_title(mine))
     outs = [_group_edit(table, e["msg"], text), send_private(user, told)]
-    msg = table.data.get(away_ref(seat))
-    if e["was_away"] and msg:
-        outs.append({"op": "drop_buttons", "chat": user, "msg": msg, "side": True})
+    if e["away_msg"]:
+        outs.append({"op": "drop_buttons", "chat": user, "msg": e["away_msg"], "side": True})
     return outs
 
 
@@ -106,14 +100,7 @@ def remove_keyboard(table: Table) -> tuple[str, Keyboard]:
     return text, [*[rows[i : i + 2] for i in range(0, len(rows), 2)], [nobody]]
 
 
-def leftovers(table: Table) -> list[Out]:
-    """Buttons left live when a game starts or ends: the /remove keyboard, I'm back."""
-    outs = []
-    if table.data.get("remove_msg"):
-        outs.append({"op": "drop_buttons", "chat": table.chat, "msg": table.data["remove_msg"]})
-    back = table.data.get("back") or []
-    for seat in table.data.get("away") or []:
-        msg = table.data.get(away_ref(seat))
-        if msg and seat not in back:
-            outs.append({"op": "drop_buttons", "chat": table.user_at(seat), "msg": msg})
-    return [{**out, "side": True} for out in outs]
+def buttons_gone(table: Table, e: dict) -> list[Out]:
+    """The buttons left live when a game starts or ends (the /remove keyboard, I'm back) go."""
+    chats = [(table.chat, msg) for msg in e["group"]] + [tuple(pair) for pair in e["private"]]
+    return [{"op": "drop_buttons", "chat": chat, "msg": msg, "side": True} for chat, msg in chats]

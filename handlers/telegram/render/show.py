@@ -76,14 +76,10 @@ _SHOWN = {
     ev.RETURNED: absence.returned,
     ev.SEAT_REMOVED: absence.seat_removed,
     ev.LOBBY_REMOVED: absence.lobby_removed,
+    ev.BUTTONS_GONE: absence.buttons_gone,
 }
-# Changes after which no /remove keyboard or I'm back button may stay live.
-_LEFTOVERS_GO = {ev.SEATING, ev.FINISHED, ev.CANCELLED, ev.LOBBY_EXPIRED}
 
 
 def show(table: Table, events: list[dict]) -> list[Out]:
     """The messages that show a change's session events, in order."""
-    outs = [out for e in events for out in _SHOWN[e["type"]](table, e)]
-    if any(e["type"] in _LEFTOVERS_GO for e in events):
-        outs += absence.leftovers(table)
-    return outs
+    return [out for e in events for out in _SHOWN[e["type"]](table, e)]
