@@ -216,6 +216,14 @@ def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) 
     gone = after(table, after(table, first))
     leaver = table.player_at(gone)
     assert remove(table, table.host, gone) is None
+    ann, group = isolate("Ann"), isolate(table.title)
+    told = f"🚪 {ann} 将 {table.seat_label(gone)} 移出了游戏。"
+    told += "轮到该座位时直接跳过，其人物牌在结算时公开。"
+    assert told in table.group_texts()
+    assert (
+        leaver.last_text()
+        == f"🚪 {ann} 将你移出了「{group}」的游戏。你的座位会直接跳过；所有人物牌在结算时公开。"
+    )
     card = card_name("zh", state.cards[gone - 1])
     play(table, first)
     play(table, table.state.turn)
