@@ -21,11 +21,20 @@ BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
 BOARD_SHOWN = "board_shown"  # redraw the turn message: "board", "seconds", "final", "side"
 FINISHED = "finished"  # the reveal: "resolved" (the engine's event), "seconds", "turns"
 # "by" (a name, or None when nobody played), "was_lobby"; a game's also "cards", "set_aside",
-# "captains", as they stood
+# "captains", as they stood; "why": "empty" when nobody was left to play
 CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
 PROMPT_CLOSED = "prompt_closed"  # close "user"'s prompt ("msg", "tag") saying "outcome"; "quiet",
 # "tell" (a new message, should there be no prompt to edit)
+# absent players
+AWAY = "away"  # "seat" missed two turns: tell the group, and its player (with I'm back)
+COMING_BACK = "coming_back"  # "seat" asked to play again: tell them privately (edit "msg")
+RETURNED = "returned"  # "seat" is back as its turn begins: tell the group
+# "seat" was removed "by" (a name): tell the group (in "msg", the /remove keyboard, if known)
+# and its player; "away_msg": its I'm back message, if its button is still live
+SEAT_REMOVED = "seat_removed"
+BUTTONS_GONE = "buttons_gone"  # take the buttons off "group" message ids, "private" [user, id]s
+LOBBY_REMOVED = "lobby_removed"  # "user" ("name", reads "lang") taken out of the lobby "by"
 
 # The engine's public events that make a line of the turn message.
 BOARD_KINDS = frozenset(

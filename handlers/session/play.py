@@ -7,8 +7,8 @@ from engine.actions import SWAP, TIMEOUT
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.views import events_for
 from handlers.session import events as ev
+from handlers.session.absence import Absence
 from handlers.session.base import CANCELLED, LOBBY, OVER_STATUS, PLAYING, Refused
-from handlers.session.board import Board
 from handlers.session.events import Event
 from handlers.session.prompts import Prompts
 from handlers.session.settings import WAIT_SETTING
@@ -17,7 +17,7 @@ REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
 REMIND_MIN = 30  # waits shorter than this get no refresh
 
 
-class Play(Prompts, Board):
+class Play(Prompts, Absence):
     """The game part of a table: it applies decisions and deadlines through the engine."""
 
     def act(self, user: int, action: Action, now: float) -> list[Event]:
@@ -29,6 +29,8 @@ class Play(Prompts, Board):
         seat = self.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
+        if self.is_removed(seat):
+            raise Refused("you_were_removed")
         if action.seat != seat and action.act != TIMEOUT:
             raise Refused("bad_button")
         if waiting_for(self.state) != seat or self._held_from(seat):
@@ -39,7 +41,9 @@ class Play(Prompts, Board):
             state, events = apply(self.state, action)
         except IllegalAction:
             raise Refused("too_late") from None
-        self.data["skips"] = 0
+        if not secret:  # a secret decision shows nowhere, not even in the idle count
+            self.data["skips"] = 0
+            self._acted(seat)
         self._set_state(state, secret)
         closed = self._close_prompt(seat, decided)  # however the decision came
         return news + closed + self._deliver(events, now)
@@ -74,8 +78,9 @@ class Play(Prompts, Board):
         return news
 
     def _timed_out(self, seat: int | None, phase: str) -> list[Event]:
-        """Tell a human whose wait (in `phase`) ran out, on its prompt."""
-        if not seat:
+        """Tell a human whose wait (in `phase`) ran out, on its prompt (a removed seat's player
+        is told nothing more)."""
+        if not seat or self.is_removed(seat):
             return []
         return self._close_prompt(seat, {"act": TIMEOUT, "phase": phase}, tell=True)
 
@@ -83,7 +88,7 @@ class Play(Prompts, Board):
         if self.status == LOBBY:
             self.data["status"] = CANCELLED
             self.data["deadline"] = None
-            return [ev.event(ev.LOBBY_EXPIRED)]
+            return [ev.event(ev.LOBBY_EXPIRED), *self._leftovers()]
         if self.status != PLAYING:
             self.data["deadline"] = None
             return []
@@ -94,14 +99,57 @@ class Play(Prompts, Board):
         state, events = apply(state, Action(TIMEOUT))
         self._set_state(state)
         news = self._timed_out(seat, phase)
-        if phase == TURN:
-            self.data["skips"] = self.data.get("skips", 0) + 1
-            if self.data["skips"] >= len(self.state.humans()):
-                # The last skip goes on the board, which the cancellation then closes.
-                shown = [e for e in events if e["to"] == "all" and e["type"] in ev.BOARD_KINDS]
-                self.data["board"]["lines"] += shown
-                return news + self.cancel(None)
-        return news + self._deliver(events, now)
+        if self._count_skip(phase):
+            return news + self._cancel_idle(events)
+        delivered = self._deliver(events, now)
+        if phase == TURN and self.status == PLAYING:
+            news += self._missed(seat)  # told before the next turn message
+        return news + delivered
+
+    def _cancel_idle(self, events: list[dict], lines: list | tuple = ()) -> list[Event]:
+        """A whole round passed unplayed: the last skip goes on the board, which the
+        cancellation then closes."""
+        shown = [e for e in events if e["to"] == "all" and e["type"] in ev.BOARD_KINDS]
+        self.data["board"]["lines"] += [*lines, *shown]
+        return self.cancel(None)
+
+    def _skip_waited(self) -> tuple[list[dict], bool]:
+        """The seat waited for is away or removed: its turn (or speaking moment) passes now.
+        Returns the engine's events, the timeout marked as such, and whether a whole round has
+        now passed unplayed."""
+        state = self.state
+        seat, phase = waiting_for(state), state.phase
+        why = "removed" if self.is_removed(seat) else "away"
+        state, events = apply(state, Action(TIMEOUT))
+        self._set_state(state)
+        events = [{**e, "passed": why} if e["type"] == "timed_out" else e for e in events]
+        return events, self._count_skip(phase)
+
+    def _pass_now(self, now: float) -> list[Event]:
+        """Pass the waited seat's turn or speaking moment at once, and go on."""
+        events, idle = self._skip_waited()
+        if idle:
+            return self._cancel_idle(events)
+        return self._deliver(events, now)
+
+    def remove(self, seat: int, by: str, now: float) -> list[Event]:
+        """The host or an admin removes the seat's player: the seat plays on, its turns passing
+        at once (a secret window of theirs still runs its full time)."""
+        news = self.catch_up(now)
+        if self.status != PLAYING:
+            raise Refused("too_late")
+        news += self._mark_removed(seat, by)
+        news += self._close_prompt(seat, {"act": "removed"})
+        if not self._present():
+            return news + self.cancel(None, why="empty")
+        state = self.state
+        if (
+            not self.data.get("hold")
+            and waiting_for(state) == seat
+            and state.phase in (TURN, SPEAK)
+        ):
+            news += self._pass_now(now)
+        return news
 
     def _end_hold(self, now: float) -> list[Event]:
         """A secret window closes: a silent Turncoat or Spy times out, and the held news goes
@@ -127,18 +175,27 @@ class Play(Prompts, Board):
         hold = self.data.get("hold")
         lines: list[dict | list] = []  # the turn message's new lines
         new_phase = False
-        for event in events:
+        queue = list(events)
+        while queue:
+            event = queue.pop(0)
             if event["to"] != "all":
-                if self.user_at(event["to"]):
+                if self.user_at(event["to"]) and not self.is_removed(event["to"]):
                     news.append(self._private(event))
                 continue
             if hold is not None:
                 hold["held"].append(event)
                 continue
             kind = event["type"]
+            if kind == "turn" and self._passes_now(event["seat"]):
+                passed, idle = self._skip_waited()
+                if idle:
+                    return news + self._cancel_idle(passed, lines)
+                queue += passed  # the next turn follows at once
+                continue
             if kind == "turn":
                 news += self._close_board(lines)
                 lines = []
+                news += self._returns(event["seat"])
                 news.append(self._open_board(event["seat"]))
                 new_phase = True
                 continue
@@ -159,6 +216,8 @@ class Play(Prompts, Board):
         if lines:
             news.append(self._extend_board(lines, now))
         if self.status == PLAYING and hold is None and new_phase:
+            if self.state.phase == SPEAK and self.is_removed(self.state.turn):
+                return news + self._pass_now(now)  # a held speaking moment, its scout removed
             self._set_deadline(now)
             seat = waiting_for(self.state)
             if seat is not None and self.user_at(seat):
@@ -196,7 +255,7 @@ class Play(Prompts, Board):
         self.data["deadline"] = None
         self.data["hold"] = None
         finished = ev.event(ev.FINISHED, resolved=resolved, **self._length(now))
-        return [finished, *self._close_prompts({"act": "over"})]
+        return [finished, *self._close_prompts({"act": "over"}), *self._leftovers()]
 
     def _length(self, now: float) -> dict:
         """How long the game has lasted: whole seconds since the deal, and its turns so far."""
@@ -204,14 +263,15 @@ class Play(Prompts, Board):
         turns = sum(1 for event in events_for(self.state, None) if event["type"] == "turn")
         return {"seconds": seconds, "turns": turns}
 
-    def cancel(self, by: str | None) -> list[Event]:
-        """End the game or lobby now; `by` is who cancelled (None: nobody played)."""
+    def cancel(self, by: str | None, why: str | None = None) -> list[Event]:
+        """End the game or lobby now; `by` is who cancelled (None: nobody played, or, `why`
+        "empty", nobody is left to play)."""
         if self.status not in (LOBBY, PLAYING):
             raise Refused("cancel_none")
         was_lobby = self.status == LOBBY
         self._close()
         if was_lobby:
-            return [ev.event(ev.CANCELLED, by=by, was_lobby=True)]
+            return [ev.event(ev.CANCELLED, by=by, was_lobby=True), *self._leftovers()]
         closed = self._close_prompts({"act": "cancelled"})
         # The game is over: everything is shown, as it stands (a swap in its window included).
         state = self.state
@@ -220,8 +280,10 @@ class Play(Prompts, Board):
             "set_aside": list(state.set_aside),
             "captains": captains(state.cards),
         }
+        if why:
+            shown["why"] = why
         cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
-        return [*self._close_board([]), cancelled, *closed]
+        return [*self._close_board([]), cancelled, *closed, *self._leftovers()]
 
     def removed(self) -> list[Event]:
         """The bot is no longer in the group: end the lobby or game, with no wait left, and

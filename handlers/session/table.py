@@ -167,6 +167,7 @@ class Table(Play):
         self.data["status"] = PLAYING
         self.data["start"] = now
         self.data["skips"] = 0
+        self.data.update(away=[], back=[], removed=[], missed={})
         self.data["board"] = {"msg": None, "lines": []}
         self.data["hold"] = None
         self._set_state(state)
@@ -174,4 +175,4 @@ class Table(Play):
         self.data["silence"] = silence
         self.data[BOT_CAN_DELETE] = can_delete  # kept for the next game here
         seating = ev.event(ev.SEATING, silence=silence)
-        return [seating, *self._deliver(events, now)]
+        return [seating, *self._leftovers(), *self._deliver(events, now)]

@@ -21,7 +21,8 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from handlers.storage.host import Host
-from handlers.telegram.buttondata import BOARD, GAME, HISTORY, LOBBY, pattern
+from handlers.telegram.absence import press_back, press_remove, remove
+from handlers.telegram.buttondata import BACK, BOARD, GAME, HISTORY, LOBBY, REMOVE, pattern
 from handlers.telegram.buttons import answered, press_board, press_game, press_lobby, refuse
 from handlers.telegram.changes import Deps
 from handlers.telegram.commands import (
@@ -94,14 +95,12 @@ def build(
         ("forget", forget),
         ("history", history_command),
         ("nextgame", nextgame_command),
+        ("remove", remove),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
-    for kind, handle in (
-        (LOBBY, press_lobby),
-        (GAME, press_game),
-        (BOARD, press_board),
-        (HISTORY, press_history),
-    ):
+    presses = ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board))
+    presses += ((HISTORY, press_history), (BACK, press_back), (REMOVE, press_remove))
+    for kind, handle in presses:
         application.add_handler(CallbackQueryHandler(answered(handle), pattern=pattern(kind)))
     application.add_handler(CallbackQueryHandler(answered(refuse)))
     application.add_handler(ChatMemberHandler(membership, ChatMemberHandler.MY_CHAT_MEMBER))

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 MAX_BYTES = 64
 LOBBY, GAME, BOARD, HISTORY = "l", "g", "c", "h"
-KINDS = (LOBBY, GAME, BOARD, HISTORY)
+BACK, REMOVE = "b", "r"  # an away player's I'm back; the /remove keyboard
+KINDS = (LOBBY, GAME, BOARD, HISTORY, BACK, REMOVE)
 RECORD, NEXT, STOP = "rec", "next", "stop"  # a HISTORY button's argument
 
 
@@ -137,3 +138,19 @@ def parse_decapitation(arg: str) -> tuple[int, bool | None, bool | None]:
     if not body.isdigit():
         raise ValueError(arg)
     return int(body), proxy, guard
+
+
+NOBODY = "x"  # the /remove keyboard's button that removes nobody
+
+
+def remove_arg(seat: int | None = None, user: int | None = None) -> str:
+    """The argument of a /remove button: a game's seat ('s3'), a lobby's player ('u12345')."""
+    return f"s{seat}" if seat is not None else f"u{user}"
+
+
+def parse_remove(arg: str) -> tuple[str, int] | None:
+    """("s", seat) or ("u", user) from a /remove button's argument; None if malformed."""
+    kind, number = arg[:1], arg[1:]
+    if kind not in ("s", "u") or not (number.isascii() and number.isdigit()):
+        return None
+    return kind, int(number)

@@ -89,7 +89,7 @@ def answer_lang(table: Table | None, p: Press | None, user) -> str:
     My card's, the presser's own."""
     if table is None:
         return language_for(user.language_code)
-    if p is not None and p.kind == callbacks.LOBBY:
+    if p is not None and p.kind in (callbacks.LOBBY, callbacks.REMOVE):
         return table.lang
     return table.lang_of(user.id, own_lang(user))
 

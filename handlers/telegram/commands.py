@@ -24,6 +24,7 @@ from handlers.storage.keys import prefs_key, user_key
 from handlers.storage.records import pointed_chats
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram import render
+from handlers.telegram.absence import coming_back
 from handlers.telegram.changes import (
     deps,
     display_name,
@@ -149,6 +150,8 @@ async def resend_private(update: Update, context) -> None:
     if table is None:
         return
     seat = table.seat_of(update.effective_user.id)
+    if table.is_removed(seat):
+        return  # nothing is asked of a removed player
     outs = [render.send_private(update.effective_user.id, render.my_card(table, seat, False))]
     if table.state.turn == seat and not table.data.get("hold"):  # a held moment comes later
         outs += [o for o in render.prompt(table) if o["chat"] == update.effective_user.id]
@@ -172,6 +175,8 @@ async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     out = render.send_private(user.id, render.my_card(table, seat, False))
     await deliver(context.bot, [out], {})
+    if table.status == PLAYING and table.is_away(seat):  # counted back in from the next turn
+        await run(context, table.chat, update.update_id, coming_back(user.id, table.game))
 
 
 async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

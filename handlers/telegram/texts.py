@@ -19,6 +19,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("forget", "Erase what the bot keeps about you (private chat)"),
         ("history", "This group's last ten games and their records"),
         ("nextgame", "Be told privately when the next game opens here"),
+        ("remove", "Remove a player from the lobby or game (host or admin)"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -31,6 +32,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("forget", "删除机器人保存的你的数据（私聊）"),
         ("history", "本群最近十局及其对局记录"),
         ("nextgame", "本群开下一局时私聊通知你"),
+        ("remove", "将玩家移出房间或游戏（发起人或管理员）"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -367,12 +369,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "/language — switch English / 中文\n"
         "/forget — (in my private chat) erase what I keep about you\n"
         "/history — this group's last ten games, each with its record\n"
-        "/nextgame — be told privately when the next game opens here",
+        "/nextgame — be told privately when the next game opens here\n"
+        "/remove — remove a player from the lobby or game (host or admin)",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
         "/mycard — （私聊中）查看你的人物和情报\n/language — 切换 English / 中文\n"
         "/forget — （私聊中）删除我保存的你的数据\n"
-        "/history — 本群最近十局及其对局记录\n/nextgame — 本群开下一局时私聊通知你",
+        "/history — 本群最近十局及其对局记录\n/nextgame — 本群开下一局时私聊通知你\n"
+        "/remove — 将玩家移出房间或游戏（发起人或管理员）",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -577,6 +581,88 @@ TEXTS.update(
 )
 
 
+# absent players
+TEXTS.update(
+    {
+        "away_marked": {
+            EN: "⏸ {name} missed two turns: their turns are skipped until they act again.",
+            ZH: "⏸ {name} 连续两次超时：在其重新行动之前，轮到其座位时直接跳过。",
+        },
+        "away_private": {
+            EN: "⏸ You missed two turns in a row in {group}, so your turns are skipped now. "
+            "Press I'm back (or send /mycard) to play again from your next turn.",
+            ZH: "⏸ 你在「{group}」连续两次超时，现在轮到你时会直接跳过。"
+            "点击「我回来了」（或发送 /mycard），从你的下一个回合起重新参与。",
+        },
+        "btn_back_in": {EN: "👋 I'm back", ZH: "👋 我回来了"},
+        "back_private": {
+            EN: "👋 Welcome back: your next turn in {group} waits for you.",
+            ZH: "👋 欢迎回来：「{group}」中你的下一个回合会等你行动。",
+        },
+        "away_returned": {
+            EN: "👋 {name} is back and plays again.",
+            ZH: "👋 {name} 回来了，从本回合起重新参与。",
+        },
+        "passed_away_line": {
+            EN: "⏭ {name} is away; the turn passes.",
+            ZH: "⏭ {name} 暂时离开，跳过回合。",
+        },
+        "passed_removed_line": {
+            EN: "⏭ {name} was removed; the turn passes.",
+            ZH: "⏭ {name} 已被移出，跳过回合。",
+        },
+        "away_tag": {EN: "(away)", ZH: "（暂离）"},
+        "removed_tag": {EN: "(removed)", ZH: "（已移出）"},
+        "remove_pick": {
+            EN: "🚪 Remove whom from the game? (host or admin) The seat stays: its turns pass "
+            "at once, and its card is shown at the end with everyone's.",
+            ZH: "🚪 将谁移出游戏？（发起人或管理员）其座位保留：轮到时直接跳过，人物牌在结算时与"
+            "所有人一起公开。",
+        },
+        "remove_pick_lobby": {
+            EN: "🚪 Remove whom from the lobby? (host or admin)",
+            ZH: "🚪 将谁移出房间？（发起人或管理员）",
+        },
+        "btn_remove_none": {EN: "✖️ Nobody", ZH: "✖️ 不移出"},
+        "remove_closed": {EN: "Nobody was removed.", ZH: "没有人被移出。"},
+        "remove_none": {
+            EN: "There is no lobby or game here to remove anyone from.",
+            ZH: "这里没有可以移出玩家的房间或游戏。",
+        },
+        "removed_seat": {
+            EN: "🚪 {by} removed {name} from the game. The seat's turns pass at once; its card "
+            "is shown at the end.",
+            ZH: "🚪 {by} 将 {name} 移出了游戏。轮到该座位时直接跳过，其人物牌在结算时公开。",
+        },
+        "removed_lobby": {
+            EN: "🚪 {by} removed {name} from the lobby.",
+            ZH: "🚪 {by} 将 {name} 移出了房间。",
+        },
+        "removed_private": {
+            EN: "🚪 {by} removed you from the game in {group}. Your seat plays on without you; "
+            "every card is shown at the end.",
+            ZH: "🚪 {by} 将你移出了「{group}」的游戏。你的座位会直接跳过；所有人物牌在结算时公开。",
+        },
+        "removed_private_lobby": {
+            EN: "🚪 {by} removed you from the lobby in {group}.",
+            ZH: "🚪 {by} 将你移出了「{group}」的房间。",
+        },
+        "already_removed": {
+            EN: "That player is no longer in the game.",
+            ZH: "该玩家已不在游戏中。",
+        },
+        "you_were_removed": {
+            EN: "You were removed from this game.",
+            ZH: "你已被移出这局游戏。",
+        },
+        "cancelled_empty": {
+            EN: "🛑 Nobody is left to play, so the game was cancelled.",
+            ZH: "🛑 已没有可以行动的玩家，游戏已取消。",
+        },
+    }
+)
+
+
 # A private prompt closed when its wait ends, saying what happened.
 TEXTS.update(
     {
@@ -604,6 +690,10 @@ TEXTS.update(
         },
         "closed_cancelled": {EN: "🛑 The game was cancelled.", ZH: "🛑 游戏已取消。"},
         "closed_over": {EN: "🏁 The game is over.", ZH: "🏁 游戏已结束。"},
+        "closed_removed": {
+            EN: "🚪 You were taken out of the game.",
+            ZH: "🚪 你已被移出本局游戏。",
+        },
     }
 )
 

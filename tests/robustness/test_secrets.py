@@ -45,6 +45,9 @@ class Seen:
     x_only_in_one: int = 0  # a scouted X in one deal, none in the other
     spy_only_in_one: int = 0  # a human Spy guessing in one deal, none in the other
     early_secret_moves: int = 0  # a Turncoat or Spy deciding before the wait ends
+    passed_at_once: int = 0  # an away or removed seat's turn passing with no wait
+    removals: int = 0
+    removed_in_a_window: int = 0  # removed while a Turncoat's or Spy's wait runs
     steps: int = 0
     ends: dict = field(default_factory=dict)
 
@@ -148,6 +151,7 @@ class Pair:
 
     def same(self, outs_a: list[dict], outs_b: list[dict], what: str) -> None:
         assert visible(outs_a) == visible(outs_b), what
+        self.seen.passed_at_once += sum("⏭" in (out.get("text") or "") for out in outs_a)
         assert public_times(self.a, self.now) == public_times(self.b, self.now), what
         for t, outs in ((self.a, outs_a), (self.b, outs_b)):
             assert button_versions(t, outs) <= {t.public_version}, what
@@ -174,6 +178,14 @@ class Pair:
         assert visible(outs_a), "the seats listed did not show in the group"
         self.same(outs_a, outs_b, "the seats listed")
 
+    def remove(self, seat: int) -> None:
+        """The host removes the seat's player from both games, now."""
+        self.seen.removed_in_a_window += bool(self.a.data.get("hold"))
+        outs_a = render.show(self.a, self.a.remove(seat, "Host", self.now))
+        outs_b = render.show(self.b, self.b.remove(seat, "Host", self.now))
+        self.same(outs_a, outs_b, f"removing seat {seat}")
+        self.seen.removals += 1
+
     def both(self, action: Action, what: str) -> None:
         user = self.a.user_at(action.seat)
         outs_a = render.show(self.a, self.a.act(user, action, self.now))
@@ -198,9 +210,9 @@ def secret_moves(pair: Pair, rng: random.Random) -> bool:
     moment = pair.now + rng.uniform(0, until - pair.now - 0.01)
     pair.advance(moment)
     for t, is_hidden in zip((pair.a, pair.b), hidden, strict=True):
-        if not is_hidden or rng.random() < 0.3:
-            continue  # silent until the wait ends
         seat = waiting_for(t.state)
+        if not is_hidden or t.is_removed(seat) or rng.random() < 0.3:
+            continue  # silent until the wait ends (a removed player's decisions are refused)
         if t.state.phase == TURNCOAT:
             swap = rng.random() < 0.15
             swapped |= swap
@@ -219,13 +231,14 @@ def secret_moves(pair: Pair, rng: random.Random) -> bool:
     return False
 
 
-def public_move(pair: Pair, rng: random.Random) -> None:
-    """The seat whose turn or speaking moment it is acts (or lets the time run out)."""
+def public_move(pair: Pair, rng: random.Random, absent: int = 0) -> None:
+    """The seat whose turn or speaking moment it is acts (or lets the time run out; the
+    `absent` seat always does)."""
     a, b = pair.a.state, pair.b.state
     assert (a.phase, a.turn) == (b.phase, b.turn)
     seat = a.turn
     deadline = pair.a.data["deadline"]
-    if rng.random() < 0.15 or not pair.a.user_at(seat):
+    if rng.random() < 0.15 or not pair.a.user_at(seat) or seat == absent:
         pair.advance(deadline)
         return
     pair.advance(pair.now + rng.uniform(0, deadline - pair.now - 0.01))
@@ -258,7 +271,9 @@ def public_move(pair: Pair, rng: random.Random) -> None:
     pair.both(action, f"{action}")
 
 
-def play_twice(seed: int, seen: Seen, monkeypatch) -> None:
+def play_twice(seed: int, seen: Seen, monkeypatch, absent: bool = False) -> None:
+    """One pair of games; `absent`: one human never plays (so is marked away) and, at a random
+    moment, another is removed."""
     rng = random.Random(seed)
     deal_a, deal_b, lobby = twin_deals(rng)
     silence = rng.random() < 0.5
@@ -266,14 +281,20 @@ def play_twice(seed: int, seen: Seen, monkeypatch) -> None:
     b, outs_b = seated(deal_b, lobby, silence, monkeypatch)
     pair = Pair(a, b, seen)
     pair.same(outs_a, outs_b, "the deal")
-    for _ in range(400):
+    humans = list(a.state.humans())
+    idle = rng.choice(humans) if absent else 0
+    removed = rng.choice([s for s in humans if s != idle]) if absent else 0
+    remove_at = rng.randrange(2, 20)
+    for step in range(400):
         if a.status != PLAYING:
             break
-        if a.data.get("hold"):
+        if step == remove_at and removed:
+            pair.remove(removed)
+        elif a.data.get("hold"):
             if secret_moves(pair, rng):
                 return
         elif a.state.phase in (TURN, SPEAK):
-            public_move(pair, rng)
+            public_move(pair, rng, idle)
         else:
             raise AssertionError(f"the group waits on nothing it knows of: {a.state.phase}")
     assert a.status == b.status != PLAYING, "the game did not end"
@@ -292,3 +313,18 @@ def test_the_group_sees_the_same_on_two_deals_until_the_reveal(
     assert seen.spy_only_in_one >= 20, seen
     assert seen.early_secret_moves >= 40, seen
     assert seen.ends.get("over", 0) >= GAMES // 2, seen
+
+
+def test_an_away_or_removed_seats_turns_pass_alike_whatever_its_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat whose player never plays is marked away and its turns then pass at once; another
+    is removed at a random moment (in a secret window, too). The group sees the same on both
+    deals: the passing, the windows that still run their time, the cancellation."""
+    seen = Seen()
+    for seed in range(1000, 1060):
+        play_twice(seed, seen, monkeypatch, absent=True)
+    assert seen.passed_at_once >= 40, seen
+    assert seen.removals >= 40, seen
+    assert seen.removed_in_a_window >= 5, seen
+    assert seen.x_only_in_one >= 10, seen

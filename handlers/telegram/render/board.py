@@ -63,6 +63,8 @@ def public_line(table: Table, event: dict) -> str | None:
             name=seat_name(table, event["seat"]),
             colour=colour_name(table.lang, event["color"]),
         )
+    if kind == "timed_out" and event.get("passed"):  # an away or removed seat's turn
+        return t_(table, f"passed_{event['passed']}_line", name=seat_name(table, event["seat"]))
     if kind == "timed_out":
         key = "skipped_line" if event["phase"] == TURN else "speak_over_line"
         return t_(table, key, name=seat_name(table, event["seat"]))

@@ -131,6 +131,8 @@ def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:
     card and the captains as they stood, and offers Play again."""
     by = e["by"]
     text = t_(table, "cancelled", name=shown_name(by)) if by else t_(table, "cancelled_idle")
+    if not by and e.get("why") == "empty":
+        text = t_(table, "cancelled_empty")
     if e["was_lobby"]:
         return t_(table, "cancelled_lobby", text=text), None
     shown = every_card(table, e["cards"], e["captains"], e["set_aside"])

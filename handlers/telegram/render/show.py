@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from handlers.session import events as ev
 from handlers.session.table import Table
+from handlers.telegram.render import absence
 from handlers.telegram.render.board import board, edit_board
 from handlers.telegram.render.closed import closed_prompt
 from handlers.telegram.render.common import (
@@ -72,6 +73,12 @@ _SHOWN = {
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
     ev.PROMPT_CLOSED: closed_prompt,
+    ev.AWAY: absence.away,
+    ev.COMING_BACK: absence.coming_back,
+    ev.RETURNED: absence.returned,
+    ev.SEAT_REMOVED: absence.seat_removed,
+    ev.LOBBY_REMOVED: absence.lobby_removed,
+    ev.BUTTONS_GONE: absence.buttons_gone,
 }
 
 

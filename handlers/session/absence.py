@@ -1,0 +1,138 @@
+"""Players who are not there: marked away after two missed turns, or removed by the host; their
+turns pass at once."""
+
+from __future__ import annotations
+
+from engine.state import TURN
+from handlers.session import events as ev
+from handlers.session.base import LOBBY, PLAYING, Refused
+from handlers.session.board import Board
+from handlers.session.events import Event
+
+MISSED_TO_AWAY = 2  # turn timeouts in a row that mark a player away
+
+
+class Absence(Board):
+    """Who is away (`data["away"]`), asked to come back (`data["back"]`) or removed
+    (`data["removed"]`), by seat, and the turns each has missed in a row (`data["missed"]`)."""
+
+    @staticmethod
+    def away_ref(seat: int) -> str:
+        """The name the away seat's private message (with I'm back) is remembered by."""
+        return f"away_msg_{seat}"
+
+    def _seats(self, key: str) -> list[int]:
+        return self.data.setdefault(key, [])
+
+    def is_removed(self, seat: int) -> bool:
+        """True when the host or an admin removed the seat's player."""
+        return seat in self.data.get("removed", [])
+
+    def is_away(self, seat: int) -> bool:
+        """True while the seat's turns pass at once for missed turns (until they come back)."""
+        return seat in self.data.get("away", [])
+
+    def _passes(self, seat: int) -> bool:
+        """True when the seat's turn passes at once: removed, or away and not back yet."""
+        back = seat in self.data.get("back", [])
+        return self.is_removed(seat) or (self.is_away(seat) and not back)
+
+    def _passes_now(self, seat: int) -> bool:
+        """True when the game waits on the seat's turn, and that turn passes at once."""
+        state = self.state
+        return state.phase == TURN and state.turn == seat and self._passes(seat)
+
+    def _present(self) -> list[int]:
+        """The human seats whose turns the game still waits for."""
+        state = self.state
+        out = {state.prediction[0]} if state.prediction else set()  # a predicting Observer
+        return [s for s in state.humans() if s not in out and not self._passes(s)]
+
+    def _acted(self, seat: int) -> None:
+        """The seat took its turn or its speaking moment: its missed turns start again."""
+        self.data.setdefault("missed", {}).pop(str(seat), None)
+
+    def _missed(self, seat: int) -> list[Event]:
+        """The seat's turn ran out: count it; at the second in a row, mark the player away."""
+        missed = self.data.setdefault("missed", {})
+        missed[str(seat)] = missed.get(str(seat), 0) + 1
+        if missed[str(seat)] < MISSED_TO_AWAY or self._passes(seat):
+            return []
+        self._seats("away").append(seat)
+        return [ev.event(ev.AWAY, seat=seat)]
+
+    def come_back(self, user: int) -> list[Event]:
+        """An away player asks to play again: their next turn waits for them (the group is told
+        then, so nothing tells when they asked)."""
+        seat = self.seat_of(user)
+        if self.status != PLAYING or seat is None:
+            raise Refused("mycard_none")
+        if self.is_removed(seat):
+            raise Refused("you_were_removed")
+        if not self.is_away(seat) or seat in self._seats("back"):
+            return []
+        self._seats("back").append(seat)
+        return [ev.event(ev.COMING_BACK, seat=seat, msg=self.data.pop(self.away_ref(seat), None))]
+
+    def _returns(self, seat: int) -> list[Event]:
+        """The seat's turn begins: if its player asked to come back, they are back now."""
+        if seat not in self.data.get("back", []):
+            return []
+        self._seats("back").remove(seat)
+        self._seats("away").remove(seat)
+        self.data.setdefault("missed", {}).pop(str(seat), None)
+        return [ev.event(ev.RETURNED, seat=seat)]
+
+    def _mark_removed(self, seat: int, by: str) -> list[Event]:
+        """Take the seat's player out of the game; the seat stays and keeps its card."""
+        if not 1 <= seat <= len(self.data["seats"]) or not self.user_at(seat):
+            raise Refused("bad_button")
+        if self.is_removed(seat):
+            raise Refused("already_removed")
+        away = self.data.pop(self.away_ref(seat), None)  # its I'm back, if still live
+        for key in ("away", "back"):
+            if seat in self._seats(key):
+                self._seats(key).remove(seat)
+        self._seats("removed").append(seat)
+        msg = self.data.pop("remove_msg", None)
+        return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by, msg=msg, away_msg=away)]
+
+    def remove_from_lobby(self, user: int, by: str) -> list[Event]:
+        """The host or an admin takes a joined player out of the lobby."""
+        if self.status != LOBBY:
+            raise Refused("lobby_gone")
+        if not self.is_player(user):
+            raise Refused("already_removed")
+        name = next(name for uid, name in self.players if uid == user)
+        lang = self.lang_of(user)
+        self.data["players"] = [p for p in self.players if p[0] != user]
+        self.data.get("langs", {}).pop(str(user), None)
+        msg = self.data.pop("remove_msg", None)
+        removed = ev.event(ev.LOBBY_REMOVED, user=user, name=name, by=by, msg=msg, lang=lang)
+        return [removed, ev.event(ev.LOBBY_SHOWN)]
+
+    def removable(self) -> list[int]:
+        """Who /remove offers: the seats still played in a game, the joined players (the host
+        apart) in a lobby."""
+        if self.status == LOBBY:
+            return [uid for uid, _ in self.players if uid != self.data["creator"]]
+        return [s for s in self.state.humans() if not self.is_removed(s)]
+
+    def _leftovers(self) -> list[Event]:
+        """The game starts or ends: the buttons still live of /remove and of I'm back go."""
+        group = [self.data.pop("remove_msg", None)]
+        private = []
+        for seat in self.data.get("away") or []:
+            msg = self.data.pop(self.away_ref(seat), None)
+            if msg:
+                private.append([self.user_at(seat), msg])
+        if not any(group) and not private:
+            return []
+        return [ev.event(ev.BUTTONS_GONE, group=[m for m in group if m], private=private)]
+
+    def _count_skip(self, phase: str) -> bool:
+        """A turn passed unplayed; True when a whole round has (the game is then cancelled)."""
+        if phase != TURN:
+            return False
+        self.data["skips"] = self.data.get("skips", 0) + 1
+        return self.data["skips"] >= len(self.state.humans())

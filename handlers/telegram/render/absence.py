@@ -1,0 +1,106 @@
+"""Absent players' messages: marked away, I'm back, back again, the /remove keyboard and what
+a removal tells."""
+
+from __future__ import annotations
+
+from handlers.session.table import LOBBY, Table
+from handlers.telegram import buttondata as callbacks
+from handlers.telegram.buttondata import BACK, REMOVE
+from handlers.telegram.render.common import (
+    Keyboard,
+    Out,
+    button,
+    group_title,
+    seat_name,
+    send_group,
+    send_private,
+    shown_name,
+    t_,
+)
+
+
+def plain_label(text: str) -> str:
+    """A name as a button shows it (buttons take no HTML)."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def away(table: Table, e: dict) -> list[Out]:
+    """The group is told the seat is skipped; its player gets I'm back."""
+    seat = e["seat"]
+    told = send_group(table, t_(table, "away_marked", name=seat_name(table, seat)), None)
+    user = table.user_at(seat)
+    mine = table.speaking_to(user)
+    kb = [[button(t_(mine, "btn_back_in"), BACK, mine, 0, "back")]]
+    text = t_(mine, "away_private", group=group_title(mine))
+    return [told, {**send_private(user, text, kb), "remember": table.away_ref(seat)}]
+
+
+def _private_edit(user: int, msg: int | None, text: str) -> Out:
+    """A private message changed in place (posted anew when it cannot be found)."""
+    out = {"op": "edit", "chat": user, "msg": msg, "text": text, "kb": None}
+    return {**out, "protect": True, "private": True}
+
+
+def coming_back(table: Table, e: dict) -> list[Out]:
+    """The away message becomes the welcome back, its button gone."""
+    user = table.user_at(e["seat"])
+    mine = table.speaking_to(user)
+    text = t_(mine, "back_private", group=group_title(mine))
+    return [_private_edit(user, e["msg"], text)]
+
+
+def returned(table: Table, e: dict) -> list[Out]:
+    """The group is told, as the seat's turn begins, that its player is back."""
+    return [send_group(table, t_(table, "away_returned", name=seat_name(table, e["seat"])), None)]
+
+
+def _group_edit(table: Table, msg: int | None, text: str) -> Out:
+    """The /remove keyboard becomes what was done (a new message when it is not known)."""
+    return {"op": "edit", "chat": table.chat, "msg": msg, "text": text, "kb": None}
+
+
+def seat_removed(table: Table, e: dict) -> list[Out]:
+    """The group and the removed player are told; a live I'm back button goes."""
+    seat, by = e["seat"], shown_name(e["by"])
+    user = table.user_at(seat)
+    text = t_(table, "removed_seat", name=seat_name(table, seat), by=by)
+    mine = table.speaking_to(user)
+    told = t_(mine, "removed_private", by=by, group=group_title(mine))
+    outs = [_group_edit(table, e["msg"], text), send_private(user, told)]
+    if e["away_msg"]:
+        outs.append({"op": "drop_buttons", "chat": user, "msg": e["away_msg"], "side": True})
+    return outs
+
+
+def lobby_removed(table: Table, e: dict) -> list[Out]:
+    """The group and the player taken out of the lobby are told."""
+    by = shown_name(e["by"])
+    text = t_(table, "removed_lobby", name=shown_name(e["name"]), by=by)
+    mine = table.speaking(e["lang"])
+    told = t_(mine, "removed_private_lobby", by=by, group=group_title(mine))
+    return [_group_edit(table, e["msg"], text), send_private(e["user"], told)]
+
+
+def remove_keyboard(table: Table) -> tuple[str, Keyboard]:
+    """What /remove shows the group: whom to remove (seats, or a lobby's players), or
+    nobody."""
+    rows = []
+    if table.status == LOBBY:
+        names = dict((uid, name) for uid, name in table.players)
+        for user in table.removable():
+            label = plain_label(shown_name(names[user]))
+            rows.append(button(label, REMOVE, table, 0, callbacks.remove_arg(user=user)))
+        text = t_(table, "remove_pick_lobby")
+    else:
+        for seat in table.removable():
+            label = plain_label(seat_name(table, seat))
+            rows.append(button(label, REMOVE, table, 0, callbacks.remove_arg(seat=seat)))
+        text = t_(table, "remove_pick")
+    nobody = button(t_(table, "btn_remove_none"), REMOVE, table, 0, callbacks.NOBODY)
+    return text, [*[rows[i : i + 2] for i in range(0, len(rows), 2)], [nobody]]
+
+
+def buttons_gone(table: Table, e: dict) -> list[Out]:
+    """The buttons left live when a game starts or ends (the /remove keyboard, I'm back) go."""
+    chats = [(table.chat, msg) for msg in e["group"]] + [tuple(pair) for pair in e["private"]]
+    return [{"op": "drop_buttons", "chat": chat, "msg": msg, "side": True} for chat, msg in chats]
