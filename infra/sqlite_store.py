@@ -103,20 +103,35 @@ class SQLiteStore:
     def save(self, item: Item) -> Item:
         """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`."""
         check_item(item)
-        text = encode_data(item.data)
         now = self._now()
         with self._transaction() as conn:
             self.writes += 1
-            if item.version == 0:
-                cursor = conn.execute(_INSERT, (item.key, text, item.expires_at, now))
-            else:
-                cursor = conn.execute(
-                    _UPDATE,
-                    (item.version + 1, text, item.expires_at, item.key, item.version, now),
-                )
-            if cursor.rowcount != 1:
-                raise Conflict(item.key, item.version)
+            self._put(conn, item, now)
         return Item(item.key, item.version + 1, item.data, item.expires_at)
+
+    def save_all(self, items: list[Item]) -> list[Item]:
+        """Store every item at its version + 1 in one transaction, or none: `Conflict`."""
+        for item in items:
+            check_item(item)
+        now = self._now()
+        with self._transaction() as conn:
+            self.writes += 1
+            for item in items:
+                self._put(conn, item, now)
+        return [Item(i.key, i.version + 1, i.data, i.expires_at) for i in items]
+
+    @staticmethod
+    def _put(conn: sqlite3.Connection, item: Item, now: int) -> None:
+        """One conditional write inside a transaction; `Conflict` when it finds another version."""
+        text = encode_data(item.data)
+        if item.version == 0:
+            cursor = conn.execute(_INSERT, (item.key, text, item.expires_at, now))
+        else:
+            cursor = conn.execute(
+                _UPDATE, (item.version + 1, text, item.expires_at, item.key, item.version, now)
+            )
+        if cursor.rowcount != 1:
+            raise Conflict(item.key, item.version)
 
     def delete(self, key: str, version: int) -> None:
         """Delete the live item under `key` if it is at `version`; else `Conflict`."""
