@@ -76,6 +76,10 @@ class Bot:
         """Let `seconds` pass on the clock and handle every timer that falls due."""
         raise NotImplementedError
 
+    def redeliver(self, update: dict) -> None:
+        """Hand the bot an update it has handled before, as Telegram may deliver it again."""
+        raise NotImplementedError
+
     def settle(self) -> None:
         """Handle every update Telegram has for the bot (one not returned by a user's act)."""
         raise NotImplementedError("only the Lambda bot is handed its updates one by one")
@@ -160,6 +164,10 @@ class LambdaBot(Bot):
         update = deed()
         self.settle()
         return update
+
+    def redeliver(self, update: dict) -> None:
+        self.post(update)
+        self.settle()
 
     def due_timers(self) -> list[str]:
         """Take the timer messages SQS would deliver now (moto's SQS keeps the test's time)."""
@@ -284,6 +292,13 @@ class LocalBot(Bot):
             uid = update["update_id"]
             self._wait(lambda: uid in self._handled, f"update {uid}")
         return update
+
+    def redeliver(self, update: dict) -> None:
+        app = self.application
+        again = Update.de_json(update, app.bot)
+        asyncio.run_coroutine_threadsafe(app.process_update(again), self._loop).result(
+            SETTLE_SECONDS
+        )
 
     def wait_for_wakes(self, count: int) -> None:
         """Wait until the bot has handled `count` timer wake-ups since it started."""

@@ -77,8 +77,14 @@ def check(table: Table) -> None:
     fake = table.fake
     public: set[str] = set()
     known: dict[int, set[str]] = {}
-    for state, seats in table.snapshots.values():
+    for state, _ in table.snapshots.values():
         public |= set(state.face_up)
+    # A player seated at several tables of the bot was told their cards at each.
+    for other in table.bot.tables:
+        if other is not table:
+            other.refresh()
+    games = [game for other in table.bot.tables for game in other.snapshots.values()]
+    for state, seats in games:
         for seat, user in enumerate(seats, 1):
             if not user:
                 continue

@@ -20,7 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from handlers.session.table import CANCELLED, OVER_STATUS, Table
+from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage import records
 from handlers.storage.keys import expiry, game_key, prefs_key, user_key
 from handlers.storage.owed import (
@@ -37,6 +37,7 @@ from handlers.storage.owed import (
 )
 from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
+from handlers.storage.stats import counted_with_the_end
 from infra.store import Conflict, GameStore, Item
 
 __all__ = [
@@ -129,6 +130,7 @@ class Host:
                 return self._claim(item, now, update_id=update_id)
             owed = owed_in(item.data) if item else []
             before = table.next_wake() if table is not None else None
+            playing = table.game if table is not None and table.status == PLAYING else None
             new, outs = changer(table)
             if new is None and any(batch.lapsed(now) for batch in owed):
                 # Nothing to change, but a dead run's messages to send: claim them (on the item
@@ -146,11 +148,20 @@ class Host:
             deadline = new.next_wake()
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
-            self.store.save(Item(key, version, new.data, self._game_expiry(new)))
+            self._save(Item(key, version, new.data, self._game_expiry(new)), new, playing, now)
             keys = [batch.key for batch in taken] + ([mine] if outs else [])
             return Change(new, outs_of(taken) + outs, keys=keys, saved_version=version + 1)
 
         return retry_on_conflict(attempt)
+
+    def _save(self, item: Item, table: Table, playing: int | None, now: float) -> None:
+        """Save `table` as `item`; a game that ends in this change (the game `playing` before
+        it) is counted in its statistics by the same write, all or nothing: exactly once."""
+        counted = counted_with_the_end(self.store, playing, table, now)
+        if counted:
+            self.store.save_all([item, *counted])
+        else:
+            self.store.save(item)
 
     def _claim(
         self, item: Item | None, now: float, extra: list[Out] = (), update_id: int | None = None

@@ -33,6 +33,7 @@ from handlers.telegram.commands import (
     newgame,
     rules,
     start,
+    stats,
     status,
     unknown,
 )
@@ -91,6 +92,7 @@ def build(
         ("help", help_),
         ("language", language),
         ("forget", forget),
+        ("stats", stats),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     for kind, handle in ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board)):

@@ -40,7 +40,7 @@ def anonymous_admin(update: Update) -> bool:
     return bool(message and message.sender_chat and chat and message.sender_chat.id == chat.id)
 
 
-NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language")
+NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language", "/stats")
 
 
 _TEXT = (str, type(None))

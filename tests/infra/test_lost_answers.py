@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 from botocore.client import BaseClient
 
-from handlers.playtest.aws_proxy import DELETE_ITEM, PUT_ITEM, TRANSACT_WRITE_ITEMS, AwsProxy, proxy
+from handlers.playtest.aws_proxy import (
+    DELETE_ITEM,
+    PUT_ITEM,
+    TRANSACT_WRITE_ITEMS,
+    AwsProxy,
+    proxy,
+)
 from handlers.playtest.drivers import FakeClock
 from handlers.storage.records import forget
 from infra import aws, dynamo_store

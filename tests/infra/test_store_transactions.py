@@ -71,6 +71,8 @@ def test_save_all_is_one_write_call(store: GameStore) -> None:
     game = create(store)
     writes = store.writes  # type: ignore[attr-defined]
 
-    store.save_all([replace(game, data={"round": 2}), *(Item(f"stats#user#{u}", 0, {}) for u in range(12))])
+    store.save_all(
+        [replace(game, data={"round": 2}), *(Item(f"stats#user#{u}", 0, {}) for u in range(12))]
+    )
 
     assert store.writes - writes == 1  # type: ignore[attr-defined]

@@ -1,0 +1,39 @@
+"""The statistics items: a group's and each player's, added to in the very write that ends a
+game, so that a game is counted exactly once (a redelivered end finds the game over already).
+
+Kept without expiry: a group's item is bounded by its leaderboard, a player's by its fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from handlers.session.stats import add_to_group, add_to_player, finished_game
+from handlers.session.table import OVER_STATUS, Table
+from handlers.storage.keys import group_stats_key, player_stats_key
+from infra.store import GameStore, Item
+
+
+def counted_with_the_end(
+    store: GameStore, playing: int | None, table: Table, now: float
+) -> list[Item]:
+    """The statistics items to save with `table` when this change finished its game (the game
+    `playing` before the change, if one was); none for any other change, a cancelled game's
+    included."""
+    if playing is None or table.status != OVER_STATUS or table.game != playing:
+        return []
+    figures = finished_game(table, now)
+    group = group_stats_key(table.chat)
+    players = {user: player_stats_key(int(user)) for user in figures["players"]}
+    found = store.load_many([group, *players.values()])
+    items = [_added(found.get(group), group, partial(add_to_group, figures=figures))]
+    for user, key in players.items():
+        add = partial(add_to_player, figures=figures, user=user)
+        items.append(_added(found.get(key), key, add))
+    return items
+
+
+def _added(item: Item | None, key: str, add: Callable[[dict], dict]) -> Item:
+    """The item under `key` (as loaded, or a new one) with a game's figures added."""
+    return Item(key, item.version if item else 0, add(item.data if item else {}), None)
