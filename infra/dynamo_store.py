@@ -227,9 +227,10 @@ class DynamoStore:
         A try the client sent again after a lost answer, finding this save applied, is done."""
         check_item(item)
         token = secrets.token_hex(TOKEN_BYTES)
+        put = self._put(item, token, self._now())
         self._count(write=True)
         try:
-            self.client.put_item(**self._put(item, token, self._now()))
+            self.client.put_item(**put)
         except Exception as error:
             if not _is_conflict(error):
                 raise
@@ -247,12 +248,10 @@ class DynamoStore:
             check_item(item)
         token = secrets.token_hex(TOKEN_BYTES)
         now = self._now()
+        puts = [{"Put": self._put(item, token, now)} for item in items]
         self._count(write=True)
         try:
-            self.client.transact_write_items(
-                TransactItems=[{"Put": self._put(item, token, now)} for item in items],
-                ClientRequestToken=token,
-            )
+            self.client.transact_write_items(TransactItems=puts, ClientRequestToken=token)
         except Exception as error:
             reasons = _cancellation(error)
             if reasons is None:

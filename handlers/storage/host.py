@@ -37,7 +37,7 @@ from handlers.storage.owed import (
 )
 from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
-from handlers.storage.stats import counted_with_the_end
+from handlers.storage.stats import counted_with_the_end, forget_player
 from infra.store import Conflict, GameStore, Item
 
 __all__ = [
@@ -273,8 +273,9 @@ class Host:
         return records.count_failure(self.store, update_id, self.clock)
 
     def forget_user(self, user: int) -> None:
-        """Erase the user's pointer at the groups they played in."""
+        """Erase the user's pointer at the groups they played in, and their statistics."""
         records.forget(self.store, user_key(user))
+        forget_player(self.store, user)
 
     def point_user(self, user: int, chat: int) -> None:
         """Put `chat` first among the groups a user's private commands look in."""

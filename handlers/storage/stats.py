@@ -12,6 +12,8 @@ from functools import partial
 from handlers.session.stats import add_to_group, add_to_player, finished_game
 from handlers.session.table import OVER_STATUS, Table
 from handlers.storage.keys import group_stats_key, player_stats_key
+from handlers.storage.records import forget
+from handlers.storage.retry import retry_on_conflict
 from infra.store import GameStore, Item
 
 
@@ -37,3 +39,27 @@ def counted_with_the_end(
 def _added(item: Item | None, key: str, add: Callable[[dict], dict]) -> Item:
     """The item under `key` (as loaded, or a new one) with a game's figures added."""
     return Item(key, item.version if item else 0, add(item.data if item else {}), None)
+
+
+def forget_player(store: GameStore, user: int) -> None:
+    """Erase a player's statistics: their own item, and their line on the leaderboard of each
+    group their item names."""
+    mine = store.load(player_stats_key(user))
+    if mine is None:
+        return
+    for chat in mine.data.get("groups", []):
+        _off_the_board(store, chat, str(user))
+    forget(store, player_stats_key(user))
+
+
+def _off_the_board(store: GameStore, chat: int, user: str) -> None:
+    """Take a player off a group's leaderboard (the group's totals stay)."""
+
+    def attempt(_: int) -> None:
+        item = store.load(group_stats_key(chat))
+        if item is None or user not in (item.data.get("players") or {}):
+            return
+        players = {u: entry for u, entry in item.data["players"].items() if u != user}
+        store.save(Item(item.key, item.version, {**item.data, "players": players}, None))
+
+    retry_on_conflict(attempt)

@@ -248,3 +248,18 @@ def test_the_leaderboard_keeps_the_top_fifty(bot: Bot) -> None:
     assert len(lines[start:]) == 21
     assert lines[-1] == table.t("stats_more", n=30)
     assert lines[start] == leader_line(table, 1, "P38", 4, 1, 0)
+
+
+def test_forget_erases_the_players_statistics_and_their_leaderboard_lines(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    quick_game(table, seed=11)
+    leaving = table.players[1]
+    assert isolate(leaving.name) in group_stats(table)
+
+    leaving.private("/forget")
+
+    assert own_stats(leaving) == table.t("stats_own_none")
+    text = group_stats(table)
+    assert isolate(leaving.name) not in text
+    assert table.t("stats_games", n=1) in text.splitlines()  # the group's own figures stay
+    assert isolate(table.host.name) in text

@@ -76,3 +76,14 @@ def test_save_all_is_one_write_call(store: GameStore) -> None:
     )
 
     assert store.writes - writes == 1  # type: ignore[attr-defined]
+
+
+def test_save_all_rejects_an_item_no_backend_could_store_before_any_write(
+    store: GameStore,
+) -> None:
+    with pytest.raises(TypeError):
+        store.save_all([Item(KEY, 0, {}), Item(STATS, 0, {"not json": object()})])
+    with pytest.raises(ValueError):
+        store.save_all([Item(KEY, 0, {}), Item(STATS, -1, {})])
+    assert store.writes == 0  # type: ignore[attr-defined]
+    assert store.load(KEY) is None
