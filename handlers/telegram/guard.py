@@ -7,7 +7,7 @@ import logging
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from handlers.storage.keys import game_key, prefs_key, user_key
+from handlers.storage.keys import game_key, group_stats_key, prefs_key, user_key
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram.changes import deps, is_group, lang_of, reply, stop_if_repeat
 from handlers.telegram.texts import t
@@ -130,7 +130,8 @@ async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 def reads_of(update: Update, chat: int) -> list[str]:
     """The store keys that handling `update` reads, to be read in one call: the table, and
     for /newgame the group's saved settings and the host's pointer, for a join the joiner's,
-    for a settings button or news of the bot's rights the group's saved record."""
+    for a settings button or news of the bot's rights the group's saved record, for /stats the
+    group's statistics."""
     keys = [game_key(chat)]
     message, user = update.effective_message, update.effective_user
     if update.my_chat_member is not None:
@@ -148,4 +149,6 @@ def reads_of(update: Update, chat: int) -> list[str]:
         keys += [prefs_key(chat), user_key(user.id)]
     elif command == "/start" and len(words) == 2:
         keys.append(user_key(user.id))
+    elif command == "/stats":
+        keys.append(group_stats_key(chat))
     return keys

@@ -221,3 +221,15 @@ def test_no_update_but_the_end_writes_stats(lambda_bot: LambdaBot) -> None:
     table.host.press(table.t("btn_play_again"), table.ending())
     lambda_bot.advance(3600)
     assert stats_written(calls[mark:]) == []
+
+
+def test_stats_in_a_group_reads_the_table_and_the_statistics_in_one_call(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    store = lambda_bot.store
+    reads, writes = store.reads, store.writes
+    table.players[2].say("/stats")
+    assert (store.reads - reads, store.writes - writes) == (1, 0)
+    assert table.group_texts()[-1] == table.t("stats_none")
