@@ -81,10 +81,10 @@ def check(table: Table) -> None:
     for state, _ in table.snapshots.values():
         public |= set(state.face_up)
     # A player seated at several tables of the bot was told their cards at each.
-    for other in table.bot.tables:
-        if other is not table:
-            other.refresh()
-    games = [game for other in table.bot.tables for game in other.snapshots.values()]
+    others = [other for other in table.bot.tables if other is not table]
+    for other in others:
+        other.refresh()
+    games = [game for one in (table, *others) for game in one.snapshots.values()]
     for state, seats in games:
         for seat, user in enumerate(seats, 1):
             if not user:
