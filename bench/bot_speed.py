@@ -23,6 +23,7 @@ from bench.bot.engine_share import engine_share  # noqa: E402
 from bench.bot.lambda_zip import package  # noqa: E402
 from bench.bot.round_trips import round_trips  # noqa: E402
 from bench.bot.sizes import item_sizes  # noqa: E402
+from bench.bot.stats import stats_figures  # noqa: E402
 from bench.bot.world import World  # noqa: E402
 
 
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             cold = cold_start(world, repeats, Path(folder))
             round_trips(world)
+            stats_figures(world)
             engine_share(world)
             item_sizes(games)
             cost(average_game(world), cold)

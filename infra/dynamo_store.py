@@ -84,6 +84,32 @@ def _old_item(error: Exception) -> dict[str, Any] | None:
     return item if isinstance(item, dict) else None
 
 
+# Why a transaction's item was refused when another writer got there first: retried as a Conflict.
+_RACED = ("ConditionalCheckFailed", "TransactionConflict")
+
+
+def _cancellation(error: Exception) -> list[dict[str, Any]] | None:
+    """The reasons of a cancelled transaction, one per item, when `error` is a cancellation
+    for a lost race (a failed condition, another transaction on an item); else None."""
+    response = getattr(error, "response", None)
+    if not isinstance(response, dict):
+        return None
+    if (response.get("Error") or {}).get("Code") != "TransactionCanceledException":
+        return None
+    reasons = response.get("CancellationReasons") or []
+    if reasons and not any(reason.get("Code") in _RACED for reason in reasons):
+        return None
+    return reasons
+
+
+def _conflicted(items: list[Item], reasons: list[dict[str, Any]]) -> str:
+    """The key of the first item a cancelled transaction found changed."""
+    for item, reason in zip(items, reasons, strict=False):
+        if reason.get("Code") in _RACED:
+            return item.key
+    return items[0].key
+
+
 BATCH_KEYS = 100  # the most one BatchGetItem takes
 BATCH_TRIES = 3  # BatchGetItem calls for keys DynamoDB left unprocessed, before one by one
 
@@ -169,11 +195,8 @@ class DynamoStore:
             return None
         return Item(key, int(stored[VERSION]["N"]), unpack_data(stored[DATA]), expires_at)
 
-    def save(self, item: Item) -> Item:
-        """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`.
-        A try the client sent again after a lost answer, finding this save applied, is done."""
-        check_item(item)
-        token = secrets.token_hex(TOKEN_BYTES)
+    def _put(self, item: Item, token: str, now: int) -> dict[str, Any]:
+        """The conditional PutItem of `item` at its next version, carrying the write `token`."""
         attributes: dict[str, Any] = {
             PK: {"S": item.key},
             VERSION: {"N": str(item.version + 1)},
@@ -182,7 +205,7 @@ class DynamoStore:
         }
         if item.expires_at is not None:
             attributes[EXPIRES_AT] = {"N": str(item.expires_at)}
-        values: dict[str, Any] = {":now": {"N": str(self._now())}}
+        values: dict[str, Any] = {":now": {"N": str(now)}}
         if item.version == 0:
             condition = _MAY_CREATE
             names = {"#pk": PK, "#exp": EXPIRES_AT}
@@ -190,22 +213,54 @@ class DynamoStore:
             condition = _IS_EXPECTED
             names = {"#v": VERSION, "#exp": EXPIRES_AT}
             values[":expected"] = {"N": str(item.version)}
+        return {
+            "TableName": self.table_name,
+            "Item": attributes,
+            "ConditionExpression": condition,
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": values,
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+        }
+
+    def save(self, item: Item) -> Item:
+        """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`.
+        A try the client sent again after a lost answer, finding this save applied, is done."""
+        check_item(item)
+        token = secrets.token_hex(TOKEN_BYTES)
+        put = self._put(item, token, self._now())
         self._count(write=True)
         try:
-            self.client.put_item(
-                TableName=self.table_name,
-                Item=attributes,
-                ConditionExpression=condition,
-                ExpressionAttributeNames=names,
-                ExpressionAttributeValues=values,
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
+            self.client.put_item(**put)
         except Exception as error:
             if not _is_conflict(error):
                 raise
             if not self._wrote(item.key, item.version + 1, token, _old_item(error)):
                 raise Conflict(item.key, item.version) from None
         return Item(item.key, item.version + 1, item.data, item.expires_at)
+
+    def save_all(self, items: list[Item]) -> list[Item]:
+        """Store every item at its version + 1, all or none, in one TransactWriteItems; else
+        `Conflict`. The items share one write token: a try sent again after a lost answer
+        finds it on the first item, and is done."""
+        if len(items) == 1:
+            return [self.save(items[0])]
+        for item in items:
+            check_item(item)
+        token = secrets.token_hex(TOKEN_BYTES)
+        now = self._now()
+        puts = [{"Put": self._put(item, token, now)} for item in items]
+        self._count(write=True)
+        try:
+            self.client.transact_write_items(TransactItems=puts, ClientRequestToken=token)
+        except Exception as error:
+            reasons = _cancellation(error)
+            if reasons is None:
+                raise
+            first = items[0]
+            old = reasons[0].get("Item") if reasons else None
+            if not self._wrote(first.key, first.version + 1, token, old):
+                raise Conflict(_conflicted(items, reasons), first.version) from None
+        return [Item(i.key, i.version + 1, i.data, i.expires_at) for i in items]
 
     def _wrote(self, key: str, version: int, token: str, old: dict[str, Any] | None) -> bool:
         """Whether the item a save's condition failed on is that save's own write: its token at

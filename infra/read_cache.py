@@ -90,6 +90,19 @@ class ReadCache:
             self._items[item.key] = self._keep(saved)
         return saved
 
+    def save_all(self, items: list[Item]) -> list[Item]:
+        """Save all through the backend; remember what was saved, or forget every key."""
+        try:
+            saved = self.backend.save_all(items)
+        except BaseException:
+            for item in items:
+                self._forget(item.key)
+            raise
+        if self._items is not None:
+            for item in saved:
+                self._items[item.key] = self._keep(item)
+        return saved
+
     def delete(self, key: str, version: int) -> None:
         """Delete through the backend and forget the key."""
         try:

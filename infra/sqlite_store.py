@@ -107,16 +107,33 @@ class SQLiteStore:
         now = self._now()
         with self._transaction() as conn:
             self.writes += 1
-            if item.version == 0:
-                cursor = conn.execute(_INSERT, (item.key, text, item.expires_at, now))
-            else:
-                cursor = conn.execute(
-                    _UPDATE,
-                    (item.version + 1, text, item.expires_at, item.key, item.version, now),
-                )
-            if cursor.rowcount != 1:
-                raise Conflict(item.key, item.version)
+            self._put(conn, item, text, now)
         return Item(item.key, item.version + 1, item.data, item.expires_at)
+
+    def save_all(self, items: list[Item]) -> list[Item]:
+        """Store every item at its version + 1 in one transaction, or none: `Conflict`."""
+        for item in items:
+            check_item(item)
+        texts = [encode_data(item.data) for item in items]
+        now = self._now()
+        with self._transaction() as conn:
+            self.writes += 1
+            for item, text in zip(items, texts, strict=True):
+                self._put(conn, item, text, now)
+        return [Item(i.key, i.version + 1, i.data, i.expires_at) for i in items]
+
+    @staticmethod
+    def _put(conn: sqlite3.Connection, item: Item, text: str, now: int) -> None:
+        """One conditional write of `item` (its data as `text`) inside a transaction; `Conflict`
+        when it finds another version."""
+        if item.version == 0:
+            cursor = conn.execute(_INSERT, (item.key, text, item.expires_at, now))
+        else:
+            cursor = conn.execute(
+                _UPDATE, (item.version + 1, text, item.expires_at, item.key, item.version, now)
+            )
+        if cursor.rowcount != 1:
+            raise Conflict(item.key, item.version)
 
     def delete(self, key: str, version: int) -> None:
         """Delete the live item under `key` if it is at `version`; else `Conflict`."""

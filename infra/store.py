@@ -45,7 +45,8 @@ class Conflict(Exception):
 class GameStore(Protocol):
     """Versioned items addressed by key; every write is conditional on the version.
 
-    The concrete stores also count backend calls in `reads` (load) and `writes` (save, delete).
+    The concrete stores also count backend calls in `reads` (load) and `writes` (save,
+    save_all, delete): a `save_all` is one write call whatever its number of items.
     """
 
     def load(self, key: str) -> Item | None:
@@ -62,6 +63,11 @@ class GameStore(Protocol):
 
         Version 0 requires that no live item exists. Raises `Conflict` otherwise.
         """
+        ...
+
+    def save_all(self, items: list[Item]) -> list[Item]:
+        """Store every item as `save` would, all or none (one transaction): `Conflict`, with
+        nothing written, when any of them is not at its version. Returns them as saved."""
         ...
 
     def delete(self, key: str, version: int) -> None:

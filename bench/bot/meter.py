@@ -88,7 +88,7 @@ class Meter:
         if getattr(store, "_metered", False):
             return
         load, save, delete = store.load, store.save, store.delete
-        load_many = store.load_many
+        load_many, save_all = store.load_many, store.save_all
 
         def metered_load(key: str) -> Item | None:
             item = load(key)
@@ -105,6 +105,15 @@ class Meter:
                 self.wru += write_units(max(size, self.sizes.get(item.key, 0)))
                 self.sizes[item.key] = size
 
+        def metered_save_all(items: list[Item]) -> list[Item]:
+            sizes = [size_of(item) for item in items]
+            try:
+                return save_all(items)
+            finally:  # a transaction costs each item's units twice
+                for item, size in zip(items, sizes, strict=True):
+                    self.wru += 2 * write_units(max(size, self.sizes.get(item.key, 0)))
+                    self.sizes[item.key] = size
+
         def metered_delete(key: str, version: int) -> None:
             try:
                 delete(key, version)
@@ -120,7 +129,7 @@ class Meter:
             return found
 
         store.load, store.save, store.delete = metered_load, metered_save, metered_delete
-        store.load_many = metered_load_many
+        store.load_many, store.save_all = metered_load_many, metered_save_all
         store._metered = True
 
     @property

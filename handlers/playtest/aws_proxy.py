@@ -17,10 +17,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["DELETE_ITEM", "PUT_ITEM", "AwsProxy", "Drop", "proxy"]
+__all__ = ["DELETE_ITEM", "PUT_ITEM", "TRANSACT_WRITE_ITEMS", "AwsProxy", "Drop", "proxy"]
 
 PUT_ITEM = "DynamoDB_20120810.PutItem"
 DELETE_ITEM = "DynamoDB_20120810.DeleteItem"
+TRANSACT_WRITE_ITEMS = "DynamoDB_20120810.TransactWriteItems"
 LIFETIME = 600.0  # seconds: a proxy left running stops by itself after this
 UPSTREAM_TIMEOUT = 10.0  # seconds to wait for the moto server's answer
 IDLE_TIMEOUT = 60.0  # seconds a client's kept-alive connection may wait for its next request

@@ -76,13 +76,13 @@ class Bot:
         """Let `seconds` pass on the clock and handle every timer that falls due."""
         raise NotImplementedError
 
+    def redeliver(self, update: dict) -> None:
+        """Hand the bot an update it has handled before, as Telegram may deliver it again."""
+        raise NotImplementedError
+
     def settle(self) -> None:
         """Handle every update Telegram has for the bot (one not returned by a user's act)."""
         raise NotImplementedError("only the Lambda bot is handed its updates one by one")
-
-    def redeliver(self, update: dict) -> None:
-        """Hand the bot an update it has handled before, as Telegram may deliver one again."""
-        raise NotImplementedError
 
     async def _on_error(self, update: object, context: Any) -> None:
         """An error handler beside the bot's own: a failing handler fails the test."""
@@ -143,9 +143,6 @@ class LambdaBot(Bot):
         self.application  # noqa: B018 - a cold start builds it; the recorder must be on it
         return lambda_entry.webhook(self.event(json.dumps(update)))
 
-    def redeliver(self, update: dict) -> None:
-        self.post(update)
-
     def deliver_as_telegram(self) -> WebhookQueue:
         """From now on, updates go out as Telegram sends them: each chat's in order, the next
         only after a 2xx, a failed one again after growing delays (see `WebhookQueue`)."""
@@ -167,6 +164,10 @@ class LambdaBot(Bot):
         update = deed()
         self.settle()
         return update
+
+    def redeliver(self, update: dict) -> None:
+        self.post(update)
+        self.settle()
 
     def due_timers(self) -> list[str]:
         """Take the timer messages SQS would deliver now (moto's SQS keeps the test's time)."""

@@ -30,7 +30,8 @@ NOT_A_CARD = re.compile(
     r"|Spy's guess: |密探猜测时限："  # the Spy's time limit, and its row in the settings
     r"|🕵 (Spy's guess|密探猜测时限)$"
     r"|Time limits: |时限："  # /status in a lobby
-    r"|🕵 A decapitation was announced|🕵 有人宣布斩首)"  # the Spy's own prompt
+    r"|🕵 A decapitation was announced|🕵 有人宣布斩首"  # the Spy's own prompt
+    r"|Roles, won of played: |各角色胜/局：)"  # /stats: the roles of finished games
 )
 END_MARK = "🏁"
 CANCEL_MARK = "🛑"  # a cancelled game: every card, as it stood
@@ -77,8 +78,14 @@ def check(table: Table) -> None:
     fake = table.fake
     public: set[str] = set()
     known: dict[int, set[str]] = {}
-    for state, seats in table.snapshots.values():
+    for state, _ in table.snapshots.values():
         public |= set(state.face_up)
+    # A player seated at several tables of the bot was told their cards at each.
+    others = [other for other in table.bot.tables if other is not table]
+    for other in others:
+        other.refresh()
+    games = [game for one in (table, *others) for game in one.snapshots.values()]
+    for state, seats in games:
         for seat, user in enumerate(seats, 1):
             if not user:
                 continue

@@ -42,21 +42,30 @@ def kept(entries: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     return entries
 
 
+def with_game(
+    item: Item | None, chat: int, entry: dict[str, Any], clock: Clock = time.time
+) -> Item | None:
+    """The group's history `item` (as loaded, or None) with a finished game added, or None
+    when its number is there already (a redelivered or resent end)."""
+    entries = list(item.data.get("games", [])) if item else []
+    if any(g.get("game") == entry["game"] for g in entries):
+        return None
+    key = history_key(chat)
+    data = {"games": kept([*entries, entry], key)}
+    return Item(key, item.version if item else 0, data, expiry(clock, HISTORY_TTL))
+
+
 def keep_game(
     store: GameStore, chat: int, entry: dict[str, Any], clock: Clock = time.time
 ) -> bool:
     """Add a finished game to the group's history, once: False when its number is there
     already (a redelivered or resent end)."""
-    key = history_key(chat)
 
     def attempt(_: int) -> bool:
-        item = store.load(key)
-        entries = list(item.data.get("games", [])) if item else []
-        if any(g.get("game") == entry["game"] for g in entries):
-            return False
-        data = {"games": kept([*entries, entry], key)}
-        store.save(Item(key, item.version if item else 0, data, expiry(clock, HISTORY_TTL)))
-        return True
+        added = with_game(store.load(history_key(chat)), chat, entry, clock)
+        if added is not None:
+            store.save(added)
+        return added is not None
 
     return retry_on_conflict(attempt)
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handlers.session.prompts import remember_prompt
-from handlers.session.table import CANCELLED, OVER_STATUS, Table
+from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage import history, records
-from handlers.storage.keys import expiry, game_key, prefs_key, user_key
+from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
     OWED_KEPT,
@@ -38,6 +38,7 @@ from handlers.storage.owed import (
 )
 from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
+from handlers.storage.stats import counted_with_the_end, forget_player, keys_counted
 from infra.store import Conflict, GameStore, Item
 
 __all__ = [
@@ -130,6 +131,7 @@ class Host:
                 return self._claim(item, now, update_id=update_id)
             owed = owed_in(item.data) if item else []
             before = table.next_wake() if table is not None else None
+            playing = table.game if table is not None and table.status == PLAYING else None
             new, outs = changer(table)
             if new is None and any(batch.lapsed(now) for batch in owed):
                 # Nothing to change, but a dead run's messages to send: claim them (on the item
@@ -147,11 +149,31 @@ class Host:
             deadline = new.next_wake()
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
-            self.store.save(Item(key, version, new.data, self._game_expiry(new)))
+            self._save(
+                Item(key, version, new.data, self._game_expiry(new)), new, playing, now, outs
+            )
             keys = [batch.key for batch in taken] + ([mine] if outs else [])
             return Change(new, outs_of(taken) + outs, keys=keys, saved_version=version + 1)
 
         return retry_on_conflict(attempt)
+
+    def _save(
+        self, item: Item, table: Table, playing: int | None, now: float, outs: list[Out]
+    ) -> None:
+        """Save `table` as `item`. A game that ends in this change (the game `playing` before
+        it) is counted in its statistics, and kept in its group's history (the end message in
+        `outs` carries it), by the same write, all or nothing: exactly once."""
+        ends = [(out["chat"], out["history"]) for out in outs if out.get("history")]
+        keys = keys_counted(playing, table) + [history_key(chat) for chat, _ in ends]
+        found = self.store.load_many(keys) if keys else {}
+        extra = counted_with_the_end(found, playing, table, now)
+        for chat, entry in ends:
+            added = history.with_game(found.get(history_key(chat)), chat, entry, self.clock)
+            extra += [added] if added is not None else []
+        if extra:
+            self.store.save_all([item, *extra])
+        else:
+            self.store.save(item)
 
     def _claim(
         self, item: Item | None, now: float, extra: list[Out] = (), update_id: int | None = None
@@ -264,8 +286,9 @@ class Host:
         return records.count_failure(self.store, update_id, self.clock)
 
     def forget_user(self, user: int) -> None:
-        """Erase the user's pointer at the groups they played in."""
+        """Erase the user's pointer at the groups they played in, and their statistics."""
         records.forget(self.store, user_key(user))
+        forget_player(self.store, user)
 
     def point_user(self, user: int, chat: int) -> None:
         """Put `chat` first among the groups a user's private commands look in."""
@@ -286,17 +309,6 @@ class Host:
     def get(self, key: str) -> dict[str, Any] | None:
         """A small record's data, or None."""
         return records.get(self.store, key)
-
-    def keep_game(self, chat: int, entry: dict[str, Any]) -> bool:
-        """Add a finished game to the group's history, once (see `history.keep_game`)."""
-        return history.keep_game(self.store, chat, entry, self.clock)
-
-    def keep_games(self, outs: list[Out]) -> None:
-        """Keep the games whose end messages are about to go out in their groups' histories
-        (once each: an end message sent again finds its game kept)."""
-        for out in outs:
-            if out.get("history"):
-                self.keep_game(out["chat"], out["history"])
 
     def games(self, chat: int) -> list[dict[str, Any]]:
         """The group's kept games, the oldest first."""

@@ -35,6 +35,16 @@ def failure_key(update_id: int) -> str:
     return f"failed#{update_id}"
 
 
+def group_stats_key(chat: int) -> str:
+    """The store key of a group's statistics (its finished games and its leaderboard)."""
+    return f"stats#group#{chat}"
+
+
+def player_stats_key(user: int) -> str:
+    """The store key of a player's own statistics, across groups."""
+    return f"stats#user#{user}"
+
+
 def expiry(clock: Callable[[], float], ttl: int) -> int:
     """The expiry (whole epoch seconds) of an item written now that lasts `ttl` seconds."""
     return int(clock()) + ttl

@@ -34,6 +34,7 @@ from handlers.telegram.commands import (
     newgame,
     rules,
     start,
+    stats,
     status,
     unknown,
 )
@@ -96,6 +97,7 @@ def build(
         ("history", history_command),
         ("nextgame", nextgame_command),
         ("remove", remove),
+        ("stats", stats),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     presses = ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board))

@@ -97,7 +97,6 @@ async def send(
     tell the group about unreachable players. A press's answer goes out alongside, if ready.
     `saved_version`: the version the change saved the table at, if it saved it."""
     d = deps(context)
-    d.host.keep_games(outs)  # a game that ends here is in its group's history before its end
     if press is not None and press.ready is not None:
         delivery, _ = await asyncio.gather(deliver(context.bot, outs, {}), press.send())
     else:

@@ -1,5 +1,5 @@
 """The slash commands: /newgame, /start (joining), /mycard, /status, /cancel, /rules, /help,
-/language (/history and /nextgame: see `records`)."""
+/language, /stats (/history and /nextgame: see `records`)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from handlers.session.table import (
 )
 from handlers.session.table import LOBBY as LOBBY_STATUS
 from handlers.storage import history
-from handlers.storage.keys import prefs_key, user_key
+from handlers.storage.keys import group_stats_key, player_stats_key, prefs_key, user_key
 from handlers.storage.records import pointed_chats
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram import render
@@ -39,6 +39,7 @@ from handlers.telegram.changes import (
 from handlers.telegram.guard import anonymous_admin
 from handlers.telegram.outbox import deliver
 from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
+from handlers.telegram.render.stats import group_stats, own_stats
 from handlers.telegram.texts import EN, ZH, language_for, t
 
 log = logging.getLogger(__name__)
@@ -291,6 +292,20 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not d.host.put_once(prefs_key(chat.id), update.update_id, lambda p: {**p, "lang": new}):
         return  # a redelivery of a switch made without a table
     await reply(update, t(new, "language_set"))
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stats: in a group, its finished games and leaderboard (for anyone there); in a private
+    chat, the player's own figures across groups. A game in play counts once it ends."""
+    user, chat, host = update.effective_user, update.effective_chat, deps(context).host
+    if is_group(update):
+        figures = host.get(group_stats_key(chat.id))
+        await reply(
+            update, group_stats(lang_of(context, chat.id, user), chat.title or "", figures)
+        )
+    else:
+        figures = host.get(player_stats_key(user.id))
+        await reply(update, own_stats(language_for(user.language_code), figures))
 
 
 async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

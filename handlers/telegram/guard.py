@@ -7,7 +7,7 @@ import logging
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from handlers.storage.keys import game_key, prefs_key, user_key, waiting_key
+from handlers.storage.keys import game_key, group_stats_key, prefs_key, user_key, waiting_key
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram.changes import deps, is_group, lang_of, reply, stop_if_repeat
 from handlers.telegram.texts import t
@@ -40,7 +40,7 @@ def anonymous_admin(update: Update) -> bool:
     return bool(message and message.sender_chat and chat and message.sender_chat.id == chat.id)
 
 
-NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language", "/history")
+NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language", "/history", "/stats")
 
 
 _TEXT = (str, type(None))
@@ -131,7 +131,7 @@ def reads_of(update: Update, chat: int) -> list[str]:
     """The store keys that handling `update` reads, to be read in one call: the table, and
     for /newgame the group's saved settings, the host's pointer and who waits for the next
     lobby (Play again: the latter), for a join the joiner's, for a settings button or news of
-    the bot's rights the group's saved record."""
+    the bot's rights the group's saved record, for /stats the group's statistics."""
     keys = [game_key(chat)]
     message, user = update.effective_message, update.effective_user
     if update.my_chat_member is not None:
@@ -151,4 +151,6 @@ def reads_of(update: Update, chat: int) -> list[str]:
         keys += [prefs_key(chat), user_key(user.id), waiting_key(chat)]
     elif command == "/start" and len(words) == 2:
         keys.append(user_key(user.id))
+    elif command == "/stats":
+        keys.append(group_stats_key(chat))
     return keys

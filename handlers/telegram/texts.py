@@ -20,6 +20,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("history", "This group's last ten games and their records"),
         ("nextgame", "Be told privately when the next game opens here"),
         ("remove", "Remove a player from the lobby or game (host or admin)"),
+        ("stats", "Statistics of this group, or your own (private chat)"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -33,6 +34,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("history", "本群最近十局及其对局记录"),
         ("nextgame", "本群开下一局时私聊通知你"),
         ("remove", "将玩家移出房间或游戏（发起人或管理员）"),
+        ("stats", "本群战绩，或你自己的战绩（私聊）"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -370,13 +372,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "/forget — (in my private chat) erase what I keep about you\n"
         "/history — this group's last ten games, each with its record\n"
         "/nextgame — be told privately when the next game opens here\n"
-        "/remove — remove a player from the lobby or game (host or admin)",
+        "/remove — remove a player from the lobby or game (host or admin)\n"
+        "/stats — this group's statistics; in my private chat, your own",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
         "/mycard — （私聊中）查看你的人物和情报\n/language — 切换 English / 中文\n"
         "/forget — （私聊中）删除我保存的你的数据\n"
         "/history — 本群最近十局及其对局记录\n/nextgame — 本群开下一局时私聊通知你\n"
-        "/remove — 将玩家移出房间或游戏（发起人或管理员）",
+        "/remove — 将玩家移出房间或游戏（发起人或管理员）\n"
+        "/stats — 本群战绩；私聊中查看你自己的战绩",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -702,6 +706,61 @@ TEXTS.update(
 TEXTS.update(
     {
         "turn_of": {EN: "It's {seat}. {name}'s turn.", ZH: "现在轮到{seat}号位 {name}。"},
+    }
+)
+
+
+# statistics: /stats in a group (its finished games, its leaderboard) and in a private chat
+TEXTS.update(
+    {
+        "stats_title": {EN: "📊 <b>Statistics of {group}</b>", ZH: "📊 <b>{group} 的战绩</b>"},
+        "stats_none": {
+            EN: "📊 No game has been finished in this group yet.",
+            ZH: "📊 本群还没有打完的游戏。",
+        },
+        "stats_games": {EN: "Games finished: {n}", ZH: "已完成：{n} 局"},
+        "stats_wins": {
+            EN: "Won by Red: {red}, by Blue: {blue}",
+            ZH: "获胜：红方 {red} 局，蓝方 {blue} 局",
+        },
+        "stats_decapitations": {
+            EN: "Decapitations tried: {tried}, worked: {worked}",
+            ZH: "斩首：{tried} 次，成功 {worked} 次",
+        },
+        "stats_average": {
+            EN: "Average game: {m} min {s} s, turns: {turns}",
+            ZH: "平均每局：{m} 分 {s} 秒，{turns} 回合",
+        },
+        "stats_roles": {EN: "Roles, won of played: {roles}", ZH: "各角色胜/局：{roles}"},
+        "stats_role": {EN: "{role} {won}/{played}", ZH: "{role} {won}/{played}"},
+        "role_captain": {EN: "captain", ZH: "队长"},
+        "role_observer": {EN: "Observer", ZH: "观察员"},
+        "role_spy": {EN: "Spy", ZH: "密探"},
+        "role_turncoat": {EN: "Turncoat", ZH: "变节者"},
+        "stats_leaders": {EN: "🏅 Leaderboard:", ZH: "🏅 排行榜："},
+        "stats_leader": {
+            EN: "{rank}. {name} — games: {games}, won: {wins} ({rate}%), decapitations: {worked}",
+            ZH: "{rank}. {name} — {games} 局，胜 {wins} 局（{rate}%），斩首成功 {worked} 次",
+        },
+        "stats_more": {EN: "… and {n} more", ZH: "……另有 {n} 人"},
+        "stats_own_title": {EN: "📊 <b>Your statistics</b>", ZH: "📊 <b>你的战绩</b>"},
+        "stats_own_none": {
+            EN: "📊 You have not finished a game yet.",
+            ZH: "📊 你还没有打完过一局。",
+        },
+        "stats_own_games": {
+            EN: "Games finished: {n}, in groups: {groups}",
+            ZH: "已完成：{n} 局，共 {groups} 个群",
+        },
+        "stats_own_wins": {EN: "Won: {wins} ({rate}%)", ZH: "获胜：{wins} 局（{rate}%）"},
+        "stats_own_colours": {
+            EN: "As Red: won {rw} of {rp}; as Blue: won {bw} of {bp}",
+            ZH: "执红方：{rp} 局胜 {rw} 局；执蓝方：{bp} 局胜 {bw} 局",
+        },
+        "stats_own_decapitations": {
+            EN: "Your decapitations tried: {tried}, worked: {worked}",
+            ZH: "你的斩首：{tried} 次，成功 {worked} 次",
+        },
     }
 )
 

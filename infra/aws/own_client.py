@@ -72,6 +72,10 @@ class Client:
         """DynamoDB DeleteItem."""
         return self.call("DeleteItem", params)
 
+    def transact_write_items(self, **params: Any) -> dict[str, Any]:
+        """DynamoDB TransactWriteItems."""
+        return self.call("TransactWriteItems", params)
+
     def send_message(self, **params: Any) -> dict[str, Any]:
         """SQS SendMessage."""
         return self.call("SendMessage", params)

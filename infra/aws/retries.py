@@ -71,6 +71,18 @@ MODELED_ERRORS = {
     "BatchGetItem": _DYNAMODB_READ,
     "PutItem": _DYNAMODB_WRITE,
     "DeleteItem": _DYNAMODB_WRITE,
+    "TransactWriteItems": frozenset(
+        {
+            "ResourceNotFoundException",
+            "TransactionCanceledException",
+            "TransactionInProgressException",
+            "IdempotentParameterMismatchException",
+            "ProvisionedThroughputExceededException",
+            "RequestLimitExceeded",
+            "InternalServerError",
+            "ThrottlingException",
+        }
+    ),
     "SendMessage": frozenset(
         {
             "InvalidMessageContents",

@@ -73,7 +73,8 @@ def _error(
 ) -> AwsError:
     """The AwsError an error answer describes, readable even when its body is no JSON; a
     former Query service's code (x-amzn-query-error, SQS) replaces the JSON one, as in botocore;
-    the item a failed DynamoDB condition returns is kept in `.response["Item"]`, as in botocore."""
+    the item a failed DynamoDB condition returns is kept in `.response["Item"]`, a cancelled
+    transaction's reasons in `.response["CancellationReasons"]`, as in botocore."""
     body = parsed if isinstance(parsed, dict) else {}
     raw = body.get("__type") or headers.get("x-amzn-ErrorType") or body.get("code")
     raw = raw or body.get("Code")
@@ -90,7 +91,19 @@ def _error(
     error = AwsError(code, str(message), status, operation)
     if isinstance(body.get("Item"), dict):  # a failed condition's item (ALL_OLD), as botocore
         error.response["Item"] = {name: _attribute(value) for name, value in body["Item"].items()}
+    if isinstance(body.get("CancellationReasons"), list):  # a cancelled transaction's, likewise
+        error.response["CancellationReasons"] = [_reason(r) for r in body["CancellationReasons"]]
     return error
+
+
+def _reason(reason: Any) -> dict[str, Any]:
+    """One cancellation reason of a transaction, its item's binary parts as bytes."""
+    if not isinstance(reason, dict):
+        return {}
+    if isinstance(reason.get("Item"), dict):
+        item = {name: _attribute(value) for name, value in reason["Item"].items()}
+        return {**reason, "Item": item}
+    return reason
 
 
 def _decode_blobs(answer: dict[str, Any]) -> None:

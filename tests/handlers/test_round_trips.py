@@ -161,3 +161,77 @@ def test_news_of_the_bots_rights_reads_the_table_and_the_groups_record_in_one_ca
     lambda_bot.settle()
     assert store.reads - reads == 1
     assert table.data()["bot_can_delete"] is True
+
+
+def written_keys(bot: LambdaBot) -> list[list[str]]:
+    """The keys of every write call the bot's store makes from now on (below its read cache),
+    one list a call: a save's key, or a transaction's keys."""
+    backend = bot.store.backend
+    calls: list[list[str]] = []
+    save, save_all, delete = backend.save, backend.save_all, backend.delete
+
+    def saving(item):
+        calls.append([item.key])
+        return save(item)
+
+    def saving_all(items):
+        calls.append([item.key for item in items])
+        return save_all(items)
+
+    def deleting(key, version):
+        calls.append([key])
+        return delete(key, version)
+
+    backend.save, backend.save_all, backend.delete = saving, saving_all, deleting
+    return calls
+
+
+def stats_written(calls: list[list[str]]) -> list[str]:
+    return [key for call in calls for key in call if key.startswith("stats#")]
+
+
+def test_no_update_but_the_end_writes_stats(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4)
+    calls = written_keys(lambda_bot)
+    table.open()
+    state = table.start(seed=51)
+    table.scout_and_done(state.first, state.first % 4 + 1)
+    lambda_bot.advance(90)  # a turn runs out
+    table.host.say("/status")
+    table.host.say("/stats")
+    seat = table.state.turn
+    player = table.player_at(seat)
+    player.press(table.t("btn_decapitate"))
+    player.press(table.seat_label(seat % 4 + 1))
+    assert stats_written(calls) == []
+    store, mark = lambda_bot.store, len(calls)
+    reads, writes = store.reads, store.writes
+
+    player.press(table.t("btn_confirm"))  # the end
+
+    # Reads: the table, then the statistics items and the group's history together. Writes: one
+    # transaction (the table, the statistics of the group and of each player, the game kept in
+    # the group's history), then the delivery marked.
+    assert (store.reads - reads, store.writes - writes) == (2, 2)
+    assert table.ending() is not None
+    game, users = f"game#{table.chat}", [f"stats#user#{u}" for u in table.data()["seats"]]
+    kept = f"history#{table.chat}"
+    assert calls[mark:] == [[game, f"stats#group#{table.chat}", *users, kept], [game]]
+    mark = len(calls)
+    table.host.say("/stats")
+    player.private("/stats")
+    table.host.press(table.t("btn_play_again"), table.ending())
+    lambda_bot.advance(3600)
+    assert stats_written(calls[mark:]) == []
+
+
+def test_stats_in_a_group_reads_the_table_and_the_statistics_in_one_call(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    store = lambda_bot.store
+    reads, writes = store.reads, store.writes
+    table.players[2].say("/stats")
+    assert (store.reads - reads, store.writes - writes) == (1, 0)
+    assert table.group_texts()[-1] == table.t("stats_none")

@@ -92,6 +92,7 @@ OPERATIONS = {
     "BatchGetItem": "dynamodb",
     "PutItem": "dynamodb",
     "DeleteItem": "dynamodb",
+    "TransactWriteItems": "dynamodb",
     "SendMessage": "sqs",
     "GetSecretValue": "secretsmanager",
 }

@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 from botocore.client import BaseClient
 
-from handlers.playtest.aws_proxy import DELETE_ITEM, PUT_ITEM, AwsProxy, proxy
+from handlers.playtest.aws_proxy import (
+    DELETE_ITEM,
+    PUT_ITEM,
+    TRANSACT_WRITE_ITEMS,
+    AwsProxy,
+    proxy,
+)
 from handlers.playtest.drivers import FakeClock
 from handlers.storage.records import forget
 from infra import aws, dynamo_store
@@ -229,3 +235,33 @@ def test_the_own_clients_error_keeps_the_item_a_failed_condition_returns() -> No
     with pytest.raises(aws.AwsError) as failure:
         wire.parse("PutItem", 400, email.message.Message(), without, 0)  # type: ignore[arg-type]
     assert "Item" not in failure.value.response
+
+
+def test_a_transaction_whose_answer_is_lost_returns_the_saved_items(
+    store: DynamoStore, other: DynamoStore, faults: AwsProxy
+) -> None:
+    first = store.save(Item(KEY, 0, {"status": "playing"}))
+    faults.drop_answers(TRANSACT_WRITE_ITEMS)
+
+    saved = store.save_all(
+        [Item(KEY, first.version, {"status": "over"}), Item("stats#user#42", 0, {"games": 1})]
+    )
+
+    assert saved == [Item(KEY, 2, {"status": "over"}), Item("stats#user#42", 1, {"games": 1})]
+    assert [other.load(item.key) for item in saved] == saved
+    assert faults.dropped == [TRANSACT_WRITE_ITEMS]
+
+
+def test_someone_elses_write_is_a_conflict_for_a_transaction_even_when_its_answer_is_lost(
+    store: DynamoStore, other: DynamoStore, faults: AwsProxy
+) -> None:
+    first = store.save(Item(KEY, 0, {"status": "playing"}))
+    theirs = other.save(Item("stats#user#42", 0, {"games": 1}))
+    faults.drop_answers(TRANSACT_WRITE_ITEMS)
+
+    with pytest.raises(Conflict):
+        store.save_all(
+            [Item(KEY, first.version, {"status": "over"}), Item("stats#user#42", 0, {"games": 1})]
+        )
+    assert other.load(KEY) == first
+    assert other.load("stats#user#42") == theirs

@@ -78,7 +78,18 @@ def crash_at(bot: LambdaBot, step: str, chat: int) -> Iterator[None]:
             fire()
         return remember(self, *args, **kwargs)
 
+    save_all = store.save_all
+
+    def saving_all(items):  # a game's end, saved with its statistics
+        if items[0].key == game_key(chat) and step == "after_load":
+            fire()
+        saved = save_all(items)
+        if items[0].key == game_key(chat) and step == "after_save":
+            fire()
+        return saved
+
     monkey.setattr(store, "save", saving)
+    monkey.setattr(store, "save_all", saving_all)
     monkey.setattr(outbox, "_one", sending)
     monkey.setattr(Host, "remember", remembering)
     try:

@@ -30,8 +30,8 @@ def kept_game(table: Table, winner: str | None) -> dict[str, Any]:
 
 
 def keeping(out: Out, table: Table, winner: str | None) -> Out:
-    """The end message, carrying the game for the group's history: whoever delivers it keeps
-    the game first (see `changes.keep_games`)."""
+    """The end message, carrying the game for the group's history: the change that owes it
+    keeps the game in the same write (see `Host._save`)."""
     return {**out, "history": kept_game(table, winner)}
 
 
