@@ -26,6 +26,7 @@ from handlers.telegram.buttons import answered, press_board, press_game, press_l
 from handlers.telegram.changes import Deps
 from handlers.telegram.commands import (
     cancel,
+    extend,
     forget,
     help_,
     language,
@@ -91,6 +92,7 @@ def build(
         ("help", help_),
         ("language", language),
         ("forget", forget),
+        ("extend", extend),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     for kind, handle in ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board)):

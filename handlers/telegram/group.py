@@ -10,10 +10,10 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from handlers.session.table import BOT_CAN_DELETE, PLAYING, Table
+from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram import render
-from handlers.telegram.changes import deps, is_group, migrate, removed, run
+from handlers.telegram.changes import bot_can_delete, deps, is_group, migrate, removed, run
 from handlers.telegram.outbox import deliver
 
 log = logging.getLogger(__name__)
@@ -74,12 +74,14 @@ async def chatter(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A timer fired: apply whatever deadline has passed."""
     d = deps(context)
+    seed, can_delete = await dealing(context, update.chat)
 
     def due(table: Table | None):
         if table is None:
             return None, []
         now, wake_at = d.clock(), table.next_wake()
         if wake_at is not None and now >= wake_at:
+            table.deal_with(seed, can_delete)  # a lobby whose countdown ends may start itself
             return table, render.show(table, table.catch_up(now))
         # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
         # A timer early for what is next due (a resumed one, or a hop towards a wait longer than
@@ -91,6 +93,19 @@ async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
         return None, []
 
     await run(context, update.chat, None, due)
+
+
+async def dealing(context, chat: int) -> tuple[int | None, bool | None]:
+    """How a lobby would deal, should its countdown start it: the seed, and whether the bot may
+    delete messages (asked of Telegram when it never said)."""
+    d = deps(context)
+    table = d.host.load(chat)
+    if table is None or table.status != LOBBY:
+        return None, None
+    can_delete = table.data.get(BOT_CAN_DELETE)
+    if can_delete is None:
+        can_delete = await bot_can_delete(context, chat)
+    return d.seed(), can_delete
 
 
 def same_time(a: float, b: float) -> bool:
