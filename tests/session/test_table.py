@@ -32,12 +32,12 @@ def kinds(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
 
 
-def test_new_lobby_seats_its_creator_and_closes_after_an_hour() -> None:
+def test_new_lobby_seats_its_creator_and_closes_unstarted_when_its_countdown_ends() -> None:
     table, events = Table.open_lobby(CHAT, 3, 1, "Ann", "en", {}, NOW, "Club")
     assert table.players == [[1, "Ann"]] and table.game == 3
-    assert table.deadline() == NOW + LOBBY_SECONDS
+    assert table.deadline() == NOW + 300 < NOW + LOBBY_SECONDS
     assert kinds(events) == [ev.LOBBY_OPENED]
-    events = table.catch_up(NOW + LOBBY_SECONDS)
+    events = table.catch_up(NOW + 300)
     assert table.status == "cancelled" and table.deadline() is None
     assert kinds(events) == [ev.LOBBY_EXPIRED]
 
