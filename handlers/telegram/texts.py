@@ -482,9 +482,10 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "你在「{group}」开了一局斩首行动。你的人物牌和按钮会发到这里。",
     },
     "lobby_unreachable": {
-        EN: "⚠️ I can't message {names} privately yet, so I could not send a card. "
-        "Press “{button}” below, then Start.",
-        ZH: "⚠️ 我还无法私聊 {names}，发不了人物牌。请点击下方的「{button}」，然后按「开始」。",
+        EN: "⚠️ I can't message {names} privately yet, so no card could reach them and the "
+        "game can't start. Press “{button}” below, then Start in my chat.",
+        ZH: "⚠️ 我还无法私聊 {names}，人物牌发不过去，游戏还不能开始。"
+        "请点击下方的「{button}」，然后在私聊中按「开始」。",
     },
     "unreachable_start": {
         EN: "I can't message {names} privately yet: press “{button}” under the lobby, "
@@ -559,6 +560,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "set_lobby_minutes": {EN: "Lobby countdown: {v} min", ZH: "房间倒计时：{v} 分钟"},
     "head_lobby_minutes": {EN: "⏳ Lobby countdown", ZH: "⏳ 房间倒计时"},
     "choice_minutes": {EN: "{v} min", ZH: "{v}分钟"},
+    "clock_utc": {EN: "{h}:{m} UTC", ZH: "UTC {h}时{m}分"},
     "set_auto_start": {
         EN: "Auto-start when the countdown ends: {v}",
         ZH: "倒计时结束自动开始：{v}",

@@ -104,9 +104,11 @@ def start_url() -> str:
     return f"https://t.me/{BOT_USERNAME['name']}?start=hi"
 
 
-def time_of_day(when: float) -> str:
-    """A moment as the reader's app shows it, in their own time zone (UTC where it cannot)."""
-    shown = time.strftime("%H:%M UTC", time.gmtime(when))
+def time_of_day(table: Table, when: float) -> str:
+    """A moment as the reader's app shows it, in their own time zone (in UTC, in the table's
+    language, where it cannot)."""
+    moment = time.gmtime(when)
+    shown = t_(table, "clock_utc", h=f"{moment.tm_hour:02}", m=f"{moment.tm_min:02}")
     return f'<tg-time unix="{int(when)}" format="t">{shown}</tg-time>'
 
 

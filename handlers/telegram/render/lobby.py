@@ -101,7 +101,7 @@ def countdown(table: Table) -> str | None:
         return None
     key = "lobby_countdown_auto" if table.settings["auto_start"] else "lobby_countdown_close"
     m = EXTEND_SECONDS // 60
-    return t_(table, key, time=time_of_day(deadline), min=MIN_PLAYERS, m=m)
+    return t_(table, key, time=time_of_day(table, deadline), min=MIN_PLAYERS, m=m)
 
 
 def edit_lobby(table: Table) -> Out:

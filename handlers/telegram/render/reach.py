@@ -66,23 +66,24 @@ def closed(table: Table, e: dict) -> Out:
 
 def extended(table: Table, e: dict) -> Out:
     """The group told who pushed the countdown back, and when it now ends."""
-    when = time_of_day(table.deadline() or 0)
+    when = time_of_day(table, table.deadline() or 0)
     return send_group(
         table, t_(table, "extended", name=shown_name(e["name"]), m=e["minutes"], time=when), None
     )
 
 
-def back(table: Table, e: dict) -> Out:
-    """The group told that a player the bot could not reach opened its chat."""
+def back(table: Table, e: dict) -> list[Out]:
+    """The group told that a player the bot could not reach opened its chat (in a lobby, the
+    player told privately which game their card will come from)."""
     user = e["user"]
     if table.status == LOBBY:
         names = dict(map(tuple, table.players))
-        return send_group(
-            table, t_(table, "back_lobby", name=shown_name(names.get(user, "?"))), None
-        )
+        text = t_(table, "back_lobby", name=shown_name(names.get(user, "?")))
+        joined_text = t_(table.speaking_to(user), "joined", group=group_title(table))
+        return [send_group(table, text, None), send_private(user, joined_text)]
     seat = table.seat_of(user)
     name = seat_name(table, seat) if seat else shown_name("?")
-    return send_group(table, t_(table, "back_game", name=name), None)
+    return [send_group(table, t_(table, "back_game", name=name), None)]
 
 
 def start_refused(table: Table) -> dict[str, str]:

@@ -64,7 +64,7 @@ _SHOWN = {
     ev.LOBBY_EXPIRED: lambda table, e: [closed(table, e)],
     ev.LOBBY_REMINDER: lambda table, e: [reminder(table, e)],
     ev.EXTENDED: lambda table, e: [extended(table, e)],
-    ev.BACK: lambda table, e: [back(table, e)],
+    ev.BACK: back,
     ev.SEATING: lambda table, e: [seating(table, e["silence"])],
     ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"]),
     ev.PROMPT: lambda table, e: prompt(table, e["version"]),
