@@ -221,3 +221,29 @@ def test_status_in_a_lobby_names_who_the_bot_cannot_reach(
     lines = table.group_texts()[-1].splitlines()
     assert table.t("status_unreachable", names=isolate(table.host.name)) in lines
     assert lines[-1].startswith("⏳")
+
+
+def test_a_redelivered_start_tells_the_group_once(lambda_bot: LambdaBot) -> None:
+    table = never_started_host(lambda_bot)
+    update = lambda_bot.fake.send_text(table.host.user, table.host.user, "/start")
+    lambda_bot.fake.next_updates()
+    lambda_bot.post(update)
+    back = table.t("back_lobby", name=isolate(table.host.name))
+    assert table.group_texts()[-1] == back
+    lambda_bot.post(update)  # Telegram delivers it again
+    assert table.group_texts().count(back) == 1
+
+
+def test_play_again_keeps_naming_a_player_the_bot_lost(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    guest = table.players[1]
+    lambda_bot.fake.block(guest.user)
+    state = table.start(seed=3)
+    table.decapitate(state.first, state.first % 4 + 1)
+    table.players[2].press(table.t("btn_play_again"), table.ending())
+    lobby = table.lobby_message()
+    assert warning(table, guest) in lobby.text
+    assert table.players[2].press(table.t("btn_start"), lobby) == table.t(
+        "unreachable_start", names=isolate(guest.name), button=table.t("btn_open_chat")
+    )
