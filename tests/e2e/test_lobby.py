@@ -3,6 +3,8 @@ countdown that starts or closes it, /extend, and /status."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from handlers.playtest.drivers import Bot, LambdaBot
@@ -132,8 +134,14 @@ def test_the_reminder_mentions_a_player_the_bot_cannot_reach(bot: Bot, lang: str
     )
 
 
-def test_extend_pushes_the_countdown_back(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def clock(table: Table, when: float) -> str:
+    moment = time.gmtime(when)
+    return table.t("clock_utc", h=f"{moment.tm_hour:02}", m=f"{moment.tm_min:02}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_extend_pushes_the_countdown_back(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
     table.open(table.players[1:3])
     first = table.data()["deadline"]
     assert deadline_shown(table.lobby_message()) == int(first)
@@ -142,7 +150,8 @@ def test_extend_pushes_the_countdown_back(bot: Bot) -> None:
     assert table.data()["deadline"] == first + 120
     assert deadline_shown(table.lobby_message()) == int(first + 120)
     told = table.group_messages()[-1]
-    assert told.text.startswith(f"⏳ {isolate(table.players[2].name)} gave the lobby 2 more min")
+    name = isolate(table.players[2].name)
+    assert told.text == table.t("extended", name=name, m=2, time=clock(table, first + 120))
     bot.advance(100)  # past the first end: still open, and no reminder yet
     assert table.data()["status"] == "lobby" and table.group_messages()[-1] == told
     bot.advance(60)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from engine import Action, captains
@@ -253,3 +255,24 @@ def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
         "captains": captains(state.cards),
     }
     assert table.deadline() is None and table.speaker() is None
+
+
+def test_a_lost_player_back_during_a_secret_wait_is_not_announced() -> None:
+    table = started(7, seed=1, turncoat=True)
+    user = table.user_at(2)
+    assert table.lost_touch([user]) and not table.lost_touch([user])
+    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
+    assert table.back_in_touch(user) == []
+    assert table.unreachable() == [] and table.back_in_touch(user) is None
+
+
+def test_extend_adds_two_minutes_up_to_an_hour_after_the_lobby_opened() -> None:
+    table = lobby(3)
+    assert table.deadline() == NOW + 300
+    events = table.extend("Ben", NOW + 10)
+    assert kinds(events) == [ev.LOBBY_SHOWN, ev.EXTENDED] and table.deadline() == NOW + 420
+    for _ in range(30):
+        with contextlib.suppress(Refused):
+            table.extend("Ben", NOW + 10)
+    assert table.deadline() == NOW + LOBBY_SECONDS
+    assert refusal(lambda: table.extend("Ben", NOW + 10)) == "extend_max"
