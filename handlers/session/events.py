@@ -12,7 +12,9 @@ Event = dict[str, Any]
 
 LOBBY_OPENED = "lobby_opened"  # post the lobby message
 LOBBY_SHOWN = "lobby_shown"  # redraw the lobby message (the lobby, or the settings menu)
-LOBBY_EXPIRED = "lobby_expired"  # the lobby closed unstarted
+# the lobby closed unstarted: "reason" ("few", "unreachable" or None), "n" players, "users"
+# unreachable
+LOBBY_EXPIRED = "lobby_expired"
 SEATING = "seating"  # the lobby message becomes the seating; "silence": deleting is on
 PRIVATE = "private"  # an engine event for one seat; "event", "version" for its buttons
 PROMPT = "prompt"  # ask the seat waited for to act; "version"
@@ -35,6 +37,10 @@ RETURNED = "returned"  # "seat" is back as its turn begins: tell the group
 SEAT_REMOVED = "seat_removed"
 BUTTONS_GONE = "buttons_gone"  # take the buttons off "group" message ids, "private" [user, id]s
 LOBBY_REMOVED = "lobby_removed"  # "user" ("name", reads "lang") taken out of the lobby "by"
+# the lobby's countdown and players the bot could not reach
+LOBBY_REMINDER = "lobby_reminder"  # the countdown ends in "minutes"; /extend adds "extend"
+EXTENDED = "extended"  # "name" pushed the countdown back by "minutes"
+BACK = "back"  # "user", unreachable before, opened the private chat
 
 # The engine's public events that make a line of the turn message.
 BOARD_KINDS = frozenset(

@@ -23,6 +23,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "turncoat_seconds": 20,
     "spy_seconds": 15,
     "delete_chatter": True,
+    "lobby_minutes": 5,
+    "auto_start": True,
 }
 CHOICES: dict[str, tuple] = {
     "virtual_players": (0, 1, 2),
@@ -30,6 +32,7 @@ CHOICES: dict[str, tuple] = {
     "speak_seconds": (30, 45, 60, 90, 120),
     "turncoat_seconds": (10, 15, 20, 30),
     "spy_seconds": (10, 15, 20, 30),
+    "lobby_minutes": (2, 5, 10, 15),
 }
 SETTING_KEYS = tuple(DEFAULT_SETTINGS)
 # The time limit of each kind of wait, by the engine's phase.

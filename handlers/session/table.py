@@ -19,7 +19,7 @@ from handlers.session.base import (
     Refused,
 )
 from handlers.session.events import Event
-from handlers.session.play import Play
+from handlers.session.lobby import LOBBY_SECONDS, Lobby
 from handlers.session.settings import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -35,23 +35,23 @@ __all__ = [
     "CANCELLED",
     "ENDED",
     "LOBBY",
+    "LOBBY_SECONDS",
     "OVER_STATUS",
     "PLAYING",
     "Refused",
     "Table",
 ]
 
-LOBBY_SECONDS = 3600  # an unstarted lobby closes after an hour
 NAME_MAX, TITLE_MAX = 32, 64
 
 
-def next_game(previous: Play | None, now: float) -> int:
+def next_game(previous: Lobby | None, now: float) -> int:
     """The number of a group's next game: after its last one, and never one an earlier life of
     the group's item gave out (the time in seconds is past every number given before it)."""
     return max(previous.game + 1 if previous is not None else 1, int(now))
 
 
-class Table(Play):
+class Table(Lobby):
     """A group's lobby or game, as stored."""
 
     @classmethod
@@ -81,10 +81,10 @@ class Table(Play):
                 "settings": clean_settings(settings),
                 "lobby_msg": None,
                 "opened": now,
-                "deadline": now + LOBBY_SECONDS,
                 "applied": [],
             }
         )
+        table._count_down(now + 60 * table.settings["lobby_minutes"], now)
         table._note_lang(creator, own_lang)
         return table, [ev.event(ev.LOBBY_OPENED)]
 
@@ -106,6 +106,7 @@ class Table(Play):
             raise Refused("lobby_full", max=MAX_PLAYERS)
         self.players.append([user, name[:NAME_MAX]])
         self._note_lang(user, lang)
+        self._reached(user)  # they joined from the private chat
         return self._lobby_shown(menu=False)
 
     def leave(self, user: int) -> list[Event]:
@@ -114,6 +115,7 @@ class Table(Play):
             raise Refused("not_in_lobby")
         self.data["players"] = [p for p in self.players if p[0] != user]
         self._note_lang(user, None)
+        self._reached(user)
         return self._lobby_shown(menu=False)
 
     def show_settings(self) -> list[Event]:
@@ -135,11 +137,14 @@ class Table(Play):
             raise Refused("bad_button")
         return self._lobby_shown(menu=True)
 
-    def set_setting(self, key: str, value: object) -> list[Event]:
-        """Set a time limit or the number of virtual players to one of its CHOICES."""
+    def set_setting(self, key: str, value: object, now: float | None = None) -> list[Event]:
+        """Set a time limit or the number of virtual players to one of its CHOICES (a new
+        lobby countdown runs from `now`)."""
         self._in_lobby()
         if not set_setting(self.settings, key, value):
             raise Refused("bad_button")
+        if key == "lobby_minutes" and now is not None:
+            self._count_down(now + 60 * self.settings[key], now)
         return self._lobby_shown(menu=True)
 
     def switch_language(self, lang: str, now: float) -> list[Event]:
@@ -155,6 +160,8 @@ class Table(Play):
         self._in_lobby()
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             raise Refused("need_players", n=len(self.players), min=MIN_PLAYERS, max=MAX_PLAYERS)
+        if self.unreachable():  # they would get no card
+            raise Refused("unreachable_start")
         names = [name for _, name in self.players]
         ids = {name: uid for uid, name in self.players}
         if len(ids) != len(names):  # two players with one name: tell them apart

@@ -27,6 +27,7 @@ from handlers.telegram.buttons import answered, press_board, press_game, press_l
 from handlers.telegram.changes import Deps
 from handlers.telegram.commands import (
     cancel,
+    extend,
     forget,
     help_,
     language,
@@ -98,6 +99,7 @@ def build(
         ("nextgame", nextgame_command),
         ("remove", remove),
         ("stats", stats),
+        ("extend", extend),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     presses = ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board))

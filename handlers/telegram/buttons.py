@@ -140,7 +140,7 @@ async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> 
         if kind == callbacks.SWITCH:
             changer = _on_same_game(p, lambda t_: t_.change_setting(key))
         else:
-            changer = _on_same_game(p, lambda t_: t_.set_setting(key, value))
+            changer = _on_same_game(p, lambda t_: t_.set_setting(key, value, d.clock()))
     elif p.arg == "set":
         changer = _on_same_game(p, lambda t_: t_.show_settings())
     elif p.arg == "back":
@@ -150,7 +150,7 @@ async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> 
         if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
             can_delete = await bot_can_delete(context, p.chat)
         seed = d.seed()
-        changer = _on_same_game(p, lambda t_: t_.start(d.clock(), seed, can_delete))
+        changer = _on_same_game(p, lambda t_: dealt(t_, d.clock(), seed, can_delete))
     else:
         raise Refused("bad_button")
     press.ready = ""
@@ -161,6 +161,16 @@ async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> 
         defaults = {**prefs, "settings": saved.settings, "lang": saved.lang}
         d.host.put_newer(prefs_key(p.chat), defaults, saved, change.saved_version)
     return ""
+
+
+def dealt(table: Table, now: float, seed: int | None, can_delete: bool) -> list[dict]:
+    """Start pressed: deal, or (while someone would get no card) say who and what to do."""
+    try:
+        return table.start(now, seed, can_delete)
+    except Refused as err:
+        if err.key != "unreachable_start":
+            raise
+        raise Refused(err.key, **render.start_refused(table)) from None
 
 
 def _on_same_game(p: Press, fn):
@@ -218,6 +228,7 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
             if str(uid) in langs:
                 new.data["langs"][str(uid)] = langs[str(uid)]
         new.data["again_of"] = table.game
+        new.data["unreachable"] = [u for u in table.unreachable() if new.is_player(u)]
         # The pressed button goes: the old game's last message keeps its text.
         calls = next_lobby_calls(new, waiting)
         return new, [*render.show(new, news), *render.drop_play_again(table), *calls]

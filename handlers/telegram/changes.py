@@ -120,6 +120,8 @@ async def send(
         await settle_lobby(context, table, lobby[-1])
     if delivery.unreachable and table.status == PLAYING:
         await tell_unreachable(context, table, delivery.unreachable)
+    if delivery.unreachable and table.status in (LOBBY_STATUS, PLAYING):
+        await note_unreachable(context, table, delivery.unreachable)
     if delivery.migrated_to:
         await follow_upgrade(context, table, delivery)
     if table.chat in delivery.removed_from:
@@ -205,6 +207,20 @@ async def tell_unreachable(context, table: Table, users: list[int]) -> None:
         [[[t(table.lang, "btn_open_chat"), url]]],
     )
     await deliver(context.bot, [out], {})
+
+
+async def note_unreachable(context, table: Table, users: list[int]) -> None:
+    """Remember who a private message failed to reach: the lobby names them (and Start waits
+    for them); in a game, the group hears when they are back."""
+
+    def note(current: Table | None):
+        if current is None or current.game != table.game or not current.lost_touch(users):
+            return None, []
+        if current.status == LOBBY_STATUS:
+            return current, [render.lobby_message(current)]
+        return current, []
+
+    await run(context, table.chat, None, note)
 
 
 async def reply(update: Update, text: str) -> None:

@@ -1,5 +1,5 @@
 """The slash commands: /newgame, /start (joining), /mycard, /status, /cancel, /rules, /help,
-/language, /stats (/history and /nextgame: see `records`)."""
+/language, /extend, /stats (/history and /nextgame: see `records`)."""
 
 from __future__ import annotations
 
@@ -107,6 +107,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if target is None:
         await reply(update, t(lang, "welcome") + "\n\n" + t(lang, "help"))
         await resend_private(update, context)
+        await reconnect(update, context)
         return
     chat, game = target
 
@@ -126,8 +127,34 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await stop_if_repeat(context, update, table)
         lang = table.lang_of(user.id, own_lang(user)) if table else lang  # a private answer
         await reply(update, t(lang, err.key, **err.kw))
+        await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
     deps(context).host.point_user(user.id, chat)
+
+
+async def reconnect(update: Update, context) -> None:
+    """After /start: a player the bot could not reach is back; each group they are in hears
+    it (its lobby then names them no more)."""
+    user = update.effective_user.id
+    d = deps(context)
+    for chat in pointed_chats(d.host.get(user_key(user))):
+        table = d.host.load(chat)
+        if table is None or user not in table.unreachable():
+            continue
+        with suppress(ApplicationHandlerStop):  # a redelivery: told the first time
+            await run(context, chat, update.update_id, back_in_touch(user))
+
+
+def back_in_touch(user: int):
+    """A changer that notes `user` reachable again, and tells the group."""
+
+    def back(table: Table | None):
+        news = table.back_in_touch(user) if table is not None else None
+        if news is None:
+            return None, []
+        return table, render.show(table, news)
+
+    return back
 
 
 def playing_table(context, user: int, statuses: tuple[str, ...]) -> Table | None:
@@ -252,6 +279,34 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await run(context, chat.id, update.update_id, end)
     except Refused as err:
         await reply(update, t(table.lang, err.key, **err.kw))
+
+
+async def extend(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/extend: a player in the lobby (or an admin) gives it a couple more minutes."""
+    user, chat = update.effective_user, update.effective_chat
+    if await refuse_outside_group(update):
+        return
+    d = deps(context)
+    table = d.host.load(chat.id)
+    lang = lang_of(context, chat.id, user)
+    if table is None or table.status != LOBBY_STATUS:
+        await stop_if_repeat(context, update, table)
+        await reply(update, t(lang, "extend_none"))
+        return
+    allowed = table.is_player(user.id) or anonymous_admin(update)
+    if not allowed and not await is_admin(context, chat.id, user.id):
+        await reply(update, t(lang, "extend_who"))
+        return
+
+    def push_back(current: Table | None):
+        if current is None or current.game != table.game:
+            raise Refused("extend_none")
+        return current, render.show(current, current.extend(display_name(user), d.clock()))
+
+    try:
+        await run(context, chat.id, update.update_id, push_back)
+    except Refused as err:
+        await reply(update, t(lang, err.key, **err.kw))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

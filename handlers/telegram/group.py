@@ -10,10 +10,10 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from handlers.session.table import BOT_CAN_DELETE, PLAYING, Table
+from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram import render
-from handlers.telegram.changes import deps, is_group, migrate, removed, run
+from handlers.telegram.changes import bot_can_delete, deps, is_group, migrate, removed, run
 from handlers.telegram.outbox import deliver
 
 log = logging.getLogger(__name__)
@@ -74,12 +74,18 @@ async def chatter(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A timer fired: apply whatever deadline has passed."""
     d = deps(context)
+    seed = d.seed()
+    rights: dict[str, bool] = {}  # a lobby about to deal: may the bot delete messages?
 
     def due(table: Table | None):
         if table is None:
             return None, []
         now, wake_at = d.clock(), table.next_wake()
         if wake_at is not None and now >= wake_at:
+            if must_ask_rights(table, now) and "can_delete" not in rights:
+                rights["ask"] = True  # Telegram never said: ask, then come back
+                return None, []
+            table.deal_with(seed, rights.get("can_delete"))  # should a countdown start it
             return table, render.show(table, table.catch_up(now))
         # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
         # A timer early for what is next due (a resumed one, or a hop towards a wait longer than
@@ -91,6 +97,16 @@ async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
         return None, []
 
     await run(context, update.chat, None, due)
+    if rights.pop("ask", False):
+        rights["can_delete"] = await bot_can_delete(context, update.chat)
+        await run(context, update.chat, None, due)
+
+
+def must_ask_rights(table: Table, now: float) -> bool:
+    """A lobby whose countdown has ended may deal, with no word yet of the bot's rights."""
+    deadline = table.deadline()
+    ended = deadline is not None and now >= deadline
+    return table.status == LOBBY and ended and table.data.get(BOT_CAN_DELETE) is None
 
 
 def same_time(a: float, b: float) -> bool:

@@ -21,6 +21,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("nextgame", "Be told privately when the next game opens here"),
         ("remove", "Remove a player from the lobby or game (host or admin)"),
         ("stats", "Statistics of this group, or your own (private chat)"),
+        ("extend", "Give the lobby 2 more minutes"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -35,6 +36,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("nextgame", "本群开下一局时私聊通知你"),
         ("remove", "将玩家移出房间或游戏（发起人或管理员）"),
         ("stats", "本群战绩，或你自己的战绩（私聊）"),
+        ("extend", "房间多等2分钟"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -373,14 +375,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "/history — this group's last ten games, each with its record\n"
         "/nextgame — be told privately when the next game opens here\n"
         "/remove — remove a player from the lobby or game (host or admin)\n"
-        "/stats — this group's statistics; in my private chat, your own",
+        "/stats — this group's statistics; in my private chat, your own\n"
+        "/extend — give an open lobby 2 more minutes",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
         "/mycard — （私聊中）查看你的人物和情报\n/language — 切换 English / 中文\n"
         "/forget — （私聊中）删除我保存的你的数据\n"
         "/history — 本群最近十局及其对局记录\n/nextgame — 本群开下一局时私聊通知你\n"
         "/remove — 将玩家移出房间或游戏（发起人或管理员）\n"
-        "/stats — 本群战绩；私聊中查看你自己的战绩",
+        "/stats — 本群战绩；私聊中查看你自己的战绩\n"
+        "/extend — 房间多等2分钟",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -486,6 +490,96 @@ TEXTS: dict[str, dict[str, str]] = {
     "labelled": {EN: "{label}: {value}", ZH: "{label}：{value}"},
     "popup_seat": {EN: " (seat {seat})", ZH: "（{seat}号位）"},
     "popup_fact": {EN: "{seat}: {card}", ZH: "{seat}号位：{card}"},
+    # lobby reach and countdown
+    "lobby_hello": {
+        EN: "You opened a game of Decapitation in {group}. Your card and your buttons will "
+        "come to this chat.",
+        ZH: "你在「{group}」开了一局斩首行动。你的人物牌和按钮会发到这里。",
+    },
+    "lobby_unreachable": {
+        EN: "⚠️ I can't message {names} privately yet, so no card could reach them and the "
+        "game can't start. Press “{button}” below, then Start in my chat.",
+        ZH: "⚠️ 我还无法私聊 {names}，人物牌发不过去，游戏还不能开始。"
+        "请点击下方的「{button}」，然后在私聊中按「开始」。",
+    },
+    "unreachable_start": {
+        EN: "I can't message {names} privately yet: press “{button}” under the lobby, "
+        "then Start in my chat.",
+        ZH: "我还无法私聊 {names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」。",
+    },
+    "back_lobby": {
+        EN: "✅ {name} opened my chat: I can send their card now.",
+        ZH: "✅ {name} 已打开私聊：我现在可以发人物牌了。",
+    },
+    "back_game": {
+        EN: "✅ {name} is back: I can message them privately again.",
+        ZH: "✅ {name} 回来了：我又可以私聊了。",
+    },
+    "lobby_countdown_auto": {
+        EN: "⏳ Starts by itself at {time} with {min} or more players. /extend waits {m} min more.",
+        ZH: "⏳ 人数达到 {min} 人即于 {time} 自动开始。发送 /extend 可多等 {m} 分钟。",
+    },
+    "lobby_countdown_close": {
+        EN: "⏳ Closes at {time} unless the host presses Start. /extend waits {m} min more.",
+        ZH: "⏳ 发起人不点击「开始」的话，房间于 {time} 关闭。发送 /extend 可多等 {m} 分钟。",
+    },
+    "lobby_remind_start": {
+        EN: "⏳ The game starts by itself in {left} min with {n} players. /extend waits {m} min "
+        "more.",
+        ZH: "⏳ 游戏将在 {left} 分钟后以 {n} 人自动开始。发送 /extend 可多等 {m} 分钟。",
+    },
+    "lobby_remind_few": {
+        EN: "⏳ This lobby closes in {left} min: {n} of the {min} players needed have joined. "
+        "Join now, or /extend to wait {m} min more.",
+        ZH: "⏳ 房间将在 {left} 分钟后关闭：需要 {min} 人，现有 {n} 人。快加入，或发送 /extend 多等 {m} 分钟。",
+    },
+    "lobby_remind_host": {
+        EN: "⏳ This lobby closes in {left} min unless the host presses Start. /extend waits "
+        "{m} min more.",
+        ZH: "⏳ 发起人不点击「开始」的话，房间将在 {left} 分钟后关闭。发送 /extend 可多等 {m} 分钟。",
+    },
+    "lobby_remind_away": {
+        EN: "{names}: press “{button}” under the lobby, then Start in my chat, or the game "
+        "can't begin.",
+        ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」，否则游戏无法开始。",
+    },
+    "lobby_closed_few": {
+        EN: "This lobby closed: {n} of the {min} players needed joined. /newgame opens a new one.",
+        ZH: "房间已关闭：需要 {min} 人，只有 {n} 人加入。发送 /newgame 重新开局。",
+    },
+    "lobby_closed_away": {
+        EN: "This lobby closed: I still can't message {names} privately. /newgame opens a new "
+        "one.",
+        ZH: "房间已关闭：我仍无法私聊 {names}。发送 /newgame 重新开局。",
+    },
+    "extended": {
+        EN: "⏳ {name} gave the lobby {m} more min: it now ends at {time}.",
+        ZH: "⏳ {name} 将房间延长了 {m} 分钟：现于 {time} 结束。",
+    },
+    "extend_max": {
+        EN: "The lobby can't wait longer: a lobby stays open an hour at most.",
+        ZH: "房间不能再延长了：一个房间最多开放一小时。",
+    },
+    "extend_none": {
+        EN: "There is no lobby to extend. /newgame opens one.",
+        ZH: "没有可以延长的房间。发送 /newgame 开局。",
+    },
+    "extend_who": {
+        EN: "Only players in the lobby or a group admin may extend it.",
+        ZH: "只有房间里的玩家或群管理员可以延长。",
+    },
+    "status_unreachable": {
+        EN: "⚠️ Not reachable privately yet: {names}",
+        ZH: "⚠️ 尚无法私聊：{names}",
+    },
+    "set_lobby_minutes": {EN: "Lobby countdown: {v} min", ZH: "房间倒计时：{v} 分钟"},
+    "head_lobby_minutes": {EN: "⏳ Lobby countdown", ZH: "⏳ 房间倒计时"},
+    "choice_minutes": {EN: "{v} min", ZH: "{v}分钟"},
+    "clock_utc": {EN: "{h}:{m} UTC", ZH: "UTC {h}时{m}分"},
+    "set_auto_start": {
+        EN: "Auto-start when the countdown ends: {v}",
+        ZH: "倒计时结束自动开始：{v}",
+    },
 }
 
 # The end of a game (who won, how long it took), a cancelled game, and Play again.

@@ -335,8 +335,8 @@ def test_a_prompt_sent_again_after_start_is_closed_when_its_wait_ends(
 ) -> None:
     table = Table.of(lambda_bot, 4, lang="zh")
     host = table.host
-    host.user.started = False  # opened the game in the group, never the bot's chat
     table.open()
+    lambda_bot.fake.block(host.user)  # after opening the lobby: the bot learns it at the deal
     table.start(seed=11)
     seat = table.seat_of(host)
     while table.state.turn != seat:

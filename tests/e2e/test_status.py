@@ -1,7 +1,10 @@
-"""/status as the group reads it: the lobby's players and settings; in a game the seating, whose
-turn and what they are doing, the time left, and what is public so far, never a secret."""
+"""/status as the group reads it: the lobby's players, settings and countdown; in a game the
+seating, whose turn and what they are doing, the time left, and what is public so far, never a
+secret."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -18,6 +21,8 @@ SAY = {
         "variants": "Variants: Bodyguards, Spy",
         "limits": "Time limits: turn 60 s, speaking 60 s, Spy 15 s",
         "chatter": "Delete out-of-turn messages: on",
+        "clock": "{}:{} UTC",
+        "countdown": "⏳ Starts by itself at {} with 4 or more players. /extend waits 2 min more.",
         "game": "📋 A game is on. Seats:",
         "virtual": " (virtual)",
         "vp": "Variants: virtual players ×1",
@@ -38,6 +43,8 @@ SAY = {
         "variants": "可选规则：保镖、密探",
         "limits": "时限：行动 60 秒、发言 60 秒、密探 15 秒",
         "chatter": "删除回合外发言：开",
+        "clock": "UTC {}时{}分",
+        "countdown": "⏳ 人数达到 4 人即于 {} 自动开始。发送 /extend 可多等 2 分钟。",
         "game": "📋 游戏进行中。座位：",
         "virtual": " （虚拟玩家）",
         "vp": "可选规则：虚拟玩家×1",
@@ -70,8 +77,11 @@ def test_status_in_a_lobby_names_the_players_and_the_settings_in_play(
     table.open()
     table.configure(bodyguards=True, spy=True, turn_seconds=60)
     names = [f"• {FSI}{p.name}{PDI}" for p in table.players]
+    moment = time.gmtime(table.data()["deadline"])
+    ends = say["clock"].format(f"{moment.tm_hour:02}", f"{moment.tm_min:02}")
+    countdown = say["countdown"].format(ends)
     assert status(table) == "\n".join(
-        [say["lobby"], *names, say["variants"], say["limits"], say["chatter"]]
+        [say["lobby"], *names, say["variants"], say["limits"], say["chatter"], countdown]
     )
 
 

@@ -127,10 +127,11 @@ def test_game_nobody_plays_for_a_whole_round_is_cancelled(bot: Bot) -> None:
     assert table.group_texts()[-1] == cancelled
 
 
-def test_lobby_nobody_starts_closes_after_an_hour(lambda_bot: LambdaBot) -> None:
+def test_lobby_nobody_starts_closes_when_its_countdown_ends(lambda_bot: LambdaBot) -> None:
     table = Table.of(lambda_bot, 4)
     table.open()
-    lambda_bot.advance(3599)
+    table.configure(auto_start=False)
+    lambda_bot.advance(299)
     assert table.data()["status"] == "lobby"
     lambda_bot.advance(1)
     assert table.data()["status"] == "cancelled"
@@ -170,9 +171,9 @@ def test_each_deadline_costs_one_timer_message_however_long_the_game(
 ) -> None:
     table = Table.of(lambda_bot, 5)
     table.open()
-    lambda_bot.advance(1000)  # the lobby's hour is reached in hops of 15 minutes
+    lambda_bot.advance(200)  # the lobby's reminder is not due yet
     timers = lambda_bot.application.bot_data["deps"].host.wake
-    assert timers.sent == 1 + 1  # one for the lobby's deadline, one hop
+    assert timers.sent == 1  # one for the lobby's reminder
     table.start(seed=15)
     sent = timers.sent
     for _ in range(12):  # people take their time, so older timers come before their deadline

@@ -14,22 +14,22 @@ def test_player_the_bot_cannot_reach_is_named_with_a_button_and_the_game_goes_on
 ) -> None:
     table = Table.of(bot, 4)
     host = table.host
-    host.user.started = False  # the host opened the game in the group, never the bot's chat
     table.open()
+    bot.fake.block(host.user)  # after opening the lobby: the bot learns it at the deal
     state = table.start(seed=WORKED_EXAMPLE_SEED)
     seat = table.seat_of(host)
     warning = next(m for m in table.group_messages() if m.text.startswith("⚠️"))
     assert warning.text.startswith(f"⚠️ I can't send {table.seat_label(seat)} private messages.")
     (button,) = warning.buttons[0]
     assert button.text == table.t("btn_open_chat") and button.url.startswith("https://t.me/")
-    assert host.messages() == []
+    assert host.texts() == [table.t("lobby_hello", group=f"\u2068{GROUP_TITLE}\u2069")]
     assert table.data()["status"] == "playing"
 
     # The others play on; when the host's turn comes, the host opens the chat from the button.
     while table.state.turn != seat:
         table.scout_and_done(table.state.turn, seat)
     host.press(button.text, warning)
-    texts = host.texts()
+    texts = host.texts()[1:]
     assert texts[0].startswith("Hello! I host Decapitation")
     assert f"You sit in seat {seat} in \u2068{GROUP_TITLE}\u2069." in texts[1]
     assert host.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
@@ -69,11 +69,11 @@ def host_is_the_spy(state) -> bool:
 
 
 def unreachable_spy(bot: Bot, seconds: int) -> tuple[Table, GameState]:
-    """A six-player Spy game whose Spy (the host) never opened the private chat."""
+    """A six-player Spy game whose Spy (the host) blocked the bot after opening the lobby."""
     seed, _ = find_seed(6, Variants(spy=True), host_is_the_spy)
     table = Table.of(bot, 6)
-    table.host.user.started = False
     table.open()
+    bot.fake.block(table.host.user)  # after opening the lobby: the bot learns it at the deal
     table.configure(spy=True, spy_seconds=seconds)
     return table, table.start(seed)
 
@@ -98,11 +98,12 @@ def host_holds_the_x(state) -> bool:
 
 
 def unreachable_turncoat(bot: Bot, seconds: int) -> tuple[Table, GameState, int]:
-    """A seven-player Turncoat game whose X holder (the host) never opened the private chat."""
+    """A seven-player Turncoat game whose X holder (the host) blocked the bot after opening
+    the lobby."""
     seed, _ = find_seed(7, Variants(turncoat=True), host_holds_the_x)
     table = Table.of(bot, 7)
-    table.host.user.started = False
     table.open()
+    bot.fake.block(table.host.user)  # after opening the lobby: the bot learns it at the deal
     table.configure(turncoat=True, turncoat_seconds=seconds)
     state = table.start(seed)
     holder = table.seat_of(table.host)
@@ -150,8 +151,8 @@ def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
 
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart_from_the_first_two)
     table = Table.of(lambda_bot, 7)
-    table.host.user.started = False  # the host, who plays first, never opened the chat
     table.open()
+    lambda_bot.fake.block(table.host.user)  # the host, who plays first, blocked the bot
     table.configure(turncoat=True, turncoat_seconds=30)
     state = table.start(seed)
     assert table.seat_of(table.host) == state.first

@@ -202,8 +202,8 @@ def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
 
 
 def test_a_lobby_that_expires_says_so_on_its_message() -> None:
-    table = lobby()
-    outs = render.show(table, table.catch_up(NOW + 3600))
+    table = lobby(auto_start=False)
+    outs = render.show(table, table.catch_up(NOW + 300))
     assert [(o["ref"], o["kb"]) for o in outs] == [("lobby_msg", None)]
     assert outs[0]["text"] == "This lobby closed without a game. /newgame opens a new one."
 

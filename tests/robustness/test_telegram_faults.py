@@ -146,8 +146,8 @@ def test_players_who_never_started_or_blocked_the_bot_are_named_and_skipped_in_t
     lambda_bot: LambdaBot,
 ) -> None:
     table = Table.of(lambda_bot, 4)
-    table.host.user.started = False  # opened the game in the group, never the bot's chat
     table.open()
+    lambda_bot.fake.block(table.host.user)  # after opening the game: the deal finds out
     table.start(seed=SEED)
     host = table.seat_of(table.host)
     warning = f"⚠️ I can't send {table.seat_label(host)} private messages."

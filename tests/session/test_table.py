@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from engine import Action, captains
@@ -32,12 +34,12 @@ def kinds(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
 
 
-def test_new_lobby_seats_its_creator_and_closes_after_an_hour() -> None:
+def test_new_lobby_seats_its_creator_and_closes_unstarted_when_its_countdown_ends() -> None:
     table, events = Table.open_lobby(CHAT, 3, 1, "Ann", "en", {}, NOW, "Club")
     assert table.players == [[1, "Ann"]] and table.game == 3
-    assert table.deadline() == NOW + LOBBY_SECONDS
+    assert table.deadline() == NOW + 300 < NOW + LOBBY_SECONDS
     assert kinds(events) == [ev.LOBBY_OPENED]
-    events = table.catch_up(NOW + LOBBY_SECONDS)
+    events = table.catch_up(NOW + 300)
     assert table.status == "cancelled" and table.deadline() is None
     assert kinds(events) == [ev.LOBBY_EXPIRED]
 
@@ -259,3 +261,24 @@ def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
         "captains": captains(state.cards),
     }
     assert table.deadline() is None and table.speaker() is None
+
+
+def test_a_lost_player_back_during_a_secret_wait_is_not_announced() -> None:
+    table = started(7, seed=1, turncoat=True)
+    user = table.user_at(2)
+    assert table.lost_touch([user]) and not table.lost_touch([user])
+    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
+    assert table.back_in_touch(user) == []
+    assert table.unreachable() == [] and table.back_in_touch(user) is None
+
+
+def test_extend_adds_two_minutes_up_to_an_hour_after_the_lobby_opened() -> None:
+    table = lobby(3)
+    assert table.deadline() == NOW + 300
+    events = table.extend("Ben", NOW + 10)
+    assert kinds(events) == [ev.LOBBY_SHOWN, ev.EXTENDED] and table.deadline() == NOW + 420
+    for _ in range(30):
+        with contextlib.suppress(Refused):
+            table.extend("Ben", NOW + 10)
+    assert table.deadline() == NOW + LOBBY_SECONDS
+    assert refusal(lambda: table.extend("Ben", NOW + 10)) == "extend_max"

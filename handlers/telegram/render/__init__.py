@@ -26,6 +26,7 @@ from handlers.telegram.render.prompts import (
     speak_prompt,
     turn_prompt,
 )
+from handlers.telegram.render.reach import start_refused
 from handlers.telegram.render.reveal import drop_play_again, ending, my_card
 from handlers.telegram.render.show import show
 from handlers.telegram.render.status import status
@@ -60,6 +61,7 @@ __all__ = [
     "show",
     "shown_name",
     "speak_prompt",
+    "start_refused",
     "status",
     "t_",
     "turn_prompt",

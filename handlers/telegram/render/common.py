@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import time
 from typing import Any
 
 from handlers.session.table import Table
@@ -96,6 +97,19 @@ def join_url(table: Table) -> str:
     """The deep link that opens the bot's private chat and joins this lobby."""
     payload = callbacks.join_payload(table.chat, table.game)
     return f"https://t.me/{BOT_USERNAME['name']}?start={payload}"
+
+
+def start_url() -> str:
+    """The link that opens the bot's private chat (pressing Start there lets it write)."""
+    return f"https://t.me/{BOT_USERNAME['name']}?start=hi"
+
+
+def time_of_day(table: Table, when: float) -> str:
+    """A moment as the reader's app shows it, in their own time zone (in UTC, in the table's
+    language, where it cannot)."""
+    moment = time.gmtime(when)
+    shown = t_(table, "clock_utc", h=f"{moment.tm_hour:02}", m=f"{moment.tm_min:02}")
+    return f'<tg-time unix="{int(when)}" format="t">{shown}</tg-time>'
 
 
 def game_button(table: Table, key: str, arg: str, version: int | None = None) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from handlers.session.lobby import EXTEND_SECONDS
 from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
 from handlers.session.table import Table
 from handlers.telegram.buttondata import LOBBY, choice_arg, switch_arg
@@ -14,7 +15,9 @@ from handlers.telegram.render.common import (
     joined,
     seat_name,
     shown_name,
+    start_url,
     t_,
+    time_of_day,
 )
 
 
@@ -61,6 +64,7 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         "",
         t_(table, "lobby_ready" if ready else "lobby_need", min=MIN_PLAYERS, max=MAX_PLAYERS),
     ]
+    lines += [line for line in (countdown(table), unreachable_line(table)) if line]
     kb = [
         [
             [t_(table, "btn_join"), join_url(table)],
@@ -71,7 +75,33 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
             button(t_(table, "btn_start"), LOBBY, table, 0, "start"),
         ],
     ]
+    if table.unreachable():
+        kb.append([[t_(table, "btn_open_chat"), start_url()]])
     return "\n".join(lines), kb
+
+
+def away_names(table: Table) -> str:
+    """The lobby's players the bot cannot message privately, by name."""
+    names = dict(map(tuple, table.players))
+    return joined(table, [shown_name(names.get(user, "?")) for user in table.unreachable()])
+
+
+def unreachable_line(table: Table) -> str | None:
+    """The warning naming the players who would get no card, and what to press."""
+    if not table.unreachable():
+        return None
+    button = t_(table, "btn_open_chat")
+    return t_(table, "lobby_unreachable", names=away_names(table), button=button)
+
+
+def countdown(table: Table) -> str | None:
+    """When the lobby starts by itself, or closes."""
+    deadline = table.deadline()
+    if deadline is None:
+        return None
+    key = "lobby_countdown_auto" if table.settings["auto_start"] else "lobby_countdown_close"
+    m = EXTEND_SECONDS // 60
+    return t_(table, key, time=time_of_day(table, deadline), min=MIN_PLAYERS, m=m)
 
 
 def edit_lobby(table: Table) -> Out:
@@ -79,11 +109,18 @@ def edit_lobby(table: Table) -> Out:
     return edit_ref(table, "lobby_msg", *lobby(table))
 
 
+def choice_label(table: Table, key: str, value: int) -> str:
+    """A choice as its button reads: a number of players, of minutes or of seconds."""
+    if key == "virtual_players":
+        return str(value)
+    return t_(table, "choice_minutes" if key == "lobby_minutes" else "choice_seconds", v=value)
+
+
 def choice_row(table: Table, key: str) -> list[list[str]]:
     """A setting's choices side by side, the one in play marked."""
     row = []
     for value in CHOICES[key]:
-        label = str(value) if key == "virtual_players" else t_(table, "choice_seconds", v=value)
+        label = choice_label(table, key, value)
         if value == table.settings[key]:
             label = t_(table, "choice_chosen", v=label)
         row.append(button(label, LOBBY, table, 0, choice_arg(key, value)))

@@ -17,6 +17,7 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
+from handlers.telegram.render.reach import back, closed, extended, hello, reminder
 from handlers.telegram.render.records import keeping
 from handlers.telegram.render.reveal import cancelled, ending
 
@@ -52,11 +53,15 @@ def _removed(table: Table, e: dict) -> list[Out]:
 
 
 _SHOWN = {
-    ev.LOBBY_OPENED: lambda table, e: [send_group(table, *lobby(table), remember="lobby_msg")],
-    ev.LOBBY_SHOWN: lambda table, e: [lobby_message(table)],
-    ev.LOBBY_EXPIRED: lambda table, e: [
-        edit_ref(table, "lobby_msg", t_(table, "lobby_expired"), None)
+    ev.LOBBY_OPENED: lambda table, e: [
+        send_group(table, *lobby(table), remember="lobby_msg"),
+        hello(table),
     ],
+    ev.LOBBY_SHOWN: lambda table, e: [lobby_message(table)],
+    ev.LOBBY_EXPIRED: lambda table, e: [closed(table, e)],
+    ev.LOBBY_REMINDER: lambda table, e: [reminder(table, e)],
+    ev.EXTENDED: lambda table, e: [extended(table, e)],
+    ev.BACK: back,
     ev.SEATING: lambda table, e: [seating(table, e["silence"])],
     ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"], e.get("tag")),
     ev.PROMPT: lambda table, e: prompt(table, e["version"], e.get("tag")),

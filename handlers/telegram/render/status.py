@@ -6,7 +6,7 @@ from engine.state import SPEAK, TURN
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
 from handlers.telegram.render.common import joined, seat_name, shown_name, t_
-from handlers.telegram.render.lobby import variants_list
+from handlers.telegram.render.lobby import away_names, countdown, variants_list
 from handlers.telegram.render.reveal import timeline
 
 
@@ -33,6 +33,9 @@ def lobby_status(table: Table) -> str:
     lines.append(t_(table, "status_limits", list=joined(table, shown)))
     chatter = t_(table, "on" if settings["delete_chatter"] else "off")
     lines.append(t_(table, "set_delete_chatter", v=chatter))
+    if table.unreachable():
+        lines.append(t_(table, "status_unreachable", names=away_names(table)))
+    lines += [line for line in (countdown(table),) if line]
     return "\n".join(lines)
 
 

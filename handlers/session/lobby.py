@@ -1,0 +1,104 @@
+"""The lobby's countdown and who the bot can reach privately before (and while) a game runs."""
+
+from __future__ import annotations
+
+from handlers.session import events as ev
+from handlers.session.base import BOT_CAN_DELETE, LOBBY, PLAYING, Refused
+from handlers.session.events import Event
+from handlers.session.play import Play
+from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
+
+LOBBY_SECONDS = 3600  # a lobby stays open an hour at most, however often it is extended
+EXTEND_SECONDS = 120  # what /extend adds to the countdown
+REMIND_LOBBY = 60  # seconds before the countdown ends, the group is reminded once
+
+
+class Lobby(Play):
+    """A table's lobby side: the countdown that starts or closes it, and the players the bot
+    cannot message privately (who would get no card)."""
+
+    _dealing: tuple[int | None, bool | None] = (None, None)  # a timer's deal: seed, rights
+
+    # -- reachability ---------------------------------------------------------------------------
+
+    def unreachable(self) -> list[int]:
+        """The people at the table the bot could not message privately, as last heard."""
+        away = set(self.data.get("unreachable") or [])
+        return [user for user in self.users() if user in away]
+
+    def lost_touch(self, users: list[int]) -> bool:
+        """Note players a private message failed to reach; True when any is newly noted."""
+        away = list(self.data.get("unreachable") or [])
+        new = [u for u in dict.fromkeys(users) if u in self.users() and u not in away]
+        self.data["unreachable"] = away + new
+        return bool(new)
+
+    def back_in_touch(self, user: int) -> list[Event] | None:
+        """The player opened the private chat: the group hears they are back (not during a
+        secret wait, whose player it might point at); None when they were never away."""
+        away = list(self.data.get("unreachable") or [])
+        if user not in away:
+            return None
+        self._reached(user)
+        if self.status == LOBBY:
+            return [ev.event(ev.BACK, user=user), ev.event(ev.LOBBY_SHOWN)]
+        if self.status == PLAYING and not self.data.get("hold"):
+            return [ev.event(ev.BACK, user=user)]
+        return []
+
+    def _reached(self, user: int) -> None:
+        away = self.data.get("unreachable") or []
+        self.data["unreachable"] = [u for u in away if u != user]
+
+    # -- the countdown --------------------------------------------------------------------------
+
+    def _count_down(self, until: float, now: float) -> None:
+        """The lobby ends at `until` (an hour after it opened at the latest); the group is
+        reminded a minute before, when there is a minute to spare."""
+        until = min(until, self.data.get("opened", now) + LOBBY_SECONDS)
+        self.data["deadline"] = until
+        remind = until - REMIND_LOBBY
+        self.data["reminder"] = [remind, until] if remind > now else None
+
+    def extend(self, name: str, now: float) -> list[Event]:
+        """/extend: the countdown pushed back by a couple of minutes (`name` asked)."""
+        news = self.catch_up(now)
+        if self.status != LOBBY:
+            return news  # the countdown ended first
+        deadline = self.data["deadline"]
+        self._count_down(deadline + EXTEND_SECONDS, now)
+        if self.data["deadline"] <= deadline:
+            raise Refused("extend_max")  # nothing is saved
+        shown = ev.event(ev.LOBBY_SHOWN)
+        return [*news, shown, ev.event(ev.EXTENDED, name=name, minutes=EXTEND_SECONDS // 60)]
+
+    def deal_with(self, seed: int | None, can_delete: bool | None) -> None:
+        """How a lobby whose countdown ends deals: the seed, and the bot's right to delete."""
+        self._dealing = (seed, can_delete)
+
+    def _remind(self, now: float) -> list[Event]:
+        if self.status != LOBBY:
+            return super()._remind(now)
+        left = max(round((self.data["deadline"] - now) / 60), 1)
+        return [ev.event(ev.LOBBY_REMINDER, minutes=left, extend=EXTEND_SECONDS // 60)]
+
+    def _on_deadline(self, now: float) -> list[Event]:
+        if self.status != LOBBY:
+            return super()._on_deadline(now)
+        return self._lobby_ends(now)
+
+    def _lobby_ends(self, now: float) -> list[Event]:
+        """The countdown ran out: deal if it may and can, else close, saying why."""
+        n = len(self.players)
+        few = not MIN_PLAYERS <= n <= MAX_PLAYERS
+        away = self.unreachable()
+        if self.settings["auto_start"] and not few and not away:
+            seed, can_delete = self._dealing
+            if can_delete is None:
+                can_delete = bool(self.data.get(BOT_CAN_DELETE))
+            return self.start(now, seed, can_delete)
+        reason = None
+        if self.settings["auto_start"]:
+            reason = "few" if few else "unreachable"
+        self._close()
+        return [ev.event(ev.LOBBY_EXPIRED, reason=reason, n=n, users=away)]

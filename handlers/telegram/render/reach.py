@@ -1,0 +1,94 @@
+"""The lobby's countdown news and the players the bot cannot reach: the host's hello, the
+reminder, /extend, a lobby closed unstarted, and a player back in touch."""
+
+from __future__ import annotations
+
+from handlers.session.settings import MIN_PLAYERS
+from handlers.session.table import LOBBY, Table
+from handlers.telegram.render.common import (
+    Out,
+    edit_ref,
+    group_title,
+    isolate,
+    joined,
+    seat_name,
+    send_group,
+    send_private,
+    shown_name,
+    t_,
+    time_of_day,
+)
+
+
+def hello(table: Table) -> Out:
+    """The host's first private message: where their card will come (a failure says the bot
+    cannot reach them)."""
+    host = table.data["creator"]
+    text = t_(table.speaking_to(host), "lobby_hello", group=group_title(table))
+    return send_private(host, text)
+
+
+def reminder(table: Table, e: dict) -> Out:
+    """The group told, once, that the lobby is about to start or close; the players the bot
+    cannot reach are mentioned, so their phones ring."""
+    n, left, m = len(table.players), e["minutes"], e["extend"]
+    if not table.settings["auto_start"]:
+        text = t_(table, "lobby_remind_host", left=left, m=m)
+    elif n < MIN_PLAYERS:
+        text = t_(table, "lobby_remind_few", left=left, n=n, min=MIN_PLAYERS, m=m)
+    else:
+        text = t_(table, "lobby_remind_start", left=left, n=n, m=m)
+    away = table.unreachable()
+    if away:
+        names = dict(map(tuple, table.players))
+        mentions = [
+            f'<a href="tg://user?id={int(user)}">{shown_name(names.get(user, "?"))}</a>'
+            for user in away
+        ]
+        button = t_(table, "btn_open_chat")
+        text += "\n" + t_(table, "lobby_remind_away", names=joined(table, mentions), button=button)
+    return send_group(table, text, None)
+
+
+def closed(table: Table, e: dict) -> Out:
+    """The lobby message, once the countdown closed it unstarted: why, and no buttons."""
+    reason = e.get("reason")
+    if reason == "few":
+        text = t_(table, "lobby_closed_few", n=e["n"], min=MIN_PLAYERS)
+    elif reason == "unreachable":
+        names = dict(map(tuple, table.players))
+        shown = joined(table, [shown_name(names.get(user, "?")) for user in e["users"]])
+        text = t_(table, "lobby_closed_away", names=shown)
+    else:
+        text = t_(table, "lobby_expired")
+    return edit_ref(table, "lobby_msg", text, None)
+
+
+def extended(table: Table, e: dict) -> Out:
+    """The group told who pushed the countdown back, and when it now ends."""
+    when = time_of_day(table, table.deadline() or 0)
+    return send_group(
+        table, t_(table, "extended", name=shown_name(e["name"]), m=e["minutes"], time=when), None
+    )
+
+
+def back(table: Table, e: dict) -> list[Out]:
+    """The group told that a player the bot could not reach opened its chat (in a lobby, the
+    player told privately which game their card will come from)."""
+    user = e["user"]
+    if table.status == LOBBY:
+        names = dict(map(tuple, table.players))
+        text = t_(table, "back_lobby", name=shown_name(names.get(user, "?")))
+        joined_text = t_(table.speaking_to(user), "joined", group=group_title(table))
+        return [send_group(table, text, None), send_private(user, joined_text)]
+    seat = table.seat_of(user)
+    name = seat_name(table, seat) if seat else shown_name("?")
+    return [send_group(table, t_(table, "back_game", name=name), None)]
+
+
+def start_refused(table: Table) -> dict[str, str]:
+    """What Start's popup (plain text) names while players cannot be reached: who, and the
+    button to press."""
+    names = dict(map(tuple, table.players))
+    shown = joined(table, [isolate(names.get(user, "?")) for user in table.unreachable()])
+    return {"names": shown, "button": t_(table, "btn_open_chat")}
