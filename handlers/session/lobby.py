@@ -101,4 +101,4 @@ class Lobby(Play):
         if self.settings["auto_start"]:
             reason = "few" if few else "unreachable"
         self._close()
-        return [ev.event(ev.LOBBY_EXPIRED, reason=reason, n=n, users=away)]
+        return [ev.event(ev.LOBBY_EXPIRED, reason=reason, n=n, users=away), *self._leftovers()]

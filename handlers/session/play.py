@@ -8,7 +8,7 @@ from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.views import events_for
 from handlers.session import events as ev
 from handlers.session.absence import Absence
-from handlers.session.base import CANCELLED, LOBBY, OVER_STATUS, PLAYING, Refused
+from handlers.session.base import LOBBY, OVER_STATUS, PLAYING, Refused
 from handlers.session.events import Event
 from handlers.session.prompts import Prompts
 from handlers.session.settings import WAIT_SETTING
@@ -85,10 +85,7 @@ class Play(Prompts, Absence):
         return self._close_prompt(seat, {"act": TIMEOUT, "phase": phase}, tell=True)
 
     def _on_deadline(self, now: float) -> list[Event]:
-        if self.status == LOBBY:
-            self.data["status"] = CANCELLED
-            self.data["deadline"] = None
-            return [ev.event(ev.LOBBY_EXPIRED), *self._leftovers()]
+        """A game's deadline passed (a lobby's countdown: see `Lobby`)."""
         if self.status != PLAYING:
             self.data["deadline"] = None
             return []

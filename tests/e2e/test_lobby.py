@@ -256,3 +256,14 @@ def test_play_again_keeps_naming_a_player_the_bot_lost(lambda_bot: LambdaBot) ->
     assert table.players[2].press(table.t("btn_start"), lobby) == table.t(
         "unreachable_start", names=isolate(guest.name), button=table.t("btn_open_chat")
     )
+
+
+def test_a_lobby_closed_by_its_countdown_leaves_no_live_remove_keyboard(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open(table.players[1:3])
+    table.host.say("/remove")
+    keyboard = table.group_messages()[-1]
+    assert keyboard.buttons, "the /remove keyboard offers the lobby's players"
+    bot.advance(300)
+    assert table.data()["status"] == "cancelled"
+    assert table.fake.message(table.group, keyboard.message_id).buttons == []
