@@ -210,11 +210,15 @@ class Play(Prompts, Absence):
             if kind == "decapitation_announced" and self.settings["spy"]:
                 lines.append(["sealed", self.settings["spy_seconds"]])
                 hold = self._hold(self.settings["spy_seconds"], now)
+        opens = self.status == PLAYING and hold is None and new_phase
+        if opens and self.state.phase == SPEAK and self.is_removed(self.state.turn):
+            # A held speaking moment, its scout removed: it passes at once, and the turn message
+            # closes with its lines, never offering Done.
+            self.data["board"]["lines"] += lines
+            return news + self._pass_now(now)
         if lines:
             news.append(self._extend_board(lines, now))
-        if self.status == PLAYING and hold is None and new_phase:
-            if self.state.phase == SPEAK and self.is_removed(self.state.turn):
-                return news + self._pass_now(now)  # a held speaking moment, its scout removed
+        if opens:
             self._set_deadline(now)
             seat = waiting_for(self.state)
             if seat is not None and self.user_at(seat):
