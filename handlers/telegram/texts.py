@@ -827,7 +827,7 @@ TEXTS.update(
             EN: "Average game: {m} min {s} s, turns: {turns}",
             ZH: "平均每局：{m} 分 {s} 秒，{turns} 回合",
         },
-        "stats_roles": {EN: "Wins by role (won/played): {roles}", ZH: "各角色胜/局：{roles}"},
+        "stats_roles": {EN: "Roles, won of played: {roles}", ZH: "各角色胜/局：{roles}"},
         "stats_role": {EN: "{role} {won}/{played}", ZH: "{role} {won}/{played}"},
         "role_captain": {EN: "captain", ZH: "队长"},
         "role_observer": {EN: "Observer", ZH: "观察员"},
