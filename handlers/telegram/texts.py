@@ -165,7 +165,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "seating_title": {EN: "🎲 <b>The game begins.</b> Seats:", ZH: "🎲 <b>游戏开始。</b>座位："},
     "virtual_tag": {EN: "(virtual)", ZH: "（虚拟玩家）"},
     "in_play": {EN: "Variants: {list}", ZH: "可选规则：{list}"},
-    "starts": {EN: "{name} starts.", ZH: "{name} 为起始玩家。"},
+    "starts": {EN: "{name} starts.", ZH: "由 {name} 先行动。"},
     "silence_enforced": {
         EN: "🤫 Talk only in your speaking moment: other messages from players are deleted.",
         ZH: "🤫 玩家只可以在侦查后发言，回合外的消息会被删除。",
@@ -513,7 +513,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "✅ {name} 已打开私聊：我现在可以发人物牌了。",
     },
     "back_game": {
-        EN: "✅ {name} is back: I can message them privately again.",
+        EN: "✅ I can message {name} privately again.",
         ZH: "✅ 我又可以私聊 {name} 了。",
     },
     "lobby_countdown_auto": {
@@ -835,7 +835,7 @@ TEXTS.update(
         "role_turncoat": {EN: "Turncoat", ZH: "变节者"},
         "stats_leaders": {EN: "🏅 Leaderboard:", ZH: "🏅 排行榜："},
         "stats_leader": {
-            EN: "{rank}. {name} — games: {games}, won: {wins} ({rate}%), decapitations: {worked}",
+            EN: "{rank}. {name} — games: {games}, won: {wins} ({rate}%), decapitations worked: {worked}",
             ZH: "{rank}. {name} — {games} 局，胜 {wins} 局（{rate}%），斩首成功 {worked} 次",
         },
         "stats_more": {EN: "… and {n} more", ZH: "……另有 {n} 人"},
