@@ -27,7 +27,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("newgame", "在本群开一局斩首行动"),
         ("status", "查看局势"),
         ("cancel", "结束游戏（发起人或管理员）"),
-        ("mycard", "你的人物和情报（私聊）"),
+        ("mycard", "你的人物牌和情报（私聊）"),
         ("rules", "游戏规则"),
         ("help", "使用说明"),
         ("language", "English / 中文"),
@@ -36,7 +36,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("nextgame", "本群开下一局时私聊通知你"),
         ("remove", "将玩家移出房间或游戏（发起人或管理员）"),
         ("stats", "本群战绩，或你自己的战绩（私聊）"),
-        ("extend", "房间多等2分钟"),
+        ("extend", "房间延长2分钟"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -65,19 +65,19 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "lobby_hint_4": {
         EN: "💡 The card suggests two virtual players at 4.",
-        ZH: "💡 在4人游戏中建议使用两名虚拟玩家。",
+        ZH: "💡 4人局建议加入两名虚拟玩家。",
     },
     "lobby_hint_5": {
         EN: "💡 The card suggests at least one virtual player at 5.",
-        ZH: "💡 在5人游戏中建议使用至少一名虚拟玩家。",
+        ZH: "💡 5人局建议至少加入一名虚拟玩家。",
     },
     "lobby_hint_calm": {
         EN: "💡 For calmer play, switch on “no decapitation in the first round”.",
-        ZH: "💡 如果你不喜欢激进的玩法，使用第一轮禁止斩首的变体规则可以改善游戏体验。",
+        ZH: "💡 想玩得稳一些，可以开启「第一轮禁止斩首」。",
     },
     "lobby_warn_uneven": {
         EN: "⚠️ Uncertain sides with virtual players may make the teams very uneven.",
-        ZH: "⚠️ 形势难料和虚拟玩家一起使用时可能导致双方人数过于悬殊。",
+        ZH: "⚠️ 「形势难料」与虚拟玩家同时使用，可能导致双方人数相差悬殊。",
     },
     "lobby_expired": {
         EN: "This lobby closed without a game. /newgame opens a new one.",
@@ -89,13 +89,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_start": {EN: "▶️ Start", ZH: "▶️ 开始"},
     "btn_back": {EN: "⬅️ Back", ZH: "⬅️ 返回"},
     "btn_play_again": {EN: "🔁 Play again", ZH: "🔁 再来一局"},
-    "btn_my_card": {EN: "🃏 My card", ZH: "🃏 我的人物"},
+    "btn_my_card": {EN: "🃏 My card", ZH: "🃏 我的人物牌"},
     "btn_open_chat": {EN: "💬 Open my chat", ZH: "💬 打开私聊"},
     "joined": {EN: "You joined the game in {group}.", ZH: "你已加入「{group}」的游戏。"},
     "already_joined": {EN: "You are already in this game.", ZH: "你已经在这局游戏中了。"},
     "left": {EN: "You left the game.", ZH: "你已退出游戏。"},
     "not_in_lobby": {EN: "You are not in this game.", ZH: "你不在这局游戏中。"},
-    "lobby_full": {EN: "The game is full ({max} players).", ZH: "人数已满（{max}人）。"},
+    "lobby_full": {EN: "The game is full ({max} players).", ZH: "人数已满（{max} 人）。"},
     "lobby_gone": {
         EN: "That game is no longer open to join.",
         ZH: "这局游戏已经不能加入了。",
@@ -165,7 +165,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "seating_title": {EN: "🎲 <b>The game begins.</b> Seats:", ZH: "🎲 <b>游戏开始。</b>座位："},
     "virtual_tag": {EN: "(virtual)", ZH: "（虚拟玩家）"},
     "in_play": {EN: "Variants: {list}", ZH: "可选规则：{list}"},
-    "starts": {EN: "{name} starts.", ZH: "{name} 为起始玩家。"},
+    "starts": {EN: "{name} starts.", ZH: "由 {name} 先行动。"},
     "silence_enforced": {
         EN: "🤫 Talk only in your speaking moment: other messages from players are deleted.",
         ZH: "🤫 玩家只可以在侦查后发言，回合外的消息会被删除。",
@@ -180,23 +180,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "seen, so nobody can tell.",
         ZH: "🔄 变节者：每次侦查后，游戏都会固定暂停 {s} 秒，无论是否查看到 X，谁也无法据此判断。",
     },
-    "your_card": {EN: "🃏 Your card: <b>{card}</b>", ZH: "🃏 你的人物：<b>{card}</b>"},
+    "your_card": {EN: "🃏 Your card: <b>{card}</b>", ZH: "🃏 你的人物牌：<b>{card}</b>"},
     "your_seat": {EN: "You sit in seat {seat} in {group}.", ZH: "你坐在「{group}」的{seat}号位。"},
     "hint_colour": {
-        EN: "You are on the {colour} team. Your team wins only when its captain decapitates the "
-        "other captain (captain: lowest number, or highest if the team holds the 4; X never).",
-        ZH: "你属于{colour}。只有队长斩对方队长才算成功（编号最小的为队长；队中有4号角色则改为编号"
-        "最大的为队长；X号角色不会成为队长）。",
+        EN: "You are on the {colour} team. A decapitation works only when a captain decapitates "
+        "the other captain (captain: lowest number, or highest if the team holds the 4; X never).",
+        ZH: "你属于{colour}。只有队长斩首对方队长，行动才算成功（编号最小的为队长；队中有4号角色则"
+        "改为编号最大的为队长；X号角色不会成为队长）。",
     },
     "hint_x_turncoat": {
         EN: "Turncoat: when someone scouts you, you may reveal your X and swap cards with them.",
-        ZH: "变节者：当其他玩家查看你的人物牌时，你可以翻开人物牌，然后和对方交换人物。",
+        ZH: "变节者：当其他玩家查看你的人物牌时，你可以翻开人物牌，然后和对方交换人物牌。",
     },
     "hint_observer": {
         EN: "Observer: you may not decapitate. After a scout you may reveal and predict which "
         "colour wins; right wins, wrong or never loses.",
-        ZH: "观察员：不可以发起斩首。查看一名玩家后，可以翻开人物牌，宣告红色或者蓝色会赢得游戏。"
-        "猜对获胜，猜错或未能及时预测则失败。",
+        ZH: "观察员：不可以发起斩首。查看一名玩家后，可以翻开人物牌，宣告红方或蓝方获胜。"
+        "猜对获胜，猜错或始终未预测则失败。",
     },
     "hint_spy": {
         EN: "Spy: you may not decapitate. When someone announces a decapitation you guess both "
@@ -219,10 +219,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "swapped_line": {
         EN: "🔄 {holder} reveals <b>{card}</b> and swaps cards with {scout}!",
-        ZH: "🔄 {holder} 翻开了 <b>{card}</b>，与 {scout} 交换了人物！",
+        ZH: "🔄 {holder} 翻开了 <b>{card}</b>，与 {scout} 交换了人物牌！",
     },
     "done_line": {EN: "✅ {name}'s turn is over.", ZH: "✅ {name} 的回合结束。"},
-    "said_line": {EN: "✅ {name}: “{say}”", ZH: "✅ {name}：“{say}”"},
+    "said_line": {EN: "✅ {name}: “{say}”", ZH: "✅ {name}：「{say}」"},
     "predicted_line": {
         EN: "👁 {name} reveals the Observer and predicts: <b>{colour}</b> wins.",
         ZH: "👁 {name} 翻开观察员，宣告<b>{colour}</b>会赢得游戏。",
@@ -275,7 +275,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_confirm": {EN: "🗡 Confirm", ZH: "🗡 确认"},
     "scout_result": {
         EN: "🔍 {target} holds <b>{card}</b>.",
-        ZH: "🔍 {target} 的人物是 <b>{card}</b>。",
+        ZH: "🔍 {target} 的人物牌是 <b>{card}</b>。",
     },
     "prompt_speak": {
         EN: "Speak now in the group, then press Done.",
@@ -286,7 +286,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻牌：蓝方赢"},
     "prompt_turncoat": {
         EN: "{scout} scouted you and saw your X. Reveal it and swap cards with {scout}?",
-        ZH: "{scout} 查看了你的人物牌。是否翻开 X，与 {scout} 交换人物？",
+        ZH: "{scout} 查看了你的人物牌。是否翻开 X，与 {scout} 交换人物牌？",
     },
     "turncoat_time": {EN: "⏳ You have {s} s.", ZH: "⏳ 你有 {s} 秒。"},
     "btn_swap": {EN: "🔄 Swap", ZH: "🔄 交换"},
@@ -294,7 +294,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "kept": {EN: "You keep your card.", ZH: "你没有交换。"},
     "new_card": {
         EN: "🔄 You swapped with {other}: you now hold <b>{card}</b>.",
-        ZH: "🔄 你与 {other} 交换了人物：你现在是 <b>{card}</b>。",
+        ZH: "🔄 你与 {other} 交换了人物牌：你现在的人物牌是 <b>{card}</b>。",
     },
     "new_team": {EN: "You are now on the {colour} team.", ZH: "你现在属于{colour}。"},
     "x_spent_scout": {
@@ -311,7 +311,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "prompt_spy_blue": {EN: "Now guess the <b>Blue</b> captain:", ZH: "再猜测<b>蓝方</b>队长："},
     "spy_sealed": {
-        EN: "🕵 Your guess is sealed: {red} for Red, {blue} for Blue. It is told at the end.",
+        EN: "🕵 Your guess is sealed: {red} for Red, {blue} for Blue. It is shown at the end.",
         ZH: "🕵 你的猜测已锁定：红方队长 {red}，蓝方队长 {blue}。游戏结束时揭晓。",
     },
     "hurry": {EN: "⏳ {s} s left to decide.", ZH: "⏳ 还剩 {s} 秒，请尽快决定。"},
@@ -330,7 +330,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "why_wrong_bodyguard_declaration": {EN: "wrong bodyguard declaration", ZH: "保镖判断错误"},
     "why_attacker_not_captain": {EN: "the attacker is not a captain", ZH: "发起者不是队长"},
     "why_target_not_captain": {EN: "the target is not the other captain", ZH: "目标不是对方队长"},
-    "end_cards": {EN: "Cards:", ZH: "全部人物："},
+    "end_cards": {EN: "Cards:", ZH: "全部人物牌："},
     "captain_tag": {EN: "👑 captain", ZH: "👑 队长"},
     "no_captain": {EN: "{colour} had no captain.", ZH: "{colour}没有队长。"},
     "set_aside_line": {EN: "Set aside: {cards}", ZH: "移除的牌：{cards}"},
@@ -344,7 +344,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "observer_silent": {
         EN: "👁 The Observer {name} never predicted and loses.",
-        ZH: "👁 观察员 {name} 未能及时作出预测，失败。",
+        ZH: "👁 观察员 {name} 始终未预测，失败。",
     },
     "spy_won": {
         EN: "🕵 The Spy {name} named both captains and wins.",
@@ -379,12 +379,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "/extend — give an open lobby 2 more minutes",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
-        "/mycard — （私聊中）查看你的人物和情报\n/language — 切换 English / 中文\n"
+        "/mycard — （私聊中）查看你的人物牌和情报\n/language — 切换 English / 中文\n"
         "/forget — （私聊中）删除我保存的你的数据\n"
         "/history — 本群最近十局及其对局记录\n/nextgame — 本群开下一局时私聊通知你\n"
         "/remove — 将玩家移出房间或游戏（发起人或管理员）\n"
         "/stats — 本群战绩；私聊中查看你自己的战绩\n"
-        "/extend — 房间多等2分钟",
+        "/extend — 房间延长2分钟",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -397,7 +397,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "Turncoat (X may swap when scouted), Bodyguards (declare a 3 beside the target), "
         "Observer (predicts the winner), Spy (guesses both captains).",
         ZH: "<b>游戏规则</b>\n每名玩家秘密持有一张红色或蓝色人物牌（1–7或X）。轮到你时选择一项：\n"
-        "A侦查：查看一名对手的人物牌，然后可以发言（玩家只可以在这个时候发言，回合外禁止交流）；\n"
+        "A侦查：查看另一名玩家的人物牌，然后可以发言（玩家只可以在这个时候发言，回合外禁止交流）；\n"
         "B斩首：宣布发起斩首行动，指定攻击目标，游戏进入结算阶段。\n"
         "所有玩家翻开人物牌。如果发起斩首行动的玩家为自己一方的队长，并且斩首的对象为对方的队长，"
         "该玩家的颜色赢得游戏；否则，对方的颜色赢得游戏。\n"
@@ -436,14 +436,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "status_nothing": {EN: "Nobody has acted yet.", ZH: "还没有人行动。"},
     "group_only": {
         EN: "That command works in a group. Add me to one!",
-        ZH: "这个命令要在群里使用。",
+        ZH: "这个命令要在群里使用。把我加进一个群吧！",
     },
     "private_only": {
         EN: "Send /mycard to me in a private chat, so nobody else sees it.",
         ZH: "请在私聊中发送 /mycard，以免被别人看到。",
     },
     "not_a_player": {EN: "You are not playing in this game.", ZH: "你不在这局游戏中。"},
-    "not_your_turn": {EN: "It is not your decision now.", ZH: "现在不是你行动。"},
+    "not_your_turn": {EN: "It is not your decision now.", ZH: "现在还轮不到你。"},
     "too_late": {EN: "Too late: the game has moved on.", ZH: "太迟了：局势已变化。"},
     "stale_button": {EN: "That button is from an old game.", ZH: "这是旧游戏的按钮。"},
     "bad_button": {EN: "That button is not valid.", ZH: "无效的按钮。"},
@@ -455,11 +455,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "cannot_reach": {
         EN: "⚠️ I can't send {name} private messages. {name}, press the button and then Start, "
         "so you get your card and buttons; until then your turns may time out.",
-        ZH: "⚠️ 我无法私聊 {name}。{name}，请点击按钮后按「开始」，以便收到你的人物牌和按钮；否则你的回合可能超时。",
+        ZH: "⚠️ 我无法私聊 {name}。{name}，请点击下方按钮，再在私聊中按「开始」，才能收到你的人物牌和按钮；"
+        "否则你的回合可能超时。",
     },
     "welcome": {
         EN: "Hello! I host Decapitation (斩首行动) in groups. Add me to a group and send /newgame.",
-        ZH: "你好！我可以在群里主持《斩首行动》。把我加入群聊并发送 /newgame。",
+        ZH: "你好！我可以在群里主持斩首行动。把我加进群并发送 /newgame。",
     },
     "cancel_none": {EN: "There is no game to cancel.", ZH: "没有可以取消的游戏。"},
     "anonymous_admin": {
@@ -512,31 +513,32 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "✅ {name} 已打开私聊：我现在可以发人物牌了。",
     },
     "back_game": {
-        EN: "✅ {name} is back: I can message them privately again.",
-        ZH: "✅ {name} 回来了：我又可以私聊了。",
+        EN: "✅ I can message {name} privately again.",
+        ZH: "✅ 我又可以私聊 {name} 了。",
     },
     "lobby_countdown_auto": {
         EN: "⏳ Starts by itself at {time} with {min} or more players. /extend waits {m} min more.",
-        ZH: "⏳ 人数达到 {min} 人即于 {time} 自动开始。发送 /extend 可多等 {m} 分钟。",
+        ZH: "⏳ 若有 {min} 人或以上，游戏将于 {time} 自动开始。发送 /extend 可延长 {m} 分钟。",
     },
     "lobby_countdown_close": {
         EN: "⏳ Closes at {time} unless the host presses Start. /extend waits {m} min more.",
-        ZH: "⏳ 发起人不点击「开始」的话，房间于 {time} 关闭。发送 /extend 可多等 {m} 分钟。",
+        ZH: "⏳ 若发起人未点击「开始」，房间将于 {time} 关闭。发送 /extend 可延长 {m} 分钟。",
     },
     "lobby_remind_start": {
         EN: "⏳ The game starts by itself in {left} min with {n} players. /extend waits {m} min "
         "more.",
-        ZH: "⏳ 游戏将在 {left} 分钟后以 {n} 人自动开始。发送 /extend 可多等 {m} 分钟。",
+        ZH: "⏳ 游戏将在 {left} 分钟后以 {n} 人自动开始。发送 /extend 可延长 {m} 分钟。",
     },
     "lobby_remind_few": {
         EN: "⏳ This lobby closes in {left} min: {n} of the {min} players needed have joined. "
         "Join now, or /extend to wait {m} min more.",
-        ZH: "⏳ 房间将在 {left} 分钟后关闭：需要 {min} 人，现有 {n} 人。快加入，或发送 /extend 多等 {m} 分钟。",
+        ZH: "⏳ 房间将在 {left} 分钟后关闭：需要 {min} 人，现有 {n} 人。"
+        "快来加入，或发送 /extend 延长 {m} 分钟。",
     },
     "lobby_remind_host": {
         EN: "⏳ This lobby closes in {left} min unless the host presses Start. /extend waits "
         "{m} min more.",
-        ZH: "⏳ 发起人不点击「开始」的话，房间将在 {left} 分钟后关闭。发送 /extend 可多等 {m} 分钟。",
+        ZH: "⏳ 若发起人未点击「开始」，房间将在 {left} 分钟后关闭。发送 /extend 可延长 {m} 分钟。",
     },
     "lobby_remind_away": {
         EN: "{names}: press “{button}” under the lobby, then Start in my chat, or the game "
@@ -554,7 +556,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "extended": {
         EN: "⏳ {name} gave the lobby {m} more min: it now ends at {time}.",
-        ZH: "⏳ {name} 将房间延长了 {m} 分钟：现于 {time} 结束。",
+        ZH: "⏳ {name} 将房间延长了 {m} 分钟，现在将于 {time} 结束。",
     },
     "extend_max": {
         EN: "The lobby can't wait longer: a lobby stays open an hour at most.",
@@ -612,16 +614,16 @@ TEXTS.update(
         "record_caption": {
             EN: "📄 The record of the game in {group} dealt {date}.\n"
             "Replay it: <code>python -m engine replay FILE</code>",
-            ZH: "📄 「{group}」{date}开局的对局记录。\n"
+            ZH: "📄 「{group}」{date} 开局的对局记录。\n"
             "重放：<code>python -m engine replay 文件</code>",
         },
         "record_sent": {
             EN: "📄 The record is in your private chat with me.",
-            ZH: "📄 对局记录已发到你和我的私聊。",
+            ZH: "📄 对局记录已私聊发给你。",
         },
         "record_gone": {
             EN: "That game's record is no longer kept.",
-            ZH: "这局的记录已不再保存。",
+            ZH: "这局的对局记录已不再保存。",
         },
         "open_chat_first": {
             EN: "Open my private chat and press Start first; then I can send it to you.",
@@ -634,13 +636,13 @@ TEXTS.update(
         "history_title": {EN: "📜 The last games here:", ZH: "📜 本群最近的对局："},
         "history_line": {
             EN: "{n}. {date} — {names} — {result}",
-            ZH: "{n}. {date}：{names}；{result}",
+            ZH: "{n}. {date} — {names} — {result}",
         },
         "history_won": {EN: "{colour} won", ZH: "{colour}获胜"},
         "history_cancelled": {EN: "cancelled", ZH: "已取消"},
         "history_none": {
             EN: "No finished games here yet.",
-            ZH: "本群还没有结束的对局。",
+            ZH: "本群还没有打完的对局。",
         },
         "history_hint": {
             EN: "Press a number to get that game's record privately.",
@@ -684,7 +686,7 @@ TEXTS.update(
     {
         "away_marked": {
             EN: "⏸ {name} missed two turns: their turns are skipped until they act again.",
-            ZH: "⏸ {name} 连续两次超时：在其重新行动之前，轮到其座位时直接跳过。",
+            ZH: "⏸ {name} 连续两次超时，已标为暂离；回来之前，其回合都会直接跳过。",
         },
         "away_private": {
             EN: "⏸ You missed two turns in a row in {group}, so your turns are skipped now. "
@@ -699,11 +701,11 @@ TEXTS.update(
         },
         "away_returned": {
             EN: "👋 {name} is back and plays again.",
-            ZH: "👋 {name} 回来了，从本回合起重新参与。",
+            ZH: "👋 {name} 回来了，重新参与游戏。",
         },
         "passed_away_line": {
             EN: "⏭ {name} is away; the turn passes.",
-            ZH: "⏭ {name} 暂时离开，跳过回合。",
+            ZH: "⏭ {name} 暂离，跳过回合。",
         },
         "passed_removed_line": {
             EN: "⏭ {name} was removed; the turn passes.",
@@ -739,7 +741,7 @@ TEXTS.update(
         "removed_private": {
             EN: "🚪 {by} removed you from the game in {group}. Your seat plays on without you; "
             "every card is shown at the end.",
-            ZH: "🚪 {by} 将你移出了「{group}」的游戏。你的座位会直接跳过；所有人物牌在结算时公开。",
+            ZH: "🚪 {by} 将你移出了「{group}」的游戏。轮到你的座位时会直接跳过；所有人物牌在结算时公开。",
         },
         "removed_private_lobby": {
             EN: "🚪 {by} removed you from the lobby in {group}.",
@@ -766,10 +768,10 @@ TEXTS.update(
     {
         "closed_scout": {EN: "🔍 You scouted {target}.", ZH: "🔍 你查看了 {target} 的人物牌。"},
         "closed_decapitate": {
-            EN: "🗡 You decapitate {target}{decl}.",
-            ZH: "🗡 你斩首 {target}{decl}。",
+            EN: "🗡 You decapitated {target}{decl}.",
+            ZH: "🗡 你斩首了 {target}{decl}。",
         },
-        "closed_swap": {EN: "🔄 You swapped with {scout}.", ZH: "🔄 你与 {scout} 交换了人物。"},
+        "closed_swap": {EN: "🔄 You swapped with {scout}.", ZH: "🔄 你与 {scout} 交换了人物牌。"},
         "closed_keep": {EN: "You kept your card.", ZH: "你没有交换，保留了你的人物牌。"},
         "closed_end_turn": {EN: "✅ You ended your turn.", ZH: "✅ 你结束了回合。"},
         "closed_predict": {
@@ -784,12 +786,12 @@ TEXTS.update(
         },
         "closed_timeout_spy": {
             EN: "⌛ Time ran out: no guess was sealed.",
-            ZH: "⌛ 超时：你没有做出猜测。",
+            ZH: "⌛ 超时：你没有猜测。",
         },
         "closed_cancelled": {EN: "🛑 The game was cancelled.", ZH: "🛑 游戏已取消。"},
         "closed_over": {EN: "🏁 The game is over.", ZH: "🏁 游戏已结束。"},
         "closed_removed": {
-            EN: "🚪 You were taken out of the game.",
+            EN: "🚪 You were removed from the game.",
             ZH: "🚪 你已被移出本局游戏。",
         },
     }
@@ -799,7 +801,7 @@ TEXTS.update(
 # Acting from the group's turn message: what someone else pressing its buttons is told.
 TEXTS.update(
     {
-        "turn_of": {EN: "It's {seat}. {name}'s turn.", ZH: "现在轮到{seat}号位 {name}。"},
+        "turn_of": {EN: "It is {name}'s turn (seat {seat}).", ZH: "现在轮到{seat}号位 {name}。"},
     }
 )
 
@@ -807,10 +809,10 @@ TEXTS.update(
 # statistics: /stats in a group (its finished games, its leaderboard) and in a private chat
 TEXTS.update(
     {
-        "stats_title": {EN: "📊 <b>Statistics of {group}</b>", ZH: "📊 <b>{group} 的战绩</b>"},
+        "stats_title": {EN: "📊 <b>Statistics of {group}</b>", ZH: "📊 <b>「{group}」的战绩</b>"},
         "stats_none": {
             EN: "📊 No game has been finished in this group yet.",
-            ZH: "📊 本群还没有打完的游戏。",
+            ZH: "📊 本群还没有打完的对局。",
         },
         "stats_games": {EN: "Games finished: {n}", ZH: "已完成：{n} 局"},
         "stats_wins": {
@@ -833,7 +835,7 @@ TEXTS.update(
         "role_turncoat": {EN: "Turncoat", ZH: "变节者"},
         "stats_leaders": {EN: "🏅 Leaderboard:", ZH: "🏅 排行榜："},
         "stats_leader": {
-            EN: "{rank}. {name} — games: {games}, won: {wins} ({rate}%), decapitations: {worked}",
+            EN: "{rank}. {name} — games: {games}, won: {wins} ({rate}%), decapitations worked: {worked}",
             ZH: "{rank}. {name} — {games} 局，胜 {wins} 局（{rate}%），斩首成功 {worked} 次",
         },
         "stats_more": {EN: "… and {n} more", ZH: "……另有 {n} 人"},
@@ -844,12 +846,12 @@ TEXTS.update(
         },
         "stats_own_games": {
             EN: "Games finished: {n}, in groups: {groups}",
-            ZH: "已完成：{n} 局，共 {groups} 个群",
+            ZH: "已完成：{n} 局（{groups} 个群）",
         },
         "stats_own_wins": {EN: "Won: {wins} ({rate}%)", ZH: "获胜：{wins} 局（{rate}%）"},
         "stats_own_colours": {
             EN: "As Red: won {rw} of {rp}; as Blue: won {bw} of {bp}",
-            ZH: "执红方：{rp} 局胜 {rw} 局；执蓝方：{bp} 局胜 {bw} 局",
+            ZH: "红方：{rp} 局胜 {rw} 局；蓝方：{bp} 局胜 {bw} 局",
         },
         "stats_own_decapitations": {
             EN: "Your decapitations tried: {tried}, worked: {worked}",

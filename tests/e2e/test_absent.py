@@ -95,7 +95,7 @@ def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
     table.start(seed=31)
     away = miss_two_turns(lambda_bot, table)
     absent = table.player_at(away)
-    marked = f"⏸ {table.seat_label(away)} 连续两次超时：在其重新行动之前，轮到其座位时直接跳过。"
+    marked = f"⏸ {table.seat_label(away)} 连续两次超时，已标为暂离；回来之前，其回合都会直接跳过。"
     assert table.t("away_marked", name=table.seat_label(away)) == marked
     assert marked in table.group_texts()
     assert table.group_texts()[-1].startswith(f"▶️ 轮到 {table.seat_label(after(table, away))}")
@@ -116,7 +116,7 @@ def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
     told = table.fake.message(absent.user, told.message_id)
     assert told.text == table.t("back_private", group=isolate(table.title))
     assert told.buttons == []
-    back = f"👋 {table.seat_label(away)} 回来了，从本回合起重新参与。"
+    back = f"👋 {table.seat_label(away)} 回来了，重新参与游戏。"
     assert back not in table.group_texts()
     seat = table.state.turn
     while seat != away:
@@ -221,8 +221,8 @@ def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) 
     told += "轮到该座位时直接跳过，其人物牌在结算时公开。"
     assert told in table.group_texts()
     assert (
-        leaver.last_text()
-        == f"🚪 {ann} 将你移出了「{group}」的游戏。你的座位会直接跳过；所有人物牌在结算时公开。"
+        leaver.last_text() == f"🚪 {ann} 将你移出了「{group}」的游戏。"
+        "轮到你的座位时会直接跳过；所有人物牌在结算时公开。"
     )
     card = card_name("zh", state.cards[gone - 1])
     play(table, first)
@@ -234,7 +234,7 @@ def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) 
     assert not any(shown in text for text in table.group_texts())
     assert leaver.prompt() is None  # nothing to press, nothing asked of them
     leaver.private("/mycard")  # their own card, privately, as ever
-    assert f"你的人物：{card}" in leaver.last_text()
+    assert f"你的人物牌：{card}" in leaver.last_text()
     table.decapitate(table.state.turn, gone)
     assert any(line.startswith(shown) for line in table.ending().text.splitlines())
 

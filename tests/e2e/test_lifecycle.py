@@ -157,10 +157,10 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
     assert table.lobby_message().text.startswith("🎯 斩首行动 — 新的一局")
     table.configure(turncoat=True)
     state = table.start(seed=WORKED_EXAMPLE_SEED)
-    assert "你的人物：红1" in table.player_at(1).texts()[-2]
+    assert "你的人物牌：红1" in table.player_at(1).texts()[-2]
     table.scout(1, 5)
     lambda_bot.advance(20)  # the Turncoat window, though no X is in a six-seat game
-    assert table.player_at(1).texts()[-2] == f"🔍 {table.seat_label(5)} 的人物是 红4。"
+    assert table.player_at(1).texts()[-2] == f"🔍 {table.seat_label(5)} 的人物牌是 红4。"
     table.done(1)
     table.scout(2, 3)
     lambda_bot.advance(20)

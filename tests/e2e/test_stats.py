@@ -127,7 +127,7 @@ def test_stats_count_a_finished_game_for_the_group_and_each_player_in_chinese(
     lambda_bot: LambdaBot,
 ) -> None:
     table = Table.of(lambda_bot, 6, lang="zh")
-    assert group_stats(table) == "📊 本群还没有打完的游戏。"
+    assert group_stats(table) == "📊 本群还没有打完的对局。"
     worked_example(lambda_bot, table)
     check_worked_example_counted(lambda_bot, table)
     text = group_stats(table)
@@ -186,7 +186,7 @@ def test_stats_in_a_private_chat_speak_the_players_language(local_bot: LocalBot)
     quick_game(table, seed=11)
     mine = own_stats(table.host).splitlines()
     assert mine[0] == "📊 你的战绩"
-    assert "已完成：1 局，共 1 个群" in mine
+    assert "已完成：1 局（1 个群）" in mine
 
 
 def test_stats_show_nothing_of_a_game_in_play(bot: Bot) -> None:
@@ -212,7 +212,7 @@ def test_stats_show_nothing_of_a_game_in_play_in_chinese(lambda_bot: LambdaBot) 
     table.open()
     state = table.start(seed=13)
     table.scout_and_done(state.first, state.first % 4 + 1)
-    assert group_stats(table) == "📊 本群还没有打完的游戏。"
+    assert group_stats(table) == "📊 本群还没有打完的对局。"
     assert own_stats(table.host) == "📊 你还没有打完过一局。"
 
 

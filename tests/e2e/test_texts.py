@@ -68,14 +68,14 @@ def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
         assert f"{seat}号位 " in seating
     assert seating.count("每次侦查后，游戏都会固定暂停 20 秒") == 1
     board = table.board()
-    assert board.button_labels == ["🔍 侦查", "🃏 我的人物"]
+    assert board.button_labels == ["🔍 侦查", "🃏 我的人物牌"]
 
     table.scout(first, holder)
     assert table.player_at(holder).labels() == [table.t("btn_swap"), table.t("btn_keep")]
     assert "⏳ 你有 20 秒。" in table.player_at(holder).texts()[-1]
     table.keep(holder)
     lambda_bot.advance(20)  # the Turncoat's window
-    table.player_at(first).press("🃏 我的人物", table.board())
+    table.player_at(first).press("🃏 我的人物牌", table.board())
     table.host.say("/status")
     table.player_at(first).private("/mycard")
     table.done(first)
