@@ -28,6 +28,15 @@ class Absence(Board):
         """True when the host or an admin removed the seat's player."""
         return seat in self.data.get("removed", [])
 
+    def was_removed(self, user: int) -> bool:
+        """True when `user` was removed from the game (their buttons are refused)."""
+        seat = self.seat_of(user)
+        return seat is not None and self.is_removed(seat)
+
+    def plays_again(self) -> list[list]:
+        """Who Play again seats in the next lobby: the lobby's players but those removed."""
+        return [list(p) for p in self.players if not self.was_removed(p[0])]
+
     def is_away(self, seat: int) -> bool:
         """True while the seat's turns pass at once for missed turns (until they come back)."""
         return seat in self.data.get("away", [])

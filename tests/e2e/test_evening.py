@@ -1,0 +1,142 @@
+"""Whole evenings in one group: lobbies, games with away and removed players, the end, Play
+again, records and statistics, one after another, as people play them. After each stretch no
+button is left that would only answer "too late" or "old game"."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.playtest.drivers import Bot
+from handlers.playtest.fake_telegram import FakeMessage
+from handlers.playtest.players import Player, Table
+from handlers.telegram.buttondata import HISTORY, LOBBY, decode
+from handlers.telegram.render import isolate
+
+TURN = 90  # the default turn time
+LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
+
+
+def after(table: Table, seat: int) -> int:
+    """The seat after `seat` round the table."""
+    return seat % len(table.state.cards) + 1
+
+
+def play(table: Table, seat: int) -> None:
+    """The seat's player scouts the seat after theirs and ends the turn."""
+    table.scout_and_done(seat, after(table, seat))
+
+
+def miss_two_turns(bot: Bot, table: Table) -> int:
+    """The player after the first misses two turns in a row while the others play; returns
+    their seat, marked away."""
+    first = table.state.first
+    away = after(table, first)
+    play(table, first)
+    bot.advance(TURN)
+    seat = table.state.turn
+    while seat != away:
+        play(table, seat)
+        seat = table.state.turn
+    bot.advance(TURN)
+    assert away in table.data()["away"]
+    return away
+
+
+def remove(table: Table, by: Player, seat: int) -> str | None:
+    """`by` sends /remove in the group and presses the seat on the keyboard it shows."""
+    by.say("/remove")
+    keyboard = table.group_messages()[-1]
+    return by.press(table.seat_label(seat), keyboard)
+
+
+def finish(table: Table) -> FakeMessage:
+    """Whoever's turn it is decapitates the seat after theirs; the end message."""
+    seat = table.state.turn
+    table.decapitate(seat, after(table, seat))
+    ending = table.ending()
+    assert ending is not None
+    return ending
+
+
+def member(table: Table, name: str, started: bool = True) -> Player:
+    """Someone in the group who does not play."""
+    code = "zh-hans" if table.lang == "zh" else "en"
+    user = table.fake.add_user(name, language_code=code, started=started)
+    table.bot.act(lambda: table.fake.join(user, table.group))
+    return Player(table.bot, user, table.group)
+
+
+def live_buttons(bot: Bot) -> list[tuple[int, str, str]]:
+    """Every button still pressable in every chat (group and private): (chat, the message's
+    first line, the button's data)."""
+    found = []
+    for chat in list(bot.fake.chats):
+        for message in bot.fake.chat(chat):
+            if not message.from_bot or message.deleted:
+                continue
+            first = (message.text or "").split("\n")[0]
+            found += [
+                (chat, first, button.callback_data)
+                for row in message.buttons
+                for button in row
+                if button.callback_data
+            ]
+    return found
+
+
+def lasting(data: str) -> bool:
+    """A button meant to stay after a game: the end message's Play again, Record and Next
+    game, and /history's."""
+    press = decode(data)
+    assert press is not None, data
+    return press.kind == HISTORY or (press.kind == LOBBY and press.arg == "again")
+
+
+def assert_nothing_live_but_what_lasts(bot: Bot) -> None:
+    """No chat keeps a button that would only answer that it is too late."""
+    stale = [entry for entry in live_buttons(bot) if not lasting(entry[2])]
+    assert stale == [], stale
+
+
+# -- Play again after a game with an away and a removed player --------------------------------
+
+
+@LANGS
+def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyone(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 5, lang=lang)
+    table.open()
+    table.start(seed=11)
+    away = miss_two_turns(bot, table)
+    gone = next(s for s in range(1, 6) if s not in (away, table.state.turn))
+    absent, leaver = table.player_at(away), table.player_at(gone)
+    assert remove(table, table.host, gone) is None
+    ending = finish(table)
+    assert_nothing_live_but_what_lasts(bot)
+
+    # The removed player's Play again is refused like their other buttons.
+    again = table.t("btn_play_again")
+    assert leaver.press(again, ending, chat=table.group) == table.t_for(leaver, "you_were_removed")
+    assert table.data()["status"] == "over"
+    assert absent.press(again, ending, chat=table.group) is None
+    assert table.data()["status"] == "lobby"
+    names = table.lobby_names()
+    assert leaver.name not in names
+    assert absent.name == names[0] and len(names) == 4
+    assert isolate(leaver.name) not in table.lobby_message().text
+
+    # They may join again like anyone; the away player plays as everyone does.
+    table.join(leaver)
+    state = table.start(seed=12)
+    assert table.data()["away"] == [] and table.data()["removed"] == []
+    seat = state.first
+    while seat != table.seat_of(absent):
+        play(table, seat)
+        seat = table.state.turn
+    assert absent.labels() == [
+        table.t_for(absent, "btn_scout"),
+        table.t_for(absent, "btn_decapitate"),
+    ]
+    finish(table)
+    assert_nothing_live_but_what_lasts(bot)
