@@ -127,9 +127,11 @@ class Absence(Board):
             return [uid for uid, _ in self.players if uid != self.data["creator"]]
         return [s for s in self.state.humans() if not self.is_removed(s)]
 
-    def _leftovers(self) -> list[Event]:
-        """The game starts or ends: the buttons still live of /remove and of I'm back go."""
-        group = [self.data.pop("remove_msg", None)]
+    def _leftovers(self, group_open: bool = True) -> list[Event]:
+        """The game starts or ends: the buttons still live of /remove and of I'm back go (the
+        /remove keyboard is only forgotten when the group can no longer be written to)."""
+        keyboard = self.data.pop("remove_msg", None)
+        group = [keyboard] if group_open else []
         private = []
         for seat in self.data.get("away") or []:
             msg = self.data.pop(self.away_ref(seat), None)

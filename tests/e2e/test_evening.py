@@ -140,3 +140,22 @@ def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyo
     ]
     finish(table)
     assert_nothing_live_but_what_lasts(bot)
+
+
+# -- the bot removed from the group while a player is away -------------------------------------
+
+
+def test_the_bot_removed_from_the_group_takes_the_buttons_off_an_away_players_im_back(
+    bot: Bot,
+) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.start(seed=11)
+    away = miss_two_turns(bot, table)
+    absent = table.player_at(away)
+    told = absent.prompt()
+    assert told.button_labels == [table.t("btn_back_in")]
+    bot.act(lambda: bot.fake.kick_bot(table.group, by=table.host.user))
+    assert table.data()["status"] == "cancelled"
+    assert table.fake.message(absent.user, told.message_id).buttons == []
+    assert [entry for entry in live_buttons(bot) if entry[0] != table.chat] == []
