@@ -103,6 +103,8 @@ class Absence(Board):
             if seat in self._seats(key):
                 self._seats(key).remove(seat)
         self._seats("removed").append(seat)
+        lost = self.data.get("unreachable") or []  # needed no more: never named, nor back
+        self.data["unreachable"] = [u for u in lost if u != self.user_at(seat)]
         msg = self.data.pop("remove_msg", None)
         return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by, msg=msg, away_msg=away)]
 

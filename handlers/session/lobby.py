@@ -26,10 +26,14 @@ class Lobby(Play):
         away = set(self.data.get("unreachable") or [])
         return [user for user in self.users() if user in away]
 
+    def to_reach(self, users: list[int]) -> list[int]:
+        """Those of `users` the table still needs to message privately (not one removed)."""
+        return [u for u in dict.fromkeys(users) if u in self.users() and not self.was_removed(u)]
+
     def lost_touch(self, users: list[int]) -> bool:
         """Note players a private message failed to reach; True when any is newly noted."""
         away = list(self.data.get("unreachable") or [])
-        new = [u for u in dict.fromkeys(users) if u in self.users() and u not in away]
+        new = [u for u in self.to_reach(users) if u not in away]
         self.data["unreachable"] = away + new
         return bool(new)
 

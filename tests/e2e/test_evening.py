@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
 from handlers.telegram.buttondata import HISTORY, LOBBY, decode
@@ -159,3 +159,52 @@ def test_the_bot_removed_from_the_group_takes_the_buttons_off_an_away_players_im
     assert table.data()["status"] == "cancelled"
     assert table.fake.message(absent.user, told.message_id).buttons == []
     assert [entry for entry in live_buttons(bot) if entry[0] != table.chat] == []
+
+
+# -- a removed player the bot cannot reach ------------------------------------------------------
+
+
+@LANGS
+def test_a_removed_player_who_blocked_the_bot_is_neither_named_unreachable_nor_announced_back(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 5, lang=lang)
+    table.open()
+    state = table.start(seed=32)
+    gone = next(s for s in range(1, 6) if s != state.turn)
+    leaver = table.player_at(gone)
+    bot.fake.block(leaver.user)  # the bot learns it when it tells them they were removed
+    said = len(table.group_texts())
+    assert remove(table, table.host, gone) is None
+    name = table.seat_label(gone)
+    assert table.group_texts()[said:] == [
+        table.t("removed_seat", name=name, by=isolate(table.host.name))
+    ]
+    bot.fake.unblock(leaver.user)
+    leaver.private("/start")
+    assert table.group_texts()[said:] == [
+        table.t("removed_seat", name=name, by=isolate(table.host.name))
+    ]
+    table.host.say("/status")
+    assert table.t("status_unreachable", names=name) not in table.group_texts()[-1]
+    finish(table)
+    assert_nothing_live_but_what_lasts(bot)
+
+
+def test_a_removed_player_lost_before_the_removal_is_not_announced_back(
+    local_bot: LocalBot,
+) -> None:
+    table = Table.of(local_bot, 5, lang="zh")
+    table.open()
+    leaver = table.players[2]
+    local_bot.fake.block(leaver.user)
+    table.start(seed=32)  # their card does not reach them: the group is told
+    gone = table.seat_of(leaver)
+    name = table.seat_label(gone)
+    assert table.group_texts()[-1].startswith(f"⚠️ 我无法私聊 {name}。")
+    assert remove(table, table.host, gone) is None
+    said = len(table.group_texts())
+    local_bot.fake.unblock(leaver.user)
+    leaver.private("/start")
+    assert table.group_texts()[said:] == []
+    assert table.data()["unreachable"] == []
