@@ -208,3 +208,31 @@ def test_a_removed_player_lost_before_the_removal_is_not_announced_back(
     leaver.private("/start")
     assert table.group_texts()[said:] == []
     assert table.data()["unreachable"] == []
+
+
+# -- statistics and history of a game with a removed player ------------------------------------
+
+
+@LANGS
+def test_stats_count_the_game_but_not_for_the_player_removed_from_it(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 5, lang=lang)
+    table.open()
+    state = table.start(seed=32)
+    gone = next(s for s in range(1, 6) if s != state.turn)
+    leaver = table.player_at(gone)
+    assert remove(table, table.host, gone) is None
+    finish(table)
+    table.host.say("/stats")
+    lines = table.group_texts()[-1].splitlines()
+    assert table.t("stats_games", n=1) in lines
+    board = lines[lines.index(table.t("stats_leaders")) + 1 :]
+    assert len(board) == 4
+    assert not any(isolate(leaver.name) in line for line in board)
+    leaver.private("/stats")
+    assert leaver.last_text() == table.t_for(leaver, "stats_own_none")
+    table.host.private("/stats")
+    assert table.t_for(table.host, "stats_own_games", n=1, groups=1) in table.host.last_text()
+    # /history keeps the game as it was dealt, the removed player's name with the others.
+    table.host.say("/history")
+    history = table.group_texts()[-1]
+    assert isolate(leaver.name) in history.splitlines()[1]
