@@ -39,16 +39,24 @@ class Lobby(Play):
 
     def back_in_touch(self, user: int) -> list[Event] | None:
         """The player opened the private chat: the group hears they are back (not during a
-        secret wait, whose player it might point at); None when they were never away."""
+        secret wait, whose player it might point at), and one marked away meanwhile plays again
+        from their next turn; None when they were never away."""
         away = list(self.data.get("unreachable") or [])
         if user not in away:
             return None
         self._reached(user)
         if self.status == LOBBY:
             return [ev.event(ev.BACK, user=user), ev.event(ev.LOBBY_SHOWN)]
-        if self.status == PLAYING and not self.data.get("hold"):
-            return [ev.event(ev.BACK, user=user)]
-        return []
+        if self.status != PLAYING:
+            return []
+        told = [] if self.data.get("hold") else [ev.event(ev.BACK, user=user)]
+        return told + self._back_from_away(user)
+
+    def _back_from_away(self, user: int) -> list[Event]:
+        """A player marked away while the bot could not reach them (they never saw I'm back)
+        opened the chat again: they are counted back, as with I'm back."""
+        seat = self.seat_of(user)
+        return self.come_back(user) if seat and self.is_away(seat) else []
 
     def _reached(self, user: int) -> None:
         away = self.data.get("unreachable") or []

@@ -236,3 +236,33 @@ def test_stats_count_the_game_but_not_for_the_player_removed_from_it(bot: Bot, l
     table.host.say("/history")
     history = table.group_texts()[-1]
     assert isolate(leaver.name) in history.splitlines()[1]
+
+
+# -- a player the bot lost, marked away meanwhile, opens the chat again -----------------------
+
+
+@LANGS
+def test_a_lost_player_marked_away_who_opens_the_chat_again_plays_from_their_next_turn(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    state = table.start(seed=11)
+    lost = table.player_at(after(table, state.first))
+    bot.fake.block(lost.user)  # after their card came: they never see I'm back
+    away = miss_two_turns(bot, table)
+    assert table.player_at(away) == lost
+    name = table.seat_label(away)
+    bot.fake.unblock(lost.user)
+    said = len(table.group_texts())
+    lost.private("/start")
+    assert table.group_texts()[said:] == [table.t("back_game", name=name)]
+    assert table.t_for(lost, "back_private", group=isolate(table.title)) in lost.texts()
+    seat = table.state.turn
+    while seat != away:
+        play(table, seat)
+        seat = table.state.turn
+    assert table.group_texts()[-2] == table.t("away_returned", name=name)
+    assert lost.labels() == [table.t_for(lost, "btn_scout"), table.t_for(lost, "btn_decapitate")]
+    finish(table)
+    assert_nothing_live_but_what_lasts(bot)
