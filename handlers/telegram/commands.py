@@ -82,7 +82,9 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         if rights is not None:
             new.data[BOT_CAN_DELETE] = rights
-        return new, [*render.show(new, news), *next_lobby_calls(new, waiting)]
+        # The last game's Play again goes: a new game is open (its Record and Next game stay).
+        gone = render.drop_play_again(table) if table is not None else []
+        return new, [*render.show(new, news), *gone, *next_lobby_calls(new, waiting)]
 
     try:
         await run(context, chat.id, update.update_id, open_lobby)

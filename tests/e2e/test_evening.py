@@ -266,3 +266,19 @@ def test_a_lost_player_marked_away_who_opens_the_chat_again_plays_from_their_nex
     assert lost.labels() == [table.t_for(lost, "btn_scout"), table.t_for(lost, "btn_decapitate")]
     finish(table)
     assert_nothing_live_but_what_lasts(bot)
+
+
+# -- /newgame after a game: the old Play again goes ---------------------------------------------
+
+
+@LANGS
+def test_newgame_after_a_game_takes_play_again_off_its_end_message(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    table.start(seed=11)
+    ending = finish(table)
+    assert ending.button_labels[0] == table.t("btn_play_again")
+    table.players[1].say("/newgame")
+    assert table.data()["status"] == "lobby"
+    ending = table.fake.message(table.group, ending.message_id)
+    assert ending.button_labels == [table.t("btn_record"), table.t("btn_next_game")]
