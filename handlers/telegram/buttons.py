@@ -205,6 +205,7 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
     if not old.is_player(user.id) and not await is_admin(context, old.chat, user.id):
         raise Refused("not_a_player")
     waiting = history.waiting(d.host.store, old.chat)
+    confirmed = history.confirmations(d.host.store, old.chat)
 
     def again(table: Table | None):
         again_refused(table, old.game)  # someone else's press came first
@@ -232,7 +233,7 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
         new.data["again_of"] = table.game
         new.data["unreachable"] = [u for u in table.unreachable() if new.is_player(u)]
         # The pressed button goes: the old game's last message keeps its text.
-        calls = next_lobby_calls(new, waiting)
+        calls = next_lobby_calls(new, waiting, confirmed)
         return new, [*render.show(new, news), *render.drop_play_again(table), *calls]
 
     press.ready = ""

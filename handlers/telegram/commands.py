@@ -62,6 +62,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     prefs = d.host.get(prefs_key(chat.id)) or {}
     lang = prefs.get("lang") or language_for(user.language_code)
     waiting = history.waiting(d.host.store, chat.id)
+    confirmed = history.confirmations(d.host.store, chat.id)
 
     def open_lobby(table: Table | None):
         if table is not None and table.status == LOBBY_STATUS:
@@ -84,7 +85,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             new.data[BOT_CAN_DELETE] = rights
         # The last game's Play again goes: a new game is open (its Record and Next game stay).
         gone = render.drop_play_again(table) if table is not None else []
-        return new, [*render.show(new, news), *gone, *next_lobby_calls(new, waiting)]
+        return new, [*render.show(new, news), *gone, *next_lobby_calls(new, waiting, confirmed)]
 
     try:
         await run(context, chat.id, update.update_id, open_lobby)

@@ -27,13 +27,18 @@ from handlers.telegram.texts import language_for, t
 log = logging.getLogger(__name__)
 
 
-def next_lobby_calls(table: Table, waiting: dict[int, str | None]) -> list[dict[str, Any]]:
+def next_lobby_calls(
+    table: Table, waiting: dict[int, str | None], confirmed: dict[int, int] | None = None
+) -> list[dict[str, Any]]:
     """The private messages that tell the people waiting that `table`'s lobby is open (not
-    those already in it)."""
+    those already in it); the Cancel of each one's confirmation goes (`confirmed`)."""
     join = join_url(table)
     group = render.group_title(table)
     outs = []
     for user, lang in waiting.items():
+        msg = (confirmed or {}).get(user)
+        if msg:
+            outs.append({"op": "drop_buttons", "chat": user, "msg": msg, "side": True})
         if table.is_player(user):
             continue
         call = shown.next_lobby_call(lang or table.lang, group, join)
@@ -99,9 +104,9 @@ async def group_name(context, chat: int, title: str | None = None) -> str:
     return render.shown_name(title) if title else "—"
 
 
-async def confirm_waiting(context, user, chat: int, title: str | None) -> bool:
+async def confirm_waiting(context, user, chat: int, title: str | None) -> int | None:
     """Tell `user` privately they are waiting for the group's next lobby, with a button to
-    cancel; False when the private chat is not open to the bot."""
+    cancel; the message's number, None when the private chat is not open to the bot."""
     lang = presser_lang(user)
     group = await group_name(context, chat, title)
     stop = [
@@ -109,15 +114,16 @@ async def confirm_waiting(context, user, chat: int, title: str | None) -> bool:
         callbacks.encode(callbacks.HISTORY, chat, 0, 0, callbacks.STOP),
     ]
     try:
-        await context.bot.send_message(
+        sent = await context.bot.send_message(
             chat_id=user.id,
             text=t(lang, "next_waiting", group=group),
             parse_mode=ParseMode.HTML,
             reply_markup=markup([[stop]]),
+            protect_content=True,
         )
     except Forbidden:
-        return False
-    return True
+        return None
+    return sent.message_id
 
 
 async def ask_for_next(
@@ -130,11 +136,14 @@ async def ask_for_next(
     store = host.store
     lang = own_lang(user)
     place = history.wait_for_next(store, chat, user.id, lang, update_id, on, host.clock)
-    if place == history.ON and not await confirm_waiting(context, user, chat, title):
+    if place != history.ON:
+        return place
+    confirmation = await confirm_waiting(context, user, chat, title)
+    if confirmation is None:
         history.drop_waiting(store, chat, user.id)
         return "closed"
-    if place == history.ON:
-        host.point_user(user.id, chat)  # so that /forget finds the list they are on
+    history.note_confirmation(store, chat, user.id, confirmation)
+    host.point_user(user.id, chat)  # so that /forget finds the list they are on
     return place
 
 

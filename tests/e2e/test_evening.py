@@ -282,3 +282,32 @@ def test_newgame_after_a_game_takes_play_again_off_its_end_message(bot: Bot, lan
     assert table.data()["status"] == "lobby"
     ending = table.fake.message(table.group, ending.message_id)
     assert ending.button_labels == [table.t("btn_record"), table.t("btn_next_game")]
+
+
+# -- the call to the next game, once made -------------------------------------------------------
+
+
+@LANGS
+def test_the_next_game_confirmation_loses_its_cancel_once_the_call_is_made(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    zoe = member(table, "Zoe")
+    seated = table.players[1]
+    table.open()
+    table.start(seed=11)
+    ending = finish(table)
+    zoe.say("/nextgame")
+    seated.press(table.t("btn_next_game"), ending, chat=table.group)  # they will play again
+    confirmations = [zoe.prompt(), seated.prompt()]
+    assert [m.button_labels for m in confirmations] == [
+        [table.t_for(zoe, "btn_stop_waiting")],
+        [table.t_for(seated, "btn_stop_waiting")],
+    ]
+    assert table.host.press(table.t("btn_play_again"), ending, chat=table.group) is None
+    opened = table.t_for(zoe, "next_opened", group=isolate(table.title))
+    assert zoe.last_text() == opened
+    for person, confirmation in zip((zoe, seated), confirmations, strict=True):
+        shown = table.fake.message(person.user, confirmation.message_id)
+        assert shown.text == table.t_for(person, "next_waiting", group=isolate(table.title))
+        assert shown.buttons == []
