@@ -311,3 +311,64 @@ def test_the_next_game_confirmation_loses_its_cancel_once_the_call_is_made(
         shown = table.fake.message(person.user, confirmation.message_id)
         assert shown.text == table.t_for(person, "next_waiting", group=isolate(table.title))
         assert shown.buttons == []
+
+
+# -- a whole evening -----------------------------------------------------------------------------
+
+
+@LANGS
+def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 6, lang=lang)
+    stranger = member(table, "Zed", started=False)
+    late = table.players[5]
+    table.open(table.players[1:5])
+    # The host looks at Settings when the countdown deals: the game starts all the same.
+    assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
+    bot.seed = 11
+    bot.advance(60 * 5)
+    assert table.data()["status"] == "playing"
+    late.say("/extend")  # too late for the lobby
+    assert table.group_texts()[-1] == table.t("extend_none")
+
+    # Game one: a player misses two turns, another is removed, the first comes back.
+    away = miss_two_turns(bot, table)
+    absent = table.player_at(away)
+    gone = next(s for s in range(1, 6) if s not in (away, table.state.turn))
+    leaver = table.player_at(gone)
+    assert remove(table, table.host, gone) is None
+    assert absent.press(table.t_for(absent, "btn_back_in")) == table.t_for(absent, "ok")
+    ending = finish(table)
+    assert_nothing_live_but_what_lasts(bot)
+    assert stranger.press(table.t("btn_record"), ending, chat=table.group) == table.t(
+        "open_chat_first"
+    )
+
+    # Play again: the removed player is not seated; a sixth player joins; /extend, Start.
+    assert absent.press(table.t("btn_play_again"), ending, chat=table.group) is None
+    assert leaver.name not in table.lobby_names()
+    table.join(late)
+    deadline = table.data()["deadline"]
+    late.say("/extend")
+    assert table.data()["deadline"] == deadline + 120
+    state = table.start(seed=12)
+    assert len(state.cards) == 5
+
+    # Game two is cancelled while its player lists the seats in the group.
+    player = table.player_at(state.turn)
+    assert player.press(table.t("btn_scout"), table.board(), chat=table.group) is None
+    table.host.say("/cancel")
+    assert table.data()["status"] == "cancelled"
+    assert_nothing_live_but_what_lasts(bot)
+
+    # /history keeps both games; /stats counts the finished one, not for the removed player.
+    table.host.say("/history")
+    lines = table.group_texts()[-1].splitlines()
+    assert lines[1].endswith(table.t("history_cancelled"))
+    assert len([line for line in lines if line[:2] in ("1.", "2.")]) == 2
+    table.host.say("/stats")
+    stats = table.group_texts()[-1]
+    assert table.t("stats_games", n=1) in stats.splitlines()
+    assert isolate(leaver.name) not in stats
+    assert_nothing_live_but_what_lasts(bot)
