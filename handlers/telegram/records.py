@@ -127,15 +127,26 @@ async def confirm_waiting(context, user, chat: int, title: str | None) -> int | 
 
 
 async def ask_for_next(
-    context, user, chat: int, update_id: int, on: bool | None, title: str | None = None
+    context,
+    user,
+    chat: int,
+    update_id: int,
+    on: bool | None,
+    title: str | None = None,
+    pressed: int | None = None,
 ) -> str | None:
     """Put `user` on (or take them off) the group's list for its next lobby and confirm it
     privately. The place they are left in (history.ON, OFF, FULL), "closed" when their private
-    chat is not open to the bot (then they are not on the list), None for a repeated update."""
+    chat is not open to the bot (then they are not on the list), None for a repeated update.
+    Taken off, their confirmation loses its Cancel (`pressed`: the one they pressed)."""
     host = deps(context).host
     store = host.store
     lang = own_lang(user)
+    earlier = history.confirmations(store, chat).get(user.id)
     place = history.wait_for_next(store, chat, user.id, lang, update_id, on, host.clock)
+    if place == history.OFF and earlier and earlier != pressed:
+        gone = {"op": "drop_buttons", "chat": user.id, "msg": earlier, "side": True}
+        await deliver(context.bot, [gone], {})
     if place != history.ON:
         return place
     confirmation = await confirm_waiting(context, user, chat, title)
@@ -158,7 +169,9 @@ async def press_history(update: Update, context, p: Press, press: PressAnswer) -
     if p.arg == callbacks.STOP:
         if where != user.id:
             raise Refused("bad_button")
-        if await ask_for_next(context, user, p.chat, update.update_id, False) is None:
+        pressed = message.message_id
+        place = await ask_for_next(context, user, p.chat, update.update_id, False, None, pressed)
+        if place is None:
             return ""  # a redelivered press: its confirmation says so already
         group = await group_name(context, p.chat)
         done = {"op": "edit", "chat": user.id, "msg": message.message_id, "private": True}

@@ -372,3 +372,18 @@ def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
     assert table.t("stats_games", n=1) in stats.splitlines()
     assert isolate(leaver.name) not in stats
     assert_nothing_live_but_what_lasts(bot)
+
+
+@LANGS
+def test_calling_off_the_next_game_in_the_group_takes_the_cancel_off_the_confirmation(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    zoe = member(table, "Zoe")
+    zoe.say("/nextgame")
+    confirmation = zoe.prompt()
+    assert confirmation.button_labels == [table.t_for(zoe, "btn_stop_waiting")]
+    zoe.say("/nextgame")  # a switch: off again
+    assert zoe.last_text() == table.t_for(zoe, "next_stopped", group=isolate(table.title))
+    assert table.fake.message(zoe.user, confirmation.message_id).buttons == []
+    assert_nothing_live_but_what_lasts(bot)
