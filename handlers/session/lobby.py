@@ -92,7 +92,11 @@ class Lobby(Play):
         if self.status != LOBBY:
             return super()._remind(now)
         left = max(round((self.data["deadline"] - now) / 60), 1)
-        return [ev.event(ev.LOBBY_REMINDER, minutes=left, extend=EXTEND_SECONDS // 60)]
+        reminder = ev.event(ev.LOBBY_REMINDER, minutes=left, extend=EXTEND_SECONDS // 60)
+        if not self.data.get("menu"):
+            return [reminder]
+        self.data["menu"] = False  # a menu left open: the last minute shows who plays, and Join
+        return [ev.event(ev.LOBBY_SHOWN), reminder]
 
     def _on_deadline(self, now: float) -> list[Event]:
         if self.status != LOBBY:

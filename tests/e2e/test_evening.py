@@ -387,3 +387,22 @@ def test_calling_off_the_next_game_in_the_group_takes_the_cancel_off_the_confirm
     assert zoe.last_text() == table.t_for(zoe, "next_stopped", group=isolate(table.title))
     assert table.fake.message(zoe.user, confirmation.message_id).buttons == []
     assert_nothing_live_but_what_lasts(bot)
+
+
+# -- the Settings menu left open as the countdown runs out -------------------------------------
+
+
+def test_the_reminder_shows_the_lobby_again_over_a_settings_menu_left_open(bot: Bot) -> None:
+    table = Table.of(bot, 5)
+    table.open(table.players[1:4])
+    assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
+    assert table.t("btn_join") not in table.lobby_message().button_labels
+    bot.advance(60 * 4)  # the reminder: a minute left
+    assert table.group_texts()[-1] == table.t("lobby_remind_start", left=1, n=4, m=2)
+    lobby = table.lobby_message()
+    assert table.t("btn_join") in lobby.button_labels
+    table.join(table.players[4])  # a latecomer can still take a seat
+    bot.seed = 11
+    bot.advance(60)
+    assert table.data()["status"] == "playing"
+    assert len(table.state.cards) == 5
