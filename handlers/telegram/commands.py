@@ -294,7 +294,8 @@ async def extend(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = lang_of(context, chat.id, user)
     if table is None or table.status != LOBBY_STATUS:
         await stop_if_repeat(context, update, table)
-        await reply(update, t(lang, "extend_none"))
+        playing = table is not None and table.status == PLAYING
+        await reply(update, t(lang, "extend_started" if playing else "extend_none"))
         return
     allowed = table.is_player(user.id) or anonymous_admin(update)
     if not allowed and not await is_admin(context, chat.id, user.id):

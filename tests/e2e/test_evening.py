@@ -330,7 +330,14 @@ def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
     bot.advance(60 * 5)
     assert table.data()["status"] == "playing"
     late.say("/extend")  # too late for the lobby
-    assert table.group_texts()[-1] == table.t("extend_none")
+    assert table.group_texts()[-1] == table.t("extend_started")
+    assert (
+        table.group_texts()[-1]
+        == {
+            "en": "The game has already begun: there is no lobby to extend.",
+            "zh": "游戏已经开始，没有可以延长的房间。",
+        }[lang]
+    )
 
     # Game one: a player misses two turns, another is removed, the first comes back.
     away = miss_two_turns(bot, table)
