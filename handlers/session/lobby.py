@@ -84,6 +84,11 @@ class Lobby(Play):
         shown = ev.event(ev.LOBBY_SHOWN)
         return [*news, shown, ev.event(ev.EXTENDED, name=name, minutes=EXTEND_SECONDS // 60)]
 
+    def starts_itself(self) -> bool:
+        """True when the lobby deals at the end of its countdown: auto-start is on and its
+        players pressed Join (Play again seats them without asking: someone presses Start)."""
+        return bool(self.settings["auto_start"]) and not self.data.get("again_of")
+
     def deal_with(self, seed: int | None, can_delete: bool | None) -> None:
         """How a lobby whose countdown ends deals: the seed, and the bot's right to delete."""
         self._dealing = (seed, can_delete)
@@ -108,13 +113,13 @@ class Lobby(Play):
         n = len(self.players)
         few = not MIN_PLAYERS <= n <= MAX_PLAYERS
         away = self.unreachable()
-        if self.settings["auto_start"] and not few and not away:
+        if self.starts_itself() and not few and not away:
             seed, can_delete = self._dealing
             if can_delete is None:
                 can_delete = bool(self.data.get(BOT_CAN_DELETE))
             return self.start(now, seed, can_delete)
         reason = None
-        if self.settings["auto_start"]:
+        if self.starts_itself():
             reason = "few" if few else "unreachable"
         self._close()
         return [ev.event(ev.LOBBY_EXPIRED, reason=reason, n=n, users=away), *self._leftovers()]

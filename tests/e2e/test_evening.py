@@ -413,3 +413,31 @@ def test_the_reminder_shows_the_lobby_again_over_a_settings_menu_left_open(bot: 
     bot.advance(60)
     assert table.data()["status"] == "playing"
     assert len(table.state.cards) == 5
+
+
+# -- Play again and the countdown ---------------------------------------------------------------
+
+
+@LANGS
+def test_a_play_again_lobby_waits_for_start_since_its_players_never_pressed_join(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    table.start(seed=11)
+    ending = finish(table)
+    assert table.players[2].press(table.t("btn_play_again"), ending, chat=table.group) is None
+    lobby = table.lobby_message()
+    countdown = next(line for line in lobby.text.splitlines() if line.startswith("⏳"))
+    assert countdown.startswith(table.t("lobby_countdown_close", time="|", m=2).split("|")[0])
+    bot.advance(60 * 4)
+    assert table.group_texts()[-1] == table.t("lobby_remind_host", left=1, m=2)
+    bot.advance(60)
+    assert table.data()["status"] == "cancelled"
+    assert table.lobby_message().text == table.t("lobby_expired")
+    assert_nothing_live_but_what_lasts(bot)
+    # A lobby opened afresh, where everyone pressed Join, starts by itself again.
+    table.open()
+    bot.seed = 11
+    bot.advance(60 * 5)
+    assert table.data()["status"] == "playing"
