@@ -28,6 +28,15 @@ class Absence(Board):
         """True when the host or an admin removed the seat's player."""
         return seat in self.data.get("removed", [])
 
+    def was_removed(self, user: int) -> bool:
+        """True when `user` was removed from the game (their buttons are refused)."""
+        seat = self.seat_of(user)
+        return seat is not None and self.is_removed(seat)
+
+    def plays_again(self) -> list[list]:
+        """Who Play again seats in the next lobby: the lobby's players but those removed."""
+        return [list(p) for p in self.players if not self.was_removed(p[0])]
+
     def is_away(self, seat: int) -> bool:
         """True while the seat's turns pass at once for missed turns (until they come back)."""
         return seat in self.data.get("away", [])
@@ -94,6 +103,8 @@ class Absence(Board):
             if seat in self._seats(key):
                 self._seats(key).remove(seat)
         self._seats("removed").append(seat)
+        lost = self.data.get("unreachable") or []  # needed no more: never named, nor back
+        self.data["unreachable"] = [u for u in lost if u != self.user_at(seat)]
         msg = self.data.pop("remove_msg", None)
         return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by, msg=msg, away_msg=away)]
 
@@ -118,9 +129,11 @@ class Absence(Board):
             return [uid for uid, _ in self.players if uid != self.data["creator"]]
         return [s for s in self.state.humans() if not self.is_removed(s)]
 
-    def _leftovers(self) -> list[Event]:
-        """The game starts or ends: the buttons still live of /remove and of I'm back go."""
-        group = [self.data.pop("remove_msg", None)]
+    def _leftovers(self, group_open: bool = True) -> list[Event]:
+        """The game starts or ends: the buttons still live of /remove and of I'm back go (the
+        /remove keyboard is only forgotten when the group can no longer be written to)."""
+        keyboard = self.data.pop("remove_msg", None)
+        group = [keyboard] if group_open else []
         private = []
         for seat in self.data.get("away") or []:
             msg = self.data.pop(self.away_ref(seat), None)

@@ -26,25 +26,37 @@ class Lobby(Play):
         away = set(self.data.get("unreachable") or [])
         return [user for user in self.users() if user in away]
 
+    def to_reach(self, users: list[int]) -> list[int]:
+        """Those of `users` the table still needs to message privately (not one removed)."""
+        return [u for u in dict.fromkeys(users) if u in self.users() and not self.was_removed(u)]
+
     def lost_touch(self, users: list[int]) -> bool:
         """Note players a private message failed to reach; True when any is newly noted."""
         away = list(self.data.get("unreachable") or [])
-        new = [u for u in dict.fromkeys(users) if u in self.users() and u not in away]
+        new = [u for u in self.to_reach(users) if u not in away]
         self.data["unreachable"] = away + new
         return bool(new)
 
     def back_in_touch(self, user: int) -> list[Event] | None:
         """The player opened the private chat: the group hears they are back (not during a
-        secret wait, whose player it might point at); None when they were never away."""
+        secret wait, whose player it might point at), and one marked away meanwhile plays again
+        from their next turn; None when they were never away."""
         away = list(self.data.get("unreachable") or [])
         if user not in away:
             return None
         self._reached(user)
         if self.status == LOBBY:
             return [ev.event(ev.BACK, user=user), ev.event(ev.LOBBY_SHOWN)]
-        if self.status == PLAYING and not self.data.get("hold"):
-            return [ev.event(ev.BACK, user=user)]
-        return []
+        if self.status != PLAYING:
+            return []
+        told = [] if self.data.get("hold") else [ev.event(ev.BACK, user=user)]
+        return told + self._back_from_away(user)
+
+    def _back_from_away(self, user: int) -> list[Event]:
+        """A player marked away while the bot could not reach them (they never saw I'm back)
+        opened the chat again: they are counted back, as with I'm back."""
+        seat = self.seat_of(user)
+        return self.come_back(user) if seat and self.is_away(seat) else []
 
     def _reached(self, user: int) -> None:
         away = self.data.get("unreachable") or []
@@ -72,6 +84,11 @@ class Lobby(Play):
         shown = ev.event(ev.LOBBY_SHOWN)
         return [*news, shown, ev.event(ev.EXTENDED, name=name, minutes=EXTEND_SECONDS // 60)]
 
+    def starts_itself(self) -> bool:
+        """True when the lobby deals at the end of its countdown: auto-start is on and its
+        players pressed Join (Play again seats them without asking: someone presses Start)."""
+        return bool(self.settings["auto_start"]) and not self.data.get("again_of")
+
     def deal_with(self, seed: int | None, can_delete: bool | None) -> None:
         """How a lobby whose countdown ends deals: the seed, and the bot's right to delete."""
         self._dealing = (seed, can_delete)
@@ -80,7 +97,11 @@ class Lobby(Play):
         if self.status != LOBBY:
             return super()._remind(now)
         left = max(round((self.data["deadline"] - now) / 60), 1)
-        return [ev.event(ev.LOBBY_REMINDER, minutes=left, extend=EXTEND_SECONDS // 60)]
+        reminder = ev.event(ev.LOBBY_REMINDER, minutes=left, extend=EXTEND_SECONDS // 60)
+        if not self.data.get("menu"):
+            return [reminder]
+        self.data["menu"] = False  # a menu left open: the last minute shows who plays, and Join
+        return [ev.event(ev.LOBBY_SHOWN), reminder]
 
     def _on_deadline(self, now: float) -> list[Event]:
         if self.status != LOBBY:
@@ -92,13 +113,13 @@ class Lobby(Play):
         n = len(self.players)
         few = not MIN_PLAYERS <= n <= MAX_PLAYERS
         away = self.unreachable()
-        if self.settings["auto_start"] and not few and not away:
+        if self.starts_itself() and not few and not away:
             seed, can_delete = self._dealing
             if can_delete is None:
                 can_delete = bool(self.data.get(BOT_CAN_DELETE))
             return self.start(now, seed, can_delete)
         reason = None
-        if self.settings["auto_start"]:
+        if self.starts_itself():
             reason = "few" if few else "unreachable"
         self._close()
         return [ev.event(ev.LOBBY_EXPIRED, reason=reason, n=n, users=away), *self._leftovers()]

@@ -293,7 +293,8 @@ class Play(Prompts, Absence):
             return []
         closed = self._close_prompts({"act": "cancelled"})
         self._close()
-        return [ev.event(ev.REMOVED, users=self.users()), *closed]
+        gone = self._leftovers(group_open=False)
+        return [ev.event(ev.REMOVED, users=self.users()), *closed, *gone]
 
 
 def _decided(action: Action, state: GameState) -> dict:

@@ -26,7 +26,8 @@ Figures = dict[str, Any]
 
 def finished_game(table: Seats, now: float) -> Figures:
     """A finished game's figures: the winner, its length, its decapitation, and for each human
-    player (by user id) their name, colour, roles, whether they won, tried or worked."""
+    player still in it (by user id) their name, colour, roles, whether they won, tried or
+    worked."""
     state = table.state
     outcome = state.outcome
     winner, caps = outcome.winner, outcome.captains
@@ -42,7 +43,8 @@ def finished_game(table: Seats, now: float) -> Figures:
         if result and result["won"]
     }
     players: dict[str, Figures] = {}
-    for seat in state.humans():
+    removed = set(table.data.get("removed") or [])  # they did not finish it: not theirs
+    for seat in (seat for seat in state.humans() if seat not in removed):
         card = state.cards[seat - 1]
         roles = [
             role

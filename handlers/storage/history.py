@@ -103,7 +103,13 @@ def anonymous(entry: dict[str, Any], user: int) -> dict[str, Any]:
 def waiting(store: GameStore, chat: int) -> dict[int, str | None]:
     """The people waiting for the group's next lobby, with the language each reads."""
     data = records.get(store, waiting_key(chat)) or {}
-    return {int(user): lang for user, lang in data.get("users", [])}
+    return {int(entry[0]): entry[1] for entry in data.get("users", [])}
+
+
+def confirmations(store: GameStore, chat: int) -> dict[int, int]:
+    """The private confirmation (with its Cancel) each person waiting was sent, by user."""
+    data = records.get(store, waiting_key(chat)) or {}
+    return {int(entry[0]): entry[2] for entry in data.get("users", []) if len(entry) > 2}
 
 
 ON, OFF, FULL = "on", "off", "full"  # a person's place on the list after a request
@@ -150,6 +156,21 @@ def drop_waiting(store: GameStore, chat: int, user: int) -> None:
             return
         data = {**item.data, "users": [u for u in users if u[0] != user]}
         store.save(Item(key, item.version, data, item.expires_at))
+
+    retry_on_conflict(attempt)
+
+
+def note_confirmation(store: GameStore, chat: int, user: int, msg: int) -> None:
+    """Remember the confirmation `user` was sent, whose Cancel goes when they are told."""
+    key = waiting_key(chat)
+
+    def attempt(_: int) -> None:
+        item = store.load(key)
+        users = (item.data.get("users") or []) if item else []
+        if item is None or all(u[0] != user for u in users):
+            return
+        noted = [[*u[:2], msg] if u[0] == user else u for u in users]
+        store.save(Item(key, item.version, {**item.data, "users": noted}, item.expires_at))
 
     retry_on_conflict(attempt)
 

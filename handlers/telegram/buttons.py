@@ -200,9 +200,12 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
     d = deps(context)
     if old.status not in (OVER_STATUS, CANCELLED):
         raise Refused("game_running")
+    if old.was_removed(user.id):
+        raise Refused("you_were_removed")
     if not old.is_player(user.id) and not await is_admin(context, old.chat, user.id):
         raise Refused("not_a_player")
     waiting = history.waiting(d.host.store, old.chat)
+    confirmed = history.confirmations(d.host.store, old.chat)
 
     def again(table: Table | None):
         again_refused(table, old.game)  # someone else's press came first
@@ -221,8 +224,8 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
         )
         if table.data.get(BOT_CAN_DELETE) is not None:
             new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
-        others = [p for p in table.players if p[0] != user.id][: MAX_PLAYERS - 1]
-        new.data["players"] += [list(p) for p in others]
+        others = [p for p in table.plays_again() if p[0] != user.id][: MAX_PLAYERS - 1]
+        new.data["players"] += others
         langs = table.data.get("langs") or {}
         for uid, _ in others:  # each keeps the language they read
             if str(uid) in langs:
@@ -230,7 +233,7 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
         new.data["again_of"] = table.game
         new.data["unreachable"] = [u for u in table.unreachable() if new.is_player(u)]
         # The pressed button goes: the old game's last message keeps its text.
-        calls = next_lobby_calls(new, waiting)
+        calls = next_lobby_calls(new, waiting, confirmed)
         return new, [*render.show(new, news), *render.drop_play_again(table), *calls]
 
     press.ready = ""

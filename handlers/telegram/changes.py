@@ -118,8 +118,8 @@ async def send(
     lobby = [out for out in outs if out.get("ref") == "lobby_msg" and out["op"] == "edit"]
     if lobby and table.status == LOBBY_STATUS and not latest:
         await settle_lobby(context, table, lobby[-1])
-    if delivery.unreachable and table.status == PLAYING:
-        await tell_unreachable(context, table, delivery.unreachable)
+    if table.to_reach(delivery.unreachable) and table.status == PLAYING:
+        await tell_unreachable(context, table, table.to_reach(delivery.unreachable))
     if delivery.unreachable and table.status in (LOBBY_STATUS, PLAYING):
         await note_unreachable(context, table, delivery.unreachable)
     if delivery.migrated_to:

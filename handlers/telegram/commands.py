@@ -62,6 +62,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     prefs = d.host.get(prefs_key(chat.id)) or {}
     lang = prefs.get("lang") or language_for(user.language_code)
     waiting = history.waiting(d.host.store, chat.id)
+    confirmed = history.confirmations(d.host.store, chat.id)
 
     def open_lobby(table: Table | None):
         if table is not None and table.status == LOBBY_STATUS:
@@ -82,7 +83,9 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         if rights is not None:
             new.data[BOT_CAN_DELETE] = rights
-        return new, [*render.show(new, news), *next_lobby_calls(new, waiting)]
+        # The last game's Play again goes: a new game is open (its Record and Next game stay).
+        gone = render.drop_play_again(table) if table is not None else []
+        return new, [*render.show(new, news), *gone, *next_lobby_calls(new, waiting, confirmed)]
 
     try:
         await run(context, chat.id, update.update_id, open_lobby)
@@ -291,7 +294,8 @@ async def extend(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = lang_of(context, chat.id, user)
     if table is None or table.status != LOBBY_STATUS:
         await stop_if_repeat(context, update, table)
-        await reply(update, t(lang, "extend_none"))
+        playing = table is not None and table.status == PLAYING
+        await reply(update, t(lang, "extend_started" if playing else "extend_none"))
         return
     allowed = table.is_player(user.id) or anonymous_admin(update)
     if not allowed and not await is_admin(context, chat.id, user.id):

@@ -27,13 +27,18 @@ from handlers.telegram.texts import language_for, t
 log = logging.getLogger(__name__)
 
 
-def next_lobby_calls(table: Table, waiting: dict[int, str | None]) -> list[dict[str, Any]]:
+def next_lobby_calls(
+    table: Table, waiting: dict[int, str | None], confirmed: dict[int, int] | None = None
+) -> list[dict[str, Any]]:
     """The private messages that tell the people waiting that `table`'s lobby is open (not
-    those already in it)."""
+    those already in it); the Cancel of each one's confirmation goes (`confirmed`)."""
     join = join_url(table)
     group = render.group_title(table)
     outs = []
     for user, lang in waiting.items():
+        msg = (confirmed or {}).get(user)
+        if msg:
+            outs.append({"op": "drop_buttons", "chat": user, "msg": msg, "side": True})
         if table.is_player(user):
             continue
         call = shown.next_lobby_call(lang or table.lang, group, join)
@@ -99,9 +104,9 @@ async def group_name(context, chat: int, title: str | None = None) -> str:
     return render.shown_name(title) if title else "—"
 
 
-async def confirm_waiting(context, user, chat: int, title: str | None) -> bool:
+async def confirm_waiting(context, user, chat: int, title: str | None) -> int | None:
     """Tell `user` privately they are waiting for the group's next lobby, with a button to
-    cancel; False when the private chat is not open to the bot."""
+    cancel; the message's number, None when the private chat is not open to the bot."""
     lang = presser_lang(user)
     group = await group_name(context, chat, title)
     stop = [
@@ -109,32 +114,47 @@ async def confirm_waiting(context, user, chat: int, title: str | None) -> bool:
         callbacks.encode(callbacks.HISTORY, chat, 0, 0, callbacks.STOP),
     ]
     try:
-        await context.bot.send_message(
+        sent = await context.bot.send_message(
             chat_id=user.id,
             text=t(lang, "next_waiting", group=group),
             parse_mode=ParseMode.HTML,
             reply_markup=markup([[stop]]),
+            protect_content=True,
         )
     except Forbidden:
-        return False
-    return True
+        return None
+    return sent.message_id
 
 
 async def ask_for_next(
-    context, user, chat: int, update_id: int, on: bool | None, title: str | None = None
+    context,
+    user,
+    chat: int,
+    update_id: int,
+    on: bool | None,
+    title: str | None = None,
+    pressed: int | None = None,
 ) -> str | None:
     """Put `user` on (or take them off) the group's list for its next lobby and confirm it
     privately. The place they are left in (history.ON, OFF, FULL), "closed" when their private
-    chat is not open to the bot (then they are not on the list), None for a repeated update."""
+    chat is not open to the bot (then they are not on the list), None for a repeated update.
+    Taken off, their confirmation loses its Cancel (`pressed`: the one they pressed)."""
     host = deps(context).host
     store = host.store
     lang = own_lang(user)
+    earlier = history.confirmations(store, chat).get(user.id)
     place = history.wait_for_next(store, chat, user.id, lang, update_id, on, host.clock)
-    if place == history.ON and not await confirm_waiting(context, user, chat, title):
+    if place == history.OFF and earlier and earlier != pressed:
+        gone = {"op": "drop_buttons", "chat": user.id, "msg": earlier, "side": True}
+        await deliver(context.bot, [gone], {})
+    if place != history.ON:
+        return place
+    confirmation = await confirm_waiting(context, user, chat, title)
+    if confirmation is None:
         history.drop_waiting(store, chat, user.id)
         return "closed"
-    if place == history.ON:
-        host.point_user(user.id, chat)  # so that /forget finds the list they are on
+    history.note_confirmation(store, chat, user.id, confirmation)
+    host.point_user(user.id, chat)  # so that /forget finds the list they are on
     return place
 
 
@@ -149,7 +169,9 @@ async def press_history(update: Update, context, p: Press, press: PressAnswer) -
     if p.arg == callbacks.STOP:
         if where != user.id:
             raise Refused("bad_button")
-        if await ask_for_next(context, user, p.chat, update.update_id, False) is None:
+        pressed = message.message_id
+        place = await ask_for_next(context, user, p.chat, update.update_id, False, None, pressed)
+        if place is None:
             return ""  # a redelivered press: its confirmation says so already
         group = await group_name(context, p.chat)
         done = {"op": "edit", "chat": user.id, "msg": message.message_id, "private": True}

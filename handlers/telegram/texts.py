@@ -861,6 +861,17 @@ TEXTS.update(
 )
 
 
+# a whole evening: commands that come after their moment
+TEXTS.update(
+    {
+        "extend_started": {
+            EN: "The game has already begun: there is no lobby to extend.",
+            ZH: "游戏已经开始，没有可以延长的房间。",
+        },
+    }
+)
+
+
 def t(lang: str, key: str, **kw: object) -> str:
     """The text `key` in `lang` (English when missing), formatted with `kw`."""
     entry = TEXTS[key]

@@ -99,7 +99,7 @@ def countdown(table: Table) -> str | None:
     deadline = table.deadline()
     if deadline is None:
         return None
-    key = "lobby_countdown_auto" if table.settings["auto_start"] else "lobby_countdown_close"
+    key = "lobby_countdown_auto" if table.starts_itself() else "lobby_countdown_close"
     m = EXTEND_SECONDS // 60
     return t_(table, key, time=time_of_day(table, deadline), min=MIN_PLAYERS, m=m)
 

@@ -32,7 +32,7 @@ def reminder(table: Table, e: dict) -> Out:
     """The group told, once, that the lobby is about to start or close; the players the bot
     cannot reach are mentioned, so their phones ring."""
     n, left, m = len(table.players), e["minutes"], e["extend"]
-    if not table.settings["auto_start"]:
+    if not table.starts_itself():
         text = t_(table, "lobby_remind_host", left=left, m=m)
     elif n < MIN_PLAYERS:
         text = t_(table, "lobby_remind_few", left=left, n=n, min=MIN_PLAYERS, m=m)
