@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine import GameState, Variants, new_game
-from handlers.playtest.players import NAMES
+from engine import GameState, Variants, captains, new_game
+from engine.cards import BLUE, OBSERVER, RED, color
+from handlers.playtest.players import NAMES, Table
 
 SEARCH = 100_000
 WORKED_EXAMPLE_SEED = 61741  # deals R1, R3, B7, B4, R4, B3 to seats 1-6, seat 1 first
@@ -22,3 +23,31 @@ def find_seed(
         if wanted(state):
             return seed, state
     raise AssertionError("no seed deals what the test needs")
+
+
+def observer_first(state: GameState) -> bool:
+    """The Observer opens the game."""
+    return state.cards[state.first - 1] == OBSERVER
+
+
+def observer_opens(table: Table) -> GameState:
+    """Five players with the Observer variant, dealt so that the Observer plays first."""
+    seed, _ = find_seed(5, Variants(observer=True), observer_first)
+    table.open()
+    table.configure(observer=True)
+    return table.start(seed)
+
+
+def a_right_prediction(table: Table) -> tuple[GameState, str]:
+    """The Observer opens, scouts the next seat and predicts the winner right; that seat then
+    decapitates a third. Returns the deal and the winning colour."""
+    state = observer_opens(table)
+    observer, attacker = state.first, state.first % 5 + 1
+    target = next(s for s in range(1, 6) if s not in (observer, attacker))
+    caps, side = captains(state.cards), color(state.cards[attacker - 1])
+    other = BLUE if side == RED else RED
+    winner = side if caps[side] == attacker and caps[other] == target else other
+    table.scout(observer, attacker)
+    table.predict(observer, winner)
+    table.decapitate(attacker, target)
+    return state, winner

@@ -4,8 +4,8 @@ shows, and Play again."""
 from __future__ import annotations
 
 from engine import Variants, captains
-from engine.cards import OBSERVER, color, is_x
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed
+from engine.cards import color, is_x
+from handlers.playtest.deals import WORKED_EXAMPLE_SEED, a_right_prediction, find_seed
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
 from handlers.telegram.texts import card_name
@@ -59,25 +59,11 @@ def test_the_end_names_the_winners_the_length_and_the_turns_in_chinese(
 
 
 def test_a_right_observer_is_named_among_the_winners(lambda_bot: LambdaBot) -> None:
-    def observer_first(state):
-        return state.cards[state.first - 1] == OBSERVER
-
-    seed, _ = find_seed(5, Variants(observer=True), observer_first)
     table = Table.of(lambda_bot, 5)
-    table.open()
-    table.configure(observer=True)
-    state = table.start(seed)
-    observer, attacker = state.first, state.first % 5 + 1
-    target = next(s for s in range(1, 6) if s not in (observer, attacker))
-    caps, side = captains(state.cards), color(state.cards[attacker - 1])
-    works = caps[side] == attacker and caps[other(side)] == target
-    winner = side if works else other(side)
-    table.scout(observer, attacker)
-    table.predict(observer, winner)
-    table.decapitate(attacker, target)
+    state, winner = a_right_prediction(table)
     text = table.ending().text
     team = [table.seat_label(s) for s in range(1, 6) if color(state.cards[s - 1]) == winner]
-    names = ", ".join([*team, f"{table.seat_label(observer)} (Observer)"])
+    names = ", ".join([*team, f"{table.seat_label(state.first)} (Observer)"])
     assert f"🏆 Winners: {names}" in lines(text)
     assert "⏱ 0 min 0 s, turns: 2" in lines(text)
 

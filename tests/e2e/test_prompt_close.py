@@ -11,7 +11,7 @@ from engine import Variants, captains
 from engine.cards import OBSERVER, SPY, color, is_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
-from handlers.playtest.deals import find_seed
+from handlers.playtest.deals import find_seed, observer_opens
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
@@ -96,14 +96,8 @@ def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) 
 
 
 def test_a_prediction_closes_the_observers_speaking_prompt(lambda_bot: LambdaBot) -> None:
-    def observer_first(state):
-        return state.cards[state.first - 1] == OBSERVER
-
-    seed, _ = find_seed(5, Variants(observer=True), observer_first)
     table = Table.of(lambda_bot, 5)
-    table.open()
-    table.configure(observer=True)
-    state = table.start(seed)
+    state = observer_opens(table)
     table.scout(state.first, state.first % 5 + 1)
     observer = table.player_at(state.first)
     speak = observer.prompt()

@@ -3,9 +3,9 @@ counted once per finished game, in the very write that ends it."""
 
 from __future__ import annotations
 
-from engine import Variants, captains
-from engine.cards import OBSERVER, color
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed
+from engine import captains
+from engine.cards import color
+from handlers.playtest.deals import WORKED_EXAMPLE_SEED, a_right_prediction
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
@@ -268,22 +268,9 @@ def test_forget_erases_the_players_statistics_and_their_leaderboard_lines(bot: B
 def test_stats_count_the_observers_role_and_a_right_prediction_as_a_win(
     lambda_bot: LambdaBot,
 ) -> None:
-    def observer_first(state):
-        return state.cards[state.first - 1] == OBSERVER
-
-    seed, _ = find_seed(5, Variants(observer=True), observer_first)
     table = Table.of(lambda_bot, 5)
-    table.open()
-    table.configure(observer=True)
-    state = table.start(seed)
-    observer, attacker = state.first, state.first % 5 + 1
-    target = next(s for s in range(1, 6) if s not in (observer, attacker))
-    caps, side = captains(state.cards), color(state.cards[attacker - 1])
-    other = "blue" if side == "red" else "red"
-    winner = side if caps[side] == attacker and caps[other] == target else other
-    table.scout(observer, attacker)
-    table.predict(observer, winner)
-    table.decapitate(attacker, target)
+    state, _ = a_right_prediction(table)
+    observer = state.first
 
     lines = group_stats(table).splitlines()
     roles = [line for line in lines if line.startswith(table.t("stats_roles", roles=""))]
