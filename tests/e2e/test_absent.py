@@ -3,6 +3,11 @@ back, and the host or an admin may remove a player, whose seat then plays on as 
 
 from __future__ import annotations
 
+import pytest
+
+from engine import Variants, captains
+from engine.cards import color
+from handlers.playtest.deals import find_seed
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
@@ -320,3 +325,29 @@ def test_removing_the_player_waited_for_closes_their_prompt(lambda_bot: LambdaBo
     assert closed.text == "🚪 你已被移出本局游戏。"
     assert closed.buttons == []
     assert table.state.turn == after(table, first)  # their turn passed at once
+
+
+def a_removed_seat_on_the_winning_side(state) -> int | None:
+    """A seat, neither the first player nor the one they strike (the next), holding the colour
+    that wins when the first player decapitates the next; None if there is none."""
+    attacker, target = state.first, state.first % 5 + 1
+    caps, side = captains(state.cards), color(state.cards[attacker - 1])
+    other = "blue" if side == "red" else "red"
+    winner = side if caps[side] == attacker and caps[other] == target else other
+    seats = [s for s in range(1, 6) if s not in (attacker, target)]
+    return next((s for s in seats if color(state.cards[s - 1]) == winner), None)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_end_marks_a_removed_player_among_the_winners(
+    lambda_bot: LambdaBot, lang: str
+) -> None:
+    seed, state = find_seed(5, Variants(), lambda s: a_removed_seat_on_the_winning_side(s))
+    gone = a_removed_seat_on_the_winning_side(state)
+    table = Table.of(lambda_bot, 5, lang=lang)
+    table.open()
+    table.start(seed=seed)
+    assert remove(table, table.host, gone) is None
+    table.decapitate(state.first, state.first % 5 + 1)
+    winners = next(line for line in table.ending().text.splitlines() if line.startswith("🏆"))
+    assert f"{table.seat_label(gone)} {table.t('removed_tag')}" in winners

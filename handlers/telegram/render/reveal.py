@@ -139,12 +139,18 @@ def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:
     return "\n".join([text, "", *shown]), play_again(table)
 
 
+def winner_name(table: Table, seat: int) -> str:
+    """A winning seat's name, marked when its player was removed (the seat played on)."""
+    name = seat_name(table, seat)
+    return f"{name} {t_(table, 'removed_tag')}" if table.is_removed(seat) else name
+
+
 def winners(table: Table, r: dict) -> str:
     """The players who won: the human seats holding the winning colour at the end (after any
     swap), then the Observer or the Spy who won on their own."""
     state = table.state
     names = [
-        seat_name(table, seat)
+        winner_name(table, seat)
         for seat in state.humans()
         if color(r["cards"][seat - 1]) == r["winner"]
     ]
