@@ -55,21 +55,6 @@ def with_game(
     return Item(key, item.version if item else 0, data, expiry(clock, HISTORY_TTL))
 
 
-def keep_game(
-    store: GameStore, chat: int, entry: dict[str, Any], clock: Clock = time.time
-) -> bool:
-    """Add a finished game to the group's history, once: False when its number is there
-    already (a redelivered or resent end)."""
-
-    def attempt(_: int) -> bool:
-        added = with_game(store.load(history_key(chat)), chat, entry, clock)
-        if added is not None:
-            store.save(added)
-        return added is not None
-
-    return retry_on_conflict(attempt)
-
-
 def forget_player(store: GameStore, chat: int, user: int) -> None:
     """Take `user`'s name out of the group's kept games and `user` off its list for the next
     game (their seats and decisions stay: the records still replay)."""

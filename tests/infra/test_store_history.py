@@ -29,6 +29,14 @@ def entry(game: int, record: dict | None = None, winner: str | None = "red") -> 
     return {"game": game, "at": 4_000_000_000 + game, "winner": winner, "record": record or {}}
 
 
+def keep(store: GameStore, chat: int, game: dict, clock: FakeClock) -> bool:
+    """Add a game to the group's history as the end's write does; False if it is there."""
+    added = history.with_game(store.load(history_key(chat)), chat, game, clock)
+    if added is not None:
+        store.save(added)
+    return added is not None
+
+
 def long_game(seed: int) -> dict:
     """The record of a long 12-player game (informed play, every variant), with the longest
     names a player can have."""
@@ -40,22 +48,22 @@ def long_game(seed: int) -> dict:
 
 
 def test_a_game_is_kept_once_by_its_number(store: GameStore, clock: FakeClock) -> None:
-    assert history.keep_game(store, -5, entry(7), clock) is True
-    assert history.keep_game(store, -5, entry(7, winner="blue"), clock) is False
+    assert keep(store, -5, entry(7), clock) is True
+    assert keep(store, -5, entry(7, winner="blue"), clock) is False
     assert history.games(store, -5) == [entry(7)]
     assert history.game(store, -5, 7) == entry(7) and history.game(store, -5, 8) is None
 
 
 def test_the_last_ten_games_are_kept_the_oldest_first(store: GameStore, clock: FakeClock) -> None:
     for game in (3, 1, 2, *range(4, 13)):
-        history.keep_game(store, -5, entry(game), clock)
+        keep(store, -5, entry(game), clock)
     assert [g["game"] for g in history.games(store, -5)] == list(range(3, 13))
     assert history.GAMES_KEPT == 10
 
 
 def test_ten_long_twelve_player_games_fit_in_one_item(store: GameStore, clock: FakeClock) -> None:
     for game in range(1, 11):
-        history.keep_game(store, -5, entry(game, long_game(game)), clock)
+        keep(store, -5, entry(game, long_game(game)), clock)
     kept = history.games(store, -5)
     assert len(kept) == 10 and all(g["record"]["seats"] for g in kept)
     assert min(len(g["record"]["actions"]) for g in kept) > 50
