@@ -16,7 +16,6 @@ from handlers.telegram.changes import (
     is_admin,
     is_group,
     lang_of,
-    own_lang,
     reply,
     run,
     stop_if_repeat,
@@ -140,10 +139,9 @@ async def press_back(update: Update, context, p: Press, press: PressAnswer) -> s
         raise Refused("too_late")
     if query.message is None or query.message.chat.id != user.id:
         raise Refused("bad_button")
-    answer = t(table.lang_of(user.id, own_lang(user)), "ok")
-    press.ready = answer
+    press.ready = ""  # no toast: the message itself says they are back
     await run(context, p.chat, update.update_id, coming_back(user.id, p.game), press)
-    return answer
+    return ""
 
 
 def coming_back(user: int, game: int):

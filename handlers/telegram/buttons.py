@@ -290,9 +290,9 @@ async def press_game(update: Update, context, p: Press, press: PressAnswer) -> s
         current.note_pressed(user.id, pressed)
         return current, render.show(current, current.act(user.id, action, d.clock()))
 
-    press.ready = t(table.lang, "ok")
+    press.ready = ""  # no toast: the prompt itself turns into what was decided
     await run(context, p.chat, update.update_id, decide, press)
-    return t(table.lang, "ok")
+    return ""
 
 
 def navigate(table: Table, seat: int, arg: str):

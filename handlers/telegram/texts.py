@@ -451,7 +451,6 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "Sorry, that did not go through. Please try again.",
         ZH: "抱歉，操作没有成功，请再试一次。",
     },
-    "ok": {EN: "OK", ZH: "好"},
     "cannot_reach": {
         EN: "⚠️ I can't send {name} private messages. {name}, press the button and then Start, "
         "so you get your card and buttons; until then your turns may time out.",
