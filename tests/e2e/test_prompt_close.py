@@ -342,3 +342,19 @@ def test_a_prompt_sent_again_after_start_is_closed_when_its_wait_ends(
     lambda_bot.advance(90)
     assert_closed(table, host, prompt, "closed_timeout_turn")
     assert live(host) == []
+
+
+def test_a_prompt_telegram_held_back_still_closes_when_its_wait_ends(
+    lambda_bot: LambdaBot,
+) -> None:
+    """Telegram refuses the next turn's prompt (429): it goes out again later, its id is
+    remembered then, and the turn's end closes it all the same; no live button is left."""
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    first = table.start(seed=11).first
+    player = table.player_at(first % 4 + 1)
+    lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=30, chat_id=player.user)
+    table.scout_and_done(first, first % 4 + 1)  # the next turn's prompt is refused once
+    lambda_bot.advance(90)  # the turn runs out
+    assert live(player) == []
+    assert table.t_for(player, "closed_timeout_turn") in player.texts()
