@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from engine.cards import OBSERVER
-from engine.events import EVERYONE, Event, sent_to
+from engine.events import (
+    EVERYONE,
+    NEW_CARD,
+    PREDICTED,
+    SCOUT_RESULT,
+    SEATED,
+    SWAPPED,
+    YOUR_CARD,
+    Event,
+    sent_to,
+)
 
 Known = dict[int, str]  # seat -> the card `seat` can tell it holds now
 
@@ -33,11 +43,11 @@ def _predicted(known: Known, seat: int, event: Event) -> None:
 
 # The events that tell a seat who holds a card; every other event teaches it nothing.
 _RULES: dict[str, Callable[[Known, int, Event], None]] = {
-    "your_card": _own_card,
-    "new_card": _own_card,
-    "scout_result": _scout_result,
-    "swapped": _swapped,
-    "predicted": _predicted,
+    YOUR_CARD: _own_card,
+    NEW_CARD: _own_card,
+    SCOUT_RESULT: _scout_result,
+    SWAPPED: _swapped,
+    PREDICTED: _predicted,
 }
 
 
@@ -67,7 +77,7 @@ class Knowledge:
         """Teach each seat the events addressed to it or to everyone."""
         for event in events:
             kind, to = event["type"], event["to"]
-            if kind == "seated":  # from the deal on, every seat hears every public event
+            if kind == SEATED:  # from the deal on, every seat hears every public event
                 for seat in event["seats"]:
                     self._seats.setdefault(seat["seat"], {})
             elif kind in _RULES and to == EVERYONE:

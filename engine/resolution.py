@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.captains import captains
 from engine.cards import BLUE, OBSERVER, RED, SPY, bodyguard_of, color, other
-from engine.events import Event, public
+from engine.events import RESOLVED, Event, public
 from engine.state import GameState, Outcome
 
 # Why a decapitation failed, in the order they are checked.
@@ -104,4 +104,4 @@ def resolve(state: GameState, spy_guess: tuple | None) -> tuple[Outcome, list[Ev
         "observer": observer_result(state, outcome.winner),
         "spy": spy_result(state, spy_guess, outcome.captains),
     }
-    return outcome, [public("resolved", **result)]
+    return outcome, [public(RESOLVED, **result)]

@@ -17,7 +17,25 @@ from engine.actions import (
     IllegalAction,
 )
 from engine.cards import COLORS, OBSERVER, SPY, color, is_x
-from engine.events import Event, private, public
+from engine.events import (
+    DECAPITATION_ANNOUNCED,
+    KEPT,
+    NEW_CARD,
+    PREDICTED,
+    SCOUT_RESULT,
+    SCOUTED,
+    SPEAK_NOW,
+    SPEAKS,
+    SPY_TURN,
+    SWAPPED,
+    TIMED_OUT,
+    TURN_BEGINS,
+    TURN_ENDED,
+    TURNCOAT_OFFER,
+    Event,
+    private,
+    public,
+)
 from engine.resolution import resolve
 from engine.state import OVER, SPEAK, SPY_PHASE, TURN, TURNCOAT, GameState, advance
 
@@ -143,10 +161,10 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     if act in (SWAP, KEEP):
         return _turncoat(state, act == SWAP, log)
     if act == END_TURN:
-        events = [public("turn_ended", seat=action.seat, say=action.say)]
+        events = [public(TURN_ENDED, seat=action.seat, say=action.say)]
         return _next_turn(state, events, log=log)
     if act == PREDICT:
-        events = [public("predicted", seat=action.seat, color=action.color)]
+        events = [public(PREDICTED, seat=action.seat, color=action.color)]
         return _next_turn(
             state,
             events,
@@ -171,8 +189,8 @@ def _scout(state: GameState, action: Action, log: tuple) -> tuple[GameState, lis
     acted = _mark(state.acted, seat)
     card = state.cards[target - 1]
     events = [
-        public("scouted", seat=seat, target=target),
-        private(seat, "scout_result", target=target, card=card),
+        public(SCOUTED, seat=seat, target=target),
+        private(seat, SCOUT_RESULT, target=target, card=card),
     ]
     swappable = (
         state.variants.turncoat
@@ -181,10 +199,10 @@ def _scout(state: GameState, action: Action, log: tuple) -> tuple[GameState, lis
         and not state.virtual[target - 1]
     )
     if swappable:
-        events.append(private(target, "turncoat_offer", scout=seat))
+        events.append(private(target, TURNCOAT_OFFER, scout=seat))
     # The group hears that the scout may speak whatever the card, so it never learns that an X
     # was scouted; the scout is told privately once a Turncoat has chosen.
-    events.append(public("speak", seat=seat))
+    events.append(public(SPEAKS, seat=seat))
     phase = TURNCOAT if swappable else SPEAK
     return advance(state, phase=phase, target=target, acted=acted, log=log), events
 
@@ -192,16 +210,16 @@ def _scout(state: GameState, action: Action, log: tuple) -> tuple[GameState, lis
 def _turncoat(state: GameState, swap: bool, log: tuple) -> tuple[GameState, list[Event]]:
     scout, holder = state.turn, state.target
     if not swap:
-        events = [private(holder, "kept", scout=scout), private(scout, "speak_now")]
+        events = [private(holder, KEPT, scout=scout), private(scout, SPEAK_NOW)]
         return advance(state, phase=SPEAK, log=log), events
     cards = list(state.cards)
     x, given = cards[holder - 1], cards[scout - 1]
     cards[holder - 1], cards[scout - 1] = given, x
     events = [
-        public("swapped", seat=holder, scout=scout, card=x),
-        private(scout, "new_card", card=x, source=holder),
-        private(holder, "new_card", card=given, source=scout),
-        private(scout, "speak_now"),
+        public(SWAPPED, seat=holder, scout=scout, card=x),
+        private(scout, NEW_CARD, card=x, source=holder),
+        private(holder, NEW_CARD, card=given, source=scout),
+        private(scout, SPEAK_NOW),
     ]
     new = advance(state, phase=SPEAK, cards=tuple(cards), face_up=state.face_up | {x}, log=log)
     return new, events
@@ -209,7 +227,7 @@ def _turncoat(state: GameState, swap: bool, log: tuple) -> tuple[GameState, list
 
 def _decapitate(state: GameState, action: Action, log: tuple) -> tuple[GameState, list[Event]]:
     acted = _mark(state.acted, action.seat)
-    announced = public("decapitation_announced", seat=action.seat)
+    announced = public(DECAPITATION_ANNOUNCED, seat=action.seat)
     spy = state.holder(SPY)
     if state.variants.spy and spy is not None and not state.virtual[spy - 1]:
         new = advance(
@@ -220,7 +238,7 @@ def _decapitate(state: GameState, action: Action, log: tuple) -> tuple[GameState
             decapitation=action,
             log=log,
         )
-        return new, [announced, private(spy, "spy_turn")]
+        return new, [announced, private(spy, SPY_TURN)]
     new, events = _finish(
         state, log, spy_guess=None, target=action.target, acted=acted, decapitation=action
     )
@@ -238,11 +256,11 @@ def _finish(
 def _timeout(state: GameState, log: tuple) -> tuple[GameState, list[Event]]:
     phase, seat = state.phase, waiting_for(state)
     if phase == TURN:
-        return _next_turn(state, [public("timed_out", seat=seat, phase=TURN)], log=log)
+        return _next_turn(state, [public(TIMED_OUT, seat=seat, phase=TURN)], log=log)
     if phase == TURNCOAT:
         return _turncoat(state, False, log)
     if phase == SPEAK:
-        return _next_turn(state, [public("timed_out", seat=seat, phase=SPEAK)], log=log)
+        return _next_turn(state, [public(TIMED_OUT, seat=seat, phase=SPEAK)], log=log)
     return _finish(state, log, spy_guess=None)
 
 
@@ -254,7 +272,7 @@ def _next_turn(state: GameState, events: list[Event], **changes) -> tuple[GameSt
         seat = seat % state.seats + 1
         if not state.virtual[seat - 1] and seat not in skip:
             break
-    events.append(public("turn", seat=seat))
+    events.append(public(TURN_BEGINS, seat=seat))
     return advance(state, phase=TURN, turn=seat, target=0, **changes), events
 
 

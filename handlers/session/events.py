@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import events as kinds
+
 Event = dict[str, Any]
 
 LOBBY_OPENED = "lobby_opened"  # post the lobby message
@@ -45,13 +47,13 @@ BACK = "back"  # "user", unreachable before, opened the private chat
 # The engine's public events that make a line of the turn message.
 BOARD_KINDS = frozenset(
     {
-        "scouted",
-        "speak",
-        "swapped",
-        "turn_ended",
-        "predicted",
-        "timed_out",
-        "decapitation_announced",
+        kinds.SCOUTED,
+        kinds.SPEAKS,
+        kinds.SWAPPED,
+        kinds.TURN_ENDED,
+        kinds.PREDICTED,
+        kinds.TIMED_OUT,
+        kinds.DECAPITATION_ANNOUNCED,
     }
 )
 

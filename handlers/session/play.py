@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import Action, GameState, IllegalAction, apply, captains, waiting_for
+from engine import events as kinds
 from engine.actions import SWAP, TIMEOUT
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.views import events_for
@@ -119,7 +120,7 @@ class Play(Prompts, Absence):
         why = "removed" if self.is_removed(seat) else "away"
         state, events = apply(state, Action(TIMEOUT))
         self._set_state(state)
-        events = [{**e, "passed": why} if e["type"] == "timed_out" else e for e in events]
+        events = [{**e, "passed": why} if e["type"] == kinds.TIMED_OUT else e for e in events]
         return events, self._count_skip(phase)
 
     def _pass_now(self, now: float) -> list[Event]:
@@ -160,7 +161,7 @@ class Play(Prompts, Absence):
             news += self._timed_out(seat, phase)
             hold["held"] += [e for e in events if e["to"] == "all"]
             news += self._deliver([e for e in events if e["to"] != "all"], now)
-        held = sorted(hold["held"], key=lambda event: event["type"] == "speak")
+        held = sorted(hold["held"], key=lambda event: event["type"] == kinds.SPEAKS)
         self.data["hold"] = None
         self.data["shift"] = self.data.get("shift", 0) + 1  # the wait's end, seen by all
         return news + self._deliver(held, now)
@@ -183,31 +184,31 @@ class Play(Prompts, Absence):
                 hold["held"].append(event)
                 continue
             kind = event["type"]
-            if kind == "turn" and self._passes_now(event["seat"]):
+            if kind == kinds.TURN_BEGINS and self._passes_now(event["seat"]):
                 passed, idle = self._skip_waited()
                 if idle:
                     return news + self._cancel_idle(passed, lines)
                 queue += passed  # the next turn follows at once
                 continue
-            if kind == "turn":
+            if kind == kinds.TURN_BEGINS:
                 news += self._close_board(lines)
                 lines = []
                 news += self._returns(event["seat"])
                 news.append(self._open_board(event["seat"]))
                 new_phase = True
                 continue
-            if kind == "resolved":
+            if kind == kinds.RESOLVED:
                 news += self._close_board(lines)
                 lines = []
                 news += self._finish(event, now)
                 continue
             if kind in ev.BOARD_KINDS:
                 lines.append(event)  # rendered when shown, in the language of the moment
-            if kind == "speak":
+            if kind == kinds.SPEAKS:
                 new_phase = True
-            if kind == "scouted" and self.settings["turncoat"]:
+            if kind == kinds.SCOUTED and self.settings["turncoat"]:
                 hold = self._hold(self.settings["turncoat_seconds"], now)
-            if kind == "decapitation_announced" and self.settings["spy"]:
+            if kind == kinds.DECAPITATION_ANNOUNCED and self.settings["spy"]:
                 lines.append(["sealed", self.settings["spy_seconds"]])
                 hold = self._hold(self.settings["spy_seconds"], now)
         opens = self.status == PLAYING and hold is None and new_phase
@@ -232,7 +233,7 @@ class Play(Prompts, Absence):
         """A private engine event for its seat; a Turncoat's offer or the Spy's question opens
         a prompt."""
         tag = None
-        if event["type"] in ("turncoat_offer", "spy_turn"):
+        if event["type"] in (kinds.TURNCOAT_OFFER, kinds.SPY_TURN):
             tag = self._open_prompt(event["to"])
         return ev.event(ev.PRIVATE, event=event, version=self.public_version, tag=tag)
 
@@ -261,7 +262,7 @@ class Play(Prompts, Absence):
     def _length(self, now: float) -> dict:
         """How long the game has lasted: whole seconds since the deal, and its turns so far."""
         seconds = max(0, round(now - self.data.get("start", now)))
-        turns = sum(1 for event in events_for(self.state, None) if event["type"] == "turn")
+        turns = sum(1 for e in events_for(self.state, None) if e["type"] == kinds.TURN_BEGINS)
         return {"seconds": seconds, "turns": turns}
 
     def cancel(self, by: str | None, why: str | None = None) -> list[Event]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.actions import SWAP
 from engine.cards import COLORS, OBSERVER, SPY, color
+from engine.events import TURN_BEGINS
 from engine.resolution import observer_result, spy_result
 from engine.views import events_for
 from handlers.session.base import Seats
@@ -64,7 +65,7 @@ def finished_game(table: Seats, now: float) -> Figures:
             "tried": seat == attacker,
             "worked": seat == attacker and worked,
         }
-    turns = sum(1 for event in events_for(state, None) if event["type"] == "turn")
+    turns = sum(1 for event in events_for(state, None) if event["type"] == TURN_BEGINS)
     return {
         "chat": table.chat,
         "winner": winner,

@@ -3,6 +3,7 @@ acting player's Scout (then the seats) or Done."""
 
 from __future__ import annotations
 
+from engine import events as kinds
 from engine.state import SPEAK, TURN
 from handlers.session.table import Table
 from handlers.telegram import buttondata as callbacks
@@ -37,38 +38,38 @@ def mention(table: Table, seat: int) -> str:
 def public_line(table: Table, event: dict) -> str | None:
     """One line of the turn message for a public event."""
     kind = event["type"]
-    if kind == "scouted":
+    if kind == kinds.SCOUTED:
         return t_(
             table,
             "scouted_line",
             name=seat_name(table, event["seat"]),
             target=seat_name(table, event["target"]),
         )
-    if kind == "speak":
+    if kind == kinds.SPEAKS:
         return t_(table, "speak_line", name=seat_name(table, event["seat"]))
-    if kind == "swapped":
+    if kind == kinds.SWAPPED:
         holder, scout = seat_name(table, event["seat"]), seat_name(table, event["scout"])
         code = card(table, event["card"])
         return t_(table, "swapped_line", holder=holder, scout=scout, card=code)
-    if kind == "turn_ended":
+    if kind == kinds.TURN_ENDED:
         if event.get("say"):
             return t_(
                 table, "said_line", name=seat_name(table, event["seat"]), say=esc(event["say"])
             )
         return t_(table, "done_line", name=seat_name(table, event["seat"]))
-    if kind == "predicted":
+    if kind == kinds.PREDICTED:
         return t_(
             table,
             "predicted_line",
             name=seat_name(table, event["seat"]),
             colour=colour_name(table.lang, event["color"]),
         )
-    if kind == "timed_out" and event.get("passed"):  # an away or removed seat's turn
+    if kind == kinds.TIMED_OUT and event.get("passed"):  # an away or removed seat's turn
         return t_(table, f"passed_{event['passed']}_line", name=seat_name(table, event["seat"]))
-    if kind == "timed_out":
+    if kind == kinds.TIMED_OUT:
         key = "skipped_line" if event["phase"] == TURN else "speak_over_line"
         return t_(table, key, name=seat_name(table, event["seat"]))
-    if kind == "decapitation_announced":
+    if kind == kinds.DECAPITATION_ANNOUNCED:
         return t_(table, "announced_line", name=seat_name(table, event["seat"]))
     return None
 

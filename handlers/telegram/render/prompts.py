@@ -3,6 +3,7 @@ speaks its player's own language (`Table.speaking_to`)."""
 
 from __future__ import annotations
 
+from engine import events as kinds
 from engine.cards import OBSERVER, SPY, color, is_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
@@ -74,7 +75,7 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
     table = table.speaking_to(user)
     kind = event["type"]
     title = group_title(table)
-    if kind == "your_card":
+    if kind == kinds.YOUR_CARD:
         code = event["card"]
         text = "\n".join(
             [
@@ -84,14 +85,14 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
             ]
         )
         return [send_private(user, text)]
-    if kind == "scout_result":
+    if kind == kinds.SCOUT_RESULT:
         target = seat_name(table, event["target"])
         return [
             send_private(
                 user, t_(table, "scout_result", target=target, card=card(table, event["card"]))
             )
         ]
-    if kind == "turncoat_offer":
+    if kind == kinds.TURNCOAT_OFFER:
         scout = seat_name(table, event["scout"])
         kb = [
             [
@@ -106,13 +107,13 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
             ]
         )
         return [remembered(table, send_private(user, text, kb, quiet=True), tag)]
-    if kind == "new_card":
+    if kind == kinds.NEW_CARD:
         other = seat_name(table, event["source"])
         text = "\n".join(new_card_lines(table, event, other))
         return [send_private(user, text, quiet=True)]
-    if kind == "kept":
+    if kind == kinds.KEPT:
         return []
-    if kind == "spy_turn":
+    if kind == kinds.SPY_TURN:
         kb = seat_keyboard(table, "r", None, version)
         out = send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)
         return [remembered(table, out, tag)]
@@ -126,10 +127,10 @@ def secret_prompt(table: Table, seat: int) -> list[Out]:
         return []
     version = table.public_version
     if state.phase == TURNCOAT:
-        offer = {"type": "turncoat_offer", "to": seat, "scout": state.turn}
+        offer = {"type": kinds.TURNCOAT_OFFER, "to": seat, "scout": state.turn}
         return private_event(table, offer, version)
     if state.phase == SPY_PHASE:
-        return private_event(table, {"type": "spy_turn", "to": seat}, version)
+        return private_event(table, {"type": kinds.SPY_TURN, "to": seat}, version)
     return []
 
 

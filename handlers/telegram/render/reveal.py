@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import events as kinds
 from engine.cards import color
 from engine.state import GameState
 from engine.views import events_for, known_cards
@@ -23,6 +24,15 @@ from handlers.telegram.render.common import (
 from handlers.telegram.render.prompts import card_hint
 from handlers.telegram.render.records import end_buttons
 from handlers.telegram.texts import colour_name
+
+# The public events a timeline names: the decisions, not the turns that frame them.
+TIMELINE_KINDS = (
+    kinds.SCOUTED,
+    kinds.SWAPPED,
+    kinds.PREDICTED,
+    kinds.TIMED_OUT,
+    kinds.DECAPITATION_ANNOUNCED,
+)
 
 
 def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
@@ -166,13 +176,7 @@ def timeline(table: Table, state: GameState | None = None) -> list[str]:
     if given)."""
     lines = []
     for event in events_for(table.state if state is None else state, None):
-        if event["type"] in (
-            "scouted",
-            "swapped",
-            "predicted",
-            "timed_out",
-            "decapitation_announced",
-        ):
+        if event["type"] in TIMELINE_KINDS:
             line = public_line(table, event)
             if line:
                 lines.append(line)
