@@ -13,7 +13,7 @@ from engine import apply, waiting_for
 from engine.policies import InformedPolicy
 from engine.state import SPEAK, TURN
 from handlers.session.table import Table as GameTable
-from handlers.storage.host import Host
+from handlers.storage.host import Change, Host
 from infra.store import Conflict, Item, decode_data, encode_data, pack_data, size_of
 
 
@@ -93,16 +93,18 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
 
     def change(changer: Callable, update: bool = True) -> None:
         uid = next(update_ids) if update else None
-        result = host.change(chat, uid, changer)
-        if result.table is None:
+        loaded = host.load(chat)
+        table, outs = changer(loaded.table)
+        ending = table.ending if table is not None else None
+        saved = host.save(loaded, Change(table, outs, ending), uid)
+        if saved.table is None:
             return
         ids, tag = {}, None
-        for out in result.outs:
+        for out in saved.outs:
             if out.get("remember"):
                 ids[out["remember"]] = next(message_ids)
                 tag = out.get("tag", tag)
-        keys = getattr(result, "keys", None)  # the batches of owed messages just delivered
-        host.remember(chat, result.table.game, ids, tag, uid if keys is None else keys)
+        host.acknowledge(chat, saved.table.game, saved.item, ids, tag, saved.keys)
 
     change(lambda _: GameTable.open_lobby(chat, 1, users[0], names[0], "en", {}, now[0], "Club"))
     for user, name in zip(users[1:], names[1:], strict=True):
@@ -115,13 +117,13 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
     change(lambda t: (t, t.start(now[0], seed, True)))
     rng = random.Random(seed)
     policy = InformedPolicy(rng)
-    table = host.load(chat)
+    table = host.load(chat).table
     seats = table.data["seats"]
     from engine.events import deal_events
 
     policy.observe(deal_events(table.state))
     for _ in range(cap):
-        table = host.load(chat)
+        table = host.load(chat).table
         if table.status != "playing":
             break
         state = table.state

@@ -71,31 +71,38 @@ def application():
     app = _state.get("app")
     if app is not None:
         return app
-    from handlers.telegram import render
+    from handlers.storage.host import Host
     from handlers.telegram.app import build
+    from handlers.telegram.context import Runtime
     from infra.dynamo_store import DynamoStore
     from infra.read_cache import ReadCache
 
     env = os.environ
     clock = _hooks.get("clock") or time.time
     store = ReadCache(DynamoStore(env["DECAPITATION_TABLE"], clock=clock))
-    username = (env.get("BOT_USERNAME") or "").strip().lstrip("@") or None
     queue = env.get("TIMER_QUEUE_URL")
     timers = SqsTimers(queue, clock=clock) if queue else None
+    runtime = Runtime(
+        Host(store, timers, clock),
+        clock,
+        _hooks.get("seed") or (lambda: None),
+        username=(env.get("BOT_USERNAME") or "").strip().lstrip("@"),
+    )
     app = build(
         bot_token(env),
-        store,
+        runtime,
         base_url=env.get("TELEGRAM_API_BASE_URL") or None,
         polling=False,
-        wake_at=timers,
-        clock=clock,
-        seed=_hooks.get("seed"),
-        username=username,
     )
     _loop().run_until_complete(app.initialize())
-    render.BOT_USERNAME["name"] = username or app.bot.username
+    runtime.username = runtime.username or app.bot.username
     _state["app"] = app
     return app
+
+
+def runtime_of(app):
+    """The bot's runtime, as the entry built it (see `handlers.telegram.context.Runtime`)."""
+    return app.bot_data["runtime"]
 
 
 def reset(*, clock=None, seed=None) -> None:
@@ -123,8 +130,9 @@ MAX_FAILURES = 3  # failed deliveries of one update before it is answered 200 an
 
 def _handle(app, update: Any) -> list[BaseException]:
     """Run one update through the handlers; the errors they raised (see `app.failed`)."""
-    failed = app.bot_data["failed"] = []
-    store = app.bot_data["deps"].host.store
+    runtime = runtime_of(app)
+    failed = runtime.failed = []
+    store = runtime.host.store
     with store.scope() if hasattr(store, "scope") else contextlib.nullcontext():
         _loop().run_until_complete(app.process_update(update))
     return failed
@@ -201,7 +209,7 @@ def given_up(app, update_id: int) -> tuple[int, str]:
     """The answer to an update whose handling failed: 500 (deliver it again) until it has
     failed `MAX_FAILURES` times, then 200, so that the group's next updates come through."""
     try:
-        failures = app.bot_data["deps"].host.count_failure(update_id)
+        failures = runtime_of(app).host.count_failure(update_id)
     except Exception as error:  # the store itself failing: a later delivery may find it back
         log.warning("could not count a failed update: %s", type(error).__name__)
         return 500, "failed"

@@ -35,8 +35,9 @@ def make_application(token: str, env, clock=None, seed=None):
     """The polling Application on a SQLite store, with local timers resumed from the store."""
     import time
 
-    from handlers.telegram import render
+    from handlers.storage.host import Host
     from handlers.telegram.app import build, register_commands
+    from handlers.telegram.context import Runtime
     from handlers.telegram.group import Wake
     from infra.sqlite_store import DEFAULT_DB_PATH, SQLiteStore
     from infra.timers import LocalTimers
@@ -44,18 +45,13 @@ def make_application(token: str, env, clock=None, seed=None):
     clock = clock or time.time
     store = SQLiteStore(env.get("DECAPITATION_DB") or DEFAULT_DB_PATH)
     timers = LocalTimers(clock)
+    runtime = Runtime(Host(store, timers, clock), clock, seed or (lambda: None))
     application = build(
-        token,
-        store,
-        base_url=env.get("TELEGRAM_API_BASE_URL") or None,
-        polling=True,
-        wake_at=timers,
-        clock=clock,
-        seed=seed,
+        token, runtime, base_url=env.get("TELEGRAM_API_BASE_URL") or None, polling=True
     )
 
     async def post_init(app) -> None:
-        render.BOT_USERNAME["name"] = app.bot.username
+        runtime.username = app.bot.username
         timers.attach(app.update_queue, Wake)
         await register_commands(app)
         for key in store.keys("game#"):  # resume the deadlines of games that were running

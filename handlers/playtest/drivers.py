@@ -62,7 +62,7 @@ class Bot:
     @property
     def store(self) -> GameStore:
         """The store the bot's host writes to."""
-        return self.application.bot_data["deps"].host.store
+        return self.application.bot_data["runtime"].host.store
 
     def item(self, chat: int) -> Item | None:
         """The stored table of a group, as the bot left it."""
@@ -249,7 +249,7 @@ class LocalBot(Bot):
         app = make_application(self.fake.token, env, clock=self.clock, seed=lambda: self.seed)
         app.add_handler(TypeHandler(object, self._handled_one), group=99)
         app.add_error_handler(self._on_error)
-        host = app.bot_data["deps"].host
+        host = app.bot_data["runtime"].host
         wake = host.wake
 
         def wake_at(chat: int, when: float) -> None:
@@ -271,7 +271,7 @@ class LocalBot(Bot):
         await app.stop()
         await app.post_stop(app)
         await app.shutdown()
-        app.bot_data["deps"].host.store.close()
+        app.bot_data["runtime"].host.store.close()
 
     async def _handled_one(self, update: object, context: Any) -> None:
         with self._cond:

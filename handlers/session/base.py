@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import copy
-from typing import Self
+from typing import TYPE_CHECKING, Self, TypeVar
 
 from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
 from handlers.session.knowledge import known_state
+
+if TYPE_CHECKING:
+    from handlers.session.ending import Ending
+
+T = TypeVar("T", bound="Seats")
 
 LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
 ENDED = (OVER_STATUS, CANCELLED)
@@ -17,11 +22,25 @@ APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never appl
 
 
 class Refused(Exception):
-    """A request the table turns down; `key` names the text that says why."""
+    """A request the table turns down; `key` names the text that says why, `kw` the facts it
+    names (the Telegram side words them)."""
 
     def __init__(self, key: str, **kw: object) -> None:
         super().__init__(key)
         self.key, self.kw = key, kw
+
+
+def may_manage(table: Seats | None, user: int, is_admin: bool) -> bool:
+    """The host-or-admin rule (Settings and Start, /cancel, /remove, /language): the player who
+    opened the table's lobby, or an admin of the group."""
+    return is_admin or (table is not None and table.data.get("creator") == user)
+
+
+def same_game(table: T | None, game: int) -> T:
+    """The table, when it still holds the game a button was made for ("stale_button" else)."""
+    if table is None or table.game != game:
+        raise Refused("stale_button")
+    return table
 
 
 class Seats:
@@ -31,6 +50,7 @@ class Seats:
         self.data = data
         self._state: GameState | None = None
         self._voice: str | None = None  # a view's language, for one player's private messages
+        self.ending: Ending | None = None  # the game this change ended, for storage to keep
 
     @property
     def chat(self) -> int:
@@ -141,6 +161,12 @@ class Seats:
     def users(self) -> list[int]:
         """The people at the table: seated, or joined while in the lobby."""
         return [u for u in self.data.get("seats") or [uid for uid, _ in self.players] if u]
+
+    def check_version(self, version: int) -> None:
+        """Refuse a button made for another moment of the game than now ("too_late"): its
+        buttons carry the public version they were made for."""
+        if self.status != PLAYING or self.public_version != version:
+            raise Refused("too_late")
 
     def remember_update(self, update_id: int | None) -> bool:
         """Record an update as applied; False if it was applied before."""

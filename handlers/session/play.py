@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from engine import Action, GameState, IllegalAction, apply, captains, waiting_for
 from engine import events as kinds
-from engine.actions import SWAP, TIMEOUT
+from engine.actions import SCOUT, SWAP, TIMEOUT
+from engine.cards import SPY
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
+from engine.turns import may_decapitate
 from engine.views import events_for
+from handlers.session import ending
 from handlers.session import events as ev
 from handlers.session.absence import Absence
 from handlers.session.base import LOBBY, OVER_STATUS, PLAYING, Refused
@@ -20,6 +23,57 @@ REMIND_MIN = 30  # waits shorter than this get no refresh
 
 class Play(Prompts, Absence):
     """The game part of a table: it applies decisions and deadlines through the engine."""
+
+    def decide(self, user: int, action: Action, version: int, now: float) -> list[Event]:
+        """A decision pressed on a private prompt made for `version` of the game; the seat is
+        the presser's."""
+        if self.status != PLAYING:
+            raise Refused("too_late")
+        seat = self.seat_of(user)
+        if seat is None:
+            raise Refused("not_a_player")
+        self.check_version(version)
+        return self.act(user, action._replace(seat=seat), now)
+
+    def menu_of(self, user: int, version: int, menu: str, target: int = 0) -> int:
+        """The seat of `user`, who opens `menu` on a private prompt made for `version` ("scout",
+        "strike", "turn": menus of their turn; "aim": the decapitation aimed at `target`;
+        "spy": the Spy's second question). Nothing changes, but the menu must be theirs to
+        open now."""
+        if self.status != PLAYING:
+            raise Refused("too_late")
+        seat = self.seat_of(user)
+        if seat is None:
+            raise Refused("not_a_player")
+        self.check_version(version)
+        state = self.state
+        if menu in ("scout", "strike", "turn") and state.turn != seat:
+            raise Refused("not_your_turn")
+        if menu == "strike" and (may_decapitate(state, seat) is not None or state.phase != TURN):
+            raise Refused("not_your_turn")
+        if menu == "aim" and not (1 <= target <= state.seats and target != seat):
+            raise Refused("bad_button")
+        if menu == "spy" and (state.phase != SPY_PHASE or state.holder(SPY) != seat):
+            raise Refused("not_your_turn")
+        return seat
+
+    def from_turn_message(
+        self, user: int, version: int, now: float, action: Action | None, listed: bool = False
+    ) -> list[Event]:
+        """A press on the group's turn message made for `version`: the acting player's Scout
+        (`listed`) or Back, a seat to scout, Done (`action`); anyone else is told whose turn
+        it is (public, whatever the game waits on in secret)."""
+        self.check_version(version)
+        state = self.state
+        turn = state.turn
+        scouted = action.target if action is not None and action.act == SCOUT else None
+        if scouted is not None and (not 1 <= scouted <= state.seats or scouted == turn):
+            raise Refused("bad_button")
+        if self.seat_of(user) != turn:
+            raise Refused("turn_of", seat=turn)
+        if action is None:
+            return self.list_seats(user, listed, now)
+        return self.act(user, action._replace(seat=turn), now)
 
     def act(self, user: int, action: Action, now: float) -> list[Event]:
         """Apply a seated user's decision, unless a deadline passed before it came."""
@@ -257,6 +311,7 @@ class Play(Prompts, Absence):
         self.data["deadline"] = None
         self.data["hold"] = None
         finished = ev.event(ev.FINISHED, resolved=resolved, **self._length(now))
+        self.ending = ending.finished(self, resolved["winner"], now)
         return [finished, *self._close_prompts({"act": "over"}), *self._leftovers()]
 
     def _length(self, now: float) -> dict:
@@ -284,6 +339,7 @@ class Play(Prompts, Absence):
         }
         if why:
             shown["why"] = why
+        self.ending = ending.cancelled(self)
         cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
         return [*self._close_board([]), cancelled, *closed, *self._leftovers()]
 

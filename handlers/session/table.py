@@ -66,9 +66,11 @@ class Table(Lobby):
         now: float,
         title: str = "",
         own_lang: str | None = None,
+        can_delete: bool | None = None,
     ) -> tuple[Table, list[Event]]:
         """A new lobby with its creator seated; returns the lobby message to post. `lang` is the
-        group's language, `own_lang` the one the creator reads (when Telegram says)."""
+        group's language, `own_lang` the one the creator reads (when Telegram says);
+        `can_delete` the bot's right to delete messages in the group, as last heard."""
         table = cls(
             {
                 "chat": chat,
@@ -86,7 +88,69 @@ class Table(Lobby):
         )
         table._count_down(now + 60 * table.settings["lobby_minutes"], now)
         table._note_lang(creator, own_lang)
+        if can_delete is not None:
+            table.data[BOT_CAN_DELETE] = can_delete
         return table, [ev.event(ev.LOBBY_OPENED)]
+
+    def play_again(
+        self,
+        game: int,
+        user: int,
+        name: str,
+        now: float,
+        own_lang: str | None = None,
+        is_admin: bool = False,
+    ) -> tuple[Table, list[Event]]:
+        """Play again, pressed under the end of `game` by `user` (a player of it, or an admin):
+        a new lobby with the same settings, seating everyone who was still in the game (each
+        keeps the language they read). It waits for Start: nobody in it pressed Join."""
+        if self.game != game:  # someone's press came first, or the button is older than that
+            opened = self.data.get("again_of") == game and self.status in (LOBBY, PLAYING)
+            raise Refused("again_open" if opened else "stale_button")
+        if self.status not in ENDED:
+            raise Refused("game_running")
+        if self.was_removed(user):
+            raise Refused("you_were_removed")
+        if not self.is_player(user) and not is_admin:
+            raise Refused("not_a_player")
+        new, news = Table.open_lobby(
+            self.chat,
+            next_game(self, now),
+            user,
+            name,
+            self.lang,
+            self.settings,
+            now,
+            self.title,
+            own_lang,
+            self.data.get(BOT_CAN_DELETE),
+        )
+        others = [p for p in self.plays_again() if p[0] != user][: MAX_PLAYERS - 1]
+        new.data["players"] += others
+        langs = self.data.get("langs") or {}
+        for uid, _ in others:
+            if str(uid) in langs:
+                new.data["langs"][str(uid)] = langs[str(uid)]
+        new.data["again_of"] = self.game
+        new.data["unreachable"] = [u for u in self.unreachable() if new.is_player(u)]
+        return new, news
+
+    def note_rights(self, can_delete: bool) -> bool:
+        """Remember whether the bot may delete messages in the group (kept for its next game);
+        True when that is news."""
+        if self.data.get(BOT_CAN_DELETE) == can_delete:
+            return False
+        self.data[BOT_CAN_DELETE] = can_delete
+        return True
+
+    def moved(self, chat: int) -> None:
+        """The group became a supergroup: the table lives on under its new chat id (the old
+        chat's messages are none of the new one's)."""
+        self.data["chat"] = chat
+        board = self.data.get("board")
+        self.data["board"] = {**board, "msg": None} if board else None
+        self.data["lobby_msg"] = None
+        self.data.pop("end_msg", None)
 
     def _in_lobby(self) -> None:
         if self.status != LOBBY:

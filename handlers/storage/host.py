@@ -1,33 +1,38 @@
-"""The host: load a table, change it once, save it conditionally, hand back what it owes.
+"""The host: read a group's item once, save a change to it conditionally with the messages it
+owes, and mark them delivered once they are out.
 
 Every change is keyed by the Telegram update that caused it, so a redelivered update is
-recognised and never applied twice. The messages a change owes travel inside the same
-conditional write, as a batch in the table's `owed` list, until the run that made the change
-reports them delivered (`remember`). A run has `LEASE` seconds to do so; a batch still owed after
-that belongs to a run that died, and the next run to touch the table (Telegram's redelivery, the
-next timer, anyone's next change) claims it, in a conditional write of its own, and sends it.
-While the lease runs, a redelivery of the same update sends nothing and says until when that run
-has (`Change.busy_until`), so an update delivered many times at once is answered once.
+recognised (`Loaded.applied`) and never applied twice. The messages a change owes travel inside
+the same conditional write, as a batch in the item's `owed` list, until the run that made the
+change reports them delivered (`acknowledge`). A run has `LEASE` seconds to do so; a batch still
+owed after that belongs to a run that died, and the next run to touch the table (Telegram's
+redelivery, the next timer, anyone's next change) claims it, in a conditional write of its own,
+and sends it. While the lease runs, a redelivery of the same update sends nothing and says until
+when that run has (`Saved.busy_until`), so an update delivered many times at once is answered
+once. The host decides nothing and renders nothing: it is handed a change, and hands back what
+the change owes.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import time
 from collections.abc import Callable, Collection
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from handlers.session.ending import Ending
 from handlers.session.prompts import remember_prompt
-from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
+from handlers.session.table import CANCELLED, OVER_STATUS, Table
 from handlers.storage import history, records
 from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
     OWED_KEPT,
-    Out,
     OwedBatch,
     acknowledge,
     claim,
@@ -46,8 +51,9 @@ __all__ = [
     "LEASE",
     "OWED_KEPT",
     "Change",
-    "Changer",
     "Host",
+    "Loaded",
+    "Saved",
     "game_key",
     "pointed_chats",
     "prefs_key",
@@ -60,23 +66,62 @@ FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /myc
 LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 
 
-@dataclass
+@dataclass(frozen=True)
+class Loaded:
+    """A group's item as read once for an update: its table (for the session) and its envelope
+    (the updates applied, the messages owed), with the small records read in the same call."""
+
+    chat: int  # the group's chat id, an upgrade followed
+    item: Item | None
+    records: dict[str, Item | None] = field(default_factory=dict)
+
+    @cached_property
+    def table(self) -> Table | None:
+        """The table as stored, for the session to change (its own copy of the data: the item
+        stays as read)."""
+        return Table(copy.deepcopy(self.item.data)) if self.item is not None else None
+
+    def applied(self, update_id: int | None) -> bool:
+        """True when `update_id` changed the table already (its redelivery changes nothing)."""
+        return self.item is not None and update_id in self.item.data.get("applied", [])
+
+    def owed(self) -> list[OwedBatch]:
+        """The batches of messages the item owes, the oldest first."""
+        return owed_in(self.item.data) if self.item is not None else []
+
+
+@dataclass(frozen=True)
 class Change:
-    """The result of one change: the table as saved and the messages it owes."""
+    """What an update changes: the table the session left (None: nothing to save), the messages
+    the change owes in their stored form (never read here), and a game's end, if it ended."""
 
     table: Table | None
-    outs: list[Out] = field(default_factory=list)
+    outs: list[dict[str, Any]] = field(default_factory=list)
+    ending: Ending | None = None
+
+
+@dataclass
+class Saved:
+    """A change as saved: the table, the messages to send now (a dead run's first, claimed),
+    the owed batches they deliver, and the item's version after the save."""
+
+    chat: int
+    table: Table | None
+    outs: list[dict[str, Any]] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    item: Item | None = None  # the item as saved (None: nothing was written)
     repeated: bool = False  # the update had been applied before
-    keys: list[str] = field(default_factory=list)  # the owed batches `outs` deliver
     busy_until: float | None = None  # a repeat whose messages another run sends until then
-    saved_version: int | None = None  # the item's version after this change's save, if it saved
 
-
-Changer = Callable[[Table | None], tuple[Table | None, list[Out]]]
+    @property
+    def version(self) -> int | None:
+        """The item's version after this change's save, if it saved."""
+        return self.item.version if self.item is not None else None
 
 
 class Host:
-    """Runs changes against the store with optimistic concurrency and wakes tables on time."""
+    """Reads a group's item once, saves a change to it conditionally with the messages it owes,
+    and marks them delivered; wakes tables on time. It never decides or renders anything."""
 
     def __init__(
         self,
@@ -88,24 +133,19 @@ class Host:
         self.wake = wake or (lambda chat, when: None)
         self.clock = clock
 
-    def _follow(self, chat: int) -> tuple[int, Item | None]:
-        """The group's chat id and stored item, following its upgrade to a supergroup."""
-        item = self.store.load(game_key(chat))
+    def load(self, chat: int, also: Collection[str] = ()) -> Loaded:
+        """The group's item (following its upgrade to a supergroup), read once, with the small
+        records `also` in the same call where the store allows."""
+        key = game_key(chat)
+        if also:
+            found = self.store.load_many([key, *also])
+            item, records = found.pop(key), found
+        else:
+            item, records = self.store.load(key), {}
         moved = item.data.get("moved_to") if item else None
         if moved is None:
-            return chat, item
-        return moved, self.store.load(game_key(moved))
-
-    def load(self, chat: int) -> Table | None:
-        """The group's table as stored (read-only use)."""
-        _, item = self._follow(chat)
-        return Table(item.data) if item else None
-
-    def prefetch(self, keys: list[str]) -> None:
-        """Read `keys` together, in one call where the store allows, when the store keeps
-        what it read for the rest of the update (the Lambda's read cache)."""
-        if hasattr(self.store, "scope") and len(keys) > 1:
-            self.store.load_many(keys)
+            return Loaded(chat, item, records)
+        return Loaded(moved, self.store.load(game_key(moved)), records)
 
     def latest(self, chat: int) -> Table | None:
         """The group's table as stored this very moment (past any cache of the update's reads)."""
@@ -113,89 +153,79 @@ class Host:
         item = store.load(game_key(chat))
         return Table(item.data) if item else None
 
-    def change(self, chat: int, update_id: int | None, changer: Changer) -> Change:
-        """Apply `changer` to the group's table and save; retried from scratch on a conflict.
+    def save(self, loaded: Loaded, change: Change, update_id: int | None) -> Saved:
+        """Save `change` over `loaded` in one conditional write, with the messages it owes and
+        a dead run's batches claimed; `Conflict` when the item changed since it was read (read
+        it again and decide again). A change that saves nothing claims a dead run's batches
+        all the same, in a write of their own."""
+        now = self.clock()
+        new, item = change.table, loaded.item
+        owed = loaded.owed()
+        if new is None:
+            if any(batch.lapsed(now) for batch in owed):
+                return self._claim(loaded, now, change.outs)
+            return Saved(loaded.chat, loaded.table, list(change.outs))
+        new.remember_update(update_id)
+        version = item.version if item else 0  # a new game replaces the old one in place
+        kept, taken = claim(owed, now)
+        mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
+        if change.outs:
+            kept.append(OwedBatch(mine, now, change.outs))
+        new.data["owed"] = to_stored(kept)
+        before = Table(item.data).next_wake() if item is not None else None
+        deadline = new.next_wake()
+        if deadline is not None and deadline != before:  # an unchanged one is set already
+            self.wake(loaded.chat, deadline)  # before the save: a run that dies after loses none
+        saved = Item(game_key(loaded.chat), version, new.data, self._game_expiry(new))
+        self._save(saved, change.ending)
+        keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
+        outs = outs_of(taken) + list(change.outs)
+        done = Item(saved.key, version + 1, new.data, saved.expires_at)
+        return Saved(loaded.chat, new, outs, keys=keys, item=done)
 
-        `changer` gets the loaded table (or None) and returns the table to save (or None to save
-        nothing) and the messages owed. It may raise `Refused`; then nothing is saved. The
-        change's messages come back in `outs`, after any a dead run left owed (claimed here).
-        """
-
-        def attempt(_: int) -> Change:
-            nonlocal chat
-            chat, item = self._follow(chat)
-            key = game_key(chat)
-            table = Table(item.data) if item else None
-            now = self.clock()
-            if table is not None and update_id in table.data.get("applied", []):
-                return self._claim(item, now, update_id=update_id)
-            owed = owed_in(item.data) if item else []
-            before = table.next_wake() if table is not None else None
-            playing = table.game if table is not None and table.status == PLAYING else None
-            new, outs = changer(table)
-            if new is None and any(batch.lapsed(now) for batch in owed):
-                # Nothing to change, but a dead run's messages to send: claim them (on the item
-                # as stored, which the changer may have touched before it gave up).
-                return self._claim(self.store.load(key), now, outs)
-            if new is None:
-                return Change(table, outs)
-            new.remember_update(update_id)
-            version = item.version if item else 0  # a new game replaces the old one in place
-            kept, taken = claim(owed, now)
-            mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
-            if outs:
-                kept.append(OwedBatch(mine, now, outs))
-            new.data["owed"] = to_stored(kept)
-            deadline = new.next_wake()
-            if deadline is not None and deadline != before:  # an unchanged one is set already
-                self.wake(chat, deadline)  # before the save: a run that dies after it loses none
-            self._save(
-                Item(key, version, new.data, self._game_expiry(new)), new, playing, now, outs
-            )
-            keys = [batch.key for batch in taken] + ([mine] if outs else [])
-            return Change(new, outs_of(taken) + outs, keys=keys, saved_version=version + 1)
-
-        return retry_on_conflict(attempt)
-
-    def _save(
-        self, item: Item, table: Table, playing: int | None, now: float, outs: list[Out]
-    ) -> None:
-        """Save `table` as `item`. A game that ends in this change (the game `playing` before
-        it) is counted in its statistics, and kept in its group's history (the end message in
-        `outs` carries it), by the same write, all or nothing: exactly once."""
-        ends = [(out["chat"], out["history"]) for out in outs if out.get("history")]
-        keys = keys_counted(playing, table) + [history_key(chat) for chat, _ in ends]
-        found = self.store.load_many(keys) if keys else {}
-        extra = counted_with_the_end(found, playing, table, now)
-        for chat, entry in ends:
-            added = history.with_game(found.get(history_key(chat)), chat, entry, self.clock)
-            extra += [added] if added is not None else []
+    def _save(self, item: Item, ending: Ending | None) -> None:
+        """Save `item`. A game that ends in this change (`ending`) is counted in its statistics
+        and kept in its group's history by the same write, all or nothing: exactly once."""
+        if ending is None:
+            self.store.save(item)
+            return
+        keys = [*keys_counted(ending), history_key(ending.chat)]
+        found = self.store.load_many(keys)
+        extra = counted_with_the_end(found, ending)
+        kept = found.get(history_key(ending.chat))
+        added = history.with_game(kept, ending.chat, ending.kept, self.clock)
+        extra += [added] if added is not None else []
         if extra:
             self.store.save_all([item, *extra])
         else:
             self.store.save(item)
 
-    def _claim(
-        self, item: Item | None, now: float, extra: list[Out] = (), update_id: int | None = None
-    ) -> Change:
-        """Claim the lapsed batches in a write of its own, to send them (then `extra`); `Conflict`
-        on a lost race. A redelivered `update_id` is `busy` while its own batch's lease runs."""
+    def answer_again(self, loaded: Loaded, update_id: int) -> Saved:
+        """A redelivered update: nothing is changed again. A dead run's batches are claimed (in
+        a conditional write) to be sent; while the update's own batch is leased to the run that
+        made it, the answer is `busy` until the lease ends."""
+        now = self.clock()
+        mine = f"u{update_id}"
+        leases = [b.lapses for b in loaded.owed() if b.key == mine and not b.lapsed(now)]
+        saved = self._claim(loaded, now)
+        saved.repeated, saved.busy_until = True, max(leases, default=None)
+        return saved
+
+    def _claim(self, loaded: Loaded, now: float, extra: list[dict[str, Any]] = ()) -> Saved:
+        """Claim the lapsed batches in a write of their own, to send them (then `extra`);
+        `Conflict` on a lost race."""
+        item = loaded.item
         if item is None:
-            return Change(None, list(extra))
-        data = item.data
-        owed = owed_in(data)
-        mine = f"u{update_id}" if update_id is not None else None
-        leases = [b.lapses for b in owed if b.key == mine and not b.lapsed(now)]
-        busy = max(leases, default=None)
-        repeated = update_id is not None
-        kept, taken = claim(owed, now)
+            return Saved(loaded.chat, None, list(extra))
+        kept, taken = claim(loaded.owed(), now)
         if not taken:
-            return Change(Table(data), list(extra), repeated=repeated, busy_until=busy)
-        data["owed"] = [batch.to_stored() for batch in kept]
+            return Saved(loaded.chat, loaded.table, list(extra))
+        data = {**item.data, "owed": [batch.to_stored() for batch in kept]}
         self.store.save(Item(item.key, item.version, data, item.expires_at))
+        done = Item(item.key, item.version + 1, data, item.expires_at)
         keys = [batch.key for batch in taken]
         outs = outs_of(taken) + list(extra)
-        return Change(Table(data), outs, repeated=repeated, keys=keys, busy_until=busy)
+        return Saved(loaded.chat, Table(copy.deepcopy(data)), outs, keys=keys, item=done)
 
     @staticmethod
     def next_due(table: Table) -> float | None:
@@ -221,34 +251,35 @@ class Host:
         with suppress(Conflict):  # every attempt lost a race: the old key stays as it is
             retry_on_conflict(attempt)
 
-    def remember(
+    def acknowledge(
         self,
         chat: int,
         game: int,
+        saved: Item | None,
         ids: dict[str, int],
-        board_tag: int | None,
+        board_tag: int | None = None,
         keys: Collection[str] = (),
-        retry: list[Out] = (),
+        retry: list[dict[str, Any]] = (),
         wait: float = 0.0,
-        saved_version: int | None = None,
     ) -> bool:
-        """Store the ids of messages just posted (lobby, turn message, a private prompt) for
-        later edits, and mark the owed batches `keys` delivered, so that nobody sends them
-        again. Messages Telegram could not take now (`retry`) stay owed, to go out in `wait`
-        seconds (a timer is set for it).
+        """The second phase of a change, once its messages are out: mark the owed batches `keys`
+        delivered, so that nobody sends them again, and keep the ids of the messages just posted
+        (lobby, turn message, a private prompt) for later edits. Messages Telegram could not take
+        now (`retry`) stay owed, to go out in `wait` seconds (a timer is set for it).
 
-        A turn message's id is kept only while that turn message is still the current one; a
-        prompt's, only while that prompt is still open.
-        True when the write found the table as the change saved it (`saved_version`): no
-        other change came between, so what the change sent is the latest.
+        Written over the item as the change `saved` it, with no read; should another change
+        have come between, over the item as it is then. A turn message's id is kept only while
+        it is still the current one; a prompt's, only while that prompt is still open.
+        True when the write went over the item as saved: what the change sent is the latest.
         """
         key = game_key(chat)
+        first = [saved] if saved is not None else []
 
-        def attempt(number: int) -> bool:
-            item = self.store.load(key)
+        def attempt(_: int) -> bool:
+            item = first.pop() if first else self.store.load(key)
             if item is None:
                 return False
-            data = item.data
+            data = copy.deepcopy(item.data)
             owed = owed_in(data)
             left = acknowledge(owed, keys)
             same_game = data.get("game") == game
@@ -257,7 +288,7 @@ class Host:
             now = self.clock()
             if retry:  # owed by nobody alive: lapsed once `wait` has passed
                 batch = f"r{item.version + 1}.{random.randrange(10**6)}"
-                left.append(retry_batch(batch, retry, now, wait))
+                left.append(retry_batch(batch, list(retry), now, wait))
             data["owed"] = to_stored(left)
             for ref, message_id in ids.items() if same_game else ():
                 if ref == "board":
@@ -269,7 +300,7 @@ class Host:
             self.store.save(Item(key, item.version, data, item.expires_at))
             if retry:
                 self.wake(chat, now + max(wait, 1.0))
-            return number == 0 and item.version == saved_version
+            return item is saved
 
         try:
             return retry_on_conflict(attempt)
@@ -294,12 +325,10 @@ class Host:
         """Put `chat` first among the groups a user's private commands look in."""
         records.point_user(self.store, user, chat, self.clock)
 
-    def put_newer(
-        self, key: str, data: dict[str, Any], table: Table, saved_version: int | None
-    ) -> None:
-        """Write a small record made from `table` as saved at `saved_version`, unless one made
-        from a later save is there already (see `records.put_newer`)."""
-        made_from = [table.data.get("opened", 0), saved_version or 0]
+    def put_newer(self, key: str, data: dict[str, Any], saved: Saved) -> None:
+        """Write a small record made from a table as a change `saved` it, unless one made from a
+        later save is there already (see `records.put_newer`)."""
+        made_from = [saved.table.data.get("opened", 0), saved.version or 0]
         records.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-Out = dict[str, Any]  # a message owed, as the Telegram side rendered it
+Out = dict[str, Any]  # a message owed, in the Telegram side's stored form (never read here)
 
 LEASE = 40.0  # seconds a run may live (the timer function: 30) before another takes its batch over
 OWED_KEPT = 12  # batches of undelivered messages kept at most (the oldest go first)

@@ -9,33 +9,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from handlers.session.stats import add_to_group, add_to_player, finished_game
-from handlers.session.table import OVER_STATUS, Table
+from handlers.session.ending import Ending
+from handlers.session.stats import add_to_group, add_to_player
 from handlers.storage.keys import group_stats_key, player_stats_key
 from handlers.storage.records import forget
 from handlers.storage.retry import retry_on_conflict
 from infra.store import GameStore, Item
 
 
-def keys_counted(playing: int | None, table: Table) -> list[str]:
+def keys_counted(ending: Ending | None) -> list[str]:
     """The statistics items a change adds to: the group's and each player's when the change
-    finished its game (the game `playing` before it), none for any other change (a cancelled
-    game's included)."""
-    if playing is None or table.status != OVER_STATUS or table.game != playing:
+    finished its game, none for any other change (a cancelled game's included)."""
+    if ending is None or ending.figures is None:
         return []
-    users = [table.user_at(seat) for seat in table.state.humans()]
-    return [group_stats_key(table.chat), *(player_stats_key(user) for user in users)]
+    users = ending.figures["players"]
+    return [group_stats_key(ending.chat), *(player_stats_key(int(user)) for user in users)]
 
 
-def counted_with_the_end(
-    found: dict[str, Item], playing: int | None, table: Table, now: float
-) -> list[Item]:
-    """The statistics items to save with `table` when this change finished its game, from
-    `found` (the items `keys_counted` names, as loaded)."""
-    if not keys_counted(playing, table):
+def counted_with_the_end(found: dict[str, Item], ending: Ending | None) -> list[Item]:
+    """The statistics items to save with the change that finished a game, from `found` (the
+    items `keys_counted` names, as loaded)."""
+    if ending is None or ending.figures is None:
         return []
-    figures = finished_game(table, now)
-    group = group_stats_key(table.chat)
+    figures = ending.figures
+    group = group_stats_key(ending.chat)
     players = {user: player_stats_key(int(user)) for user in figures["players"]}
     items = [_added(found.get(group), group, partial(add_to_group, figures=figures))]
     for user, key in players.items():

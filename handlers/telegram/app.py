@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, Update, User
 from telegram.ext import (
@@ -20,11 +18,8 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from handlers.storage.host import Host
-from handlers.telegram.absence import press_back, press_remove, remove
-from handlers.telegram.buttondata import BACK, BOARD, GAME, HISTORY, LOBBY, REMOVE, pattern
-from handlers.telegram.buttons import answered, press_board, press_game, press_lobby, refuse
-from handlers.telegram.changes import Deps
+from handlers.telegram.absence import remove
+from handlers.telegram.buttons import on_press
 from handlers.telegram.commands import (
     cancel,
     extend,
@@ -39,33 +34,28 @@ from handlers.telegram.commands import (
     status,
     unknown,
 )
+from handlers.telegram.context import CONTEXT_TYPES, Runtime
 from handlers.telegram.group import Wake, chatter, failed, membership, migrated, wake
-from handlers.telegram.guard import guard, skip_repeat
-from handlers.telegram.records import history_command, nextgame_command, press_history
+from handlers.telegram.guard import guard
+from handlers.telegram.records import history_command, nextgame_command
 from handlers.telegram.texts import COMMANDS, EN
 from infra import redact
 from infra.aws import tls_context
-from infra.store import GameStore
 
 log = logging.getLogger(__name__)
 
 
 def build(
-    token: str,
-    store: GameStore,
-    *,
-    base_url: str | None = None,
-    polling: bool = True,
-    wake_at: Callable[[int, float], None] | None = None,
-    clock: Callable[[], float] = time.time,
-    seed: Callable[[], int | None] | None = None,
-    username: str | None = None,
+    token: str, runtime: Runtime, *, base_url: str | None = None, polling: bool = True
 ) -> Application:
-    """The Application with every handler registered (built once per process).
+    """The Application with every handler registered (built once per process), its callbacks
+    handed `runtime` in their context.
 
-    With the bot's `username` known, the Application starts without asking Telegram (getMe).
-    The token is kept out of every log record from here on (it is part of every API URL).
+    With the bot's username known (`runtime.username`), the Application starts without asking
+    Telegram (getMe). The token is kept out of every log record from here on (it is part of
+    every API URL).
     """
+    username = runtime.username
     redact.hide(token)
     api = f"{base_url.rstrip('/')}/bot" if base_url else None
     clients = {} if polling else shared_tls_clients()
@@ -80,10 +70,9 @@ def build(
             builder = builder.get_updates_request(clients["get_updates_request"])
     if not polling:
         builder = builder.updater(None)
-    application = builder.build()
-    application.bot_data["deps"] = Deps(Host(store, wake_at, clock), clock, seed or (lambda: None))
-    application.add_handler(TypeHandler(Update, guard), group=-2)
-    application.add_handler(TypeHandler(Update, skip_repeat), group=-1)
+    application = builder.context_types(CONTEXT_TYPES).build()
+    application.bot_data["runtime"] = runtime
+    application.add_handler(TypeHandler(Update, guard), group=-1)
     only_new = filters.UpdateType.MESSAGE
     for name, callback in (
         ("newgame", newgame),
@@ -102,11 +91,7 @@ def build(
         ("extend", extend),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
-    presses = ((LOBBY, press_lobby), (GAME, press_game), (BOARD, press_board))
-    presses += ((HISTORY, press_history), (BACK, press_back), (REMOVE, press_remove))
-    for kind, handle in presses:
-        application.add_handler(CallbackQueryHandler(answered(handle), pattern=pattern(kind)))
-    application.add_handler(CallbackQueryHandler(answered(refuse)))
+    application.add_handler(CallbackQueryHandler(on_press))
     application.add_handler(ChatMemberHandler(membership, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrated))
     application.add_handler(MessageHandler(only_new & filters.COMMAND, unknown))

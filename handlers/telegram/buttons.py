@@ -1,4 +1,6 @@
-"""Inline buttons: the lobby's, a game's private menus and decisions, the turn message's."""
+"""Inline buttons: one callback decodes a press once and hands it to the place its button sits
+(the lobby, a private prompt, the group's turn message; records, I'm back and /remove have
+modules of their own), and always answers the presser, with why when the press is refused."""
 
 from __future__ import annotations
 
@@ -7,357 +9,320 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import Update
-from telegram.ext import ApplicationHandlerStop, ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
-from engine import Action
-from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
-from engine.cards import SPY
-from engine.state import SPY_PHASE, TURN
-from engine.turns import may_decapitate
-from handlers.session.settings import CHOICES, MAX_PLAYERS
-from handlers.session.table import (
-    BOT_CAN_DELETE,
-    CANCELLED,
-    OVER_STATUS,
-    PLAYING,
-    Refused,
-    Table,
-    next_game,
-)
-from handlers.session.table import LOBBY as LOBBY_STATUS
+from handlers.session.base import same_game
+from handlers.session.settings import CHOICES
+from handlers.session.table import BOT_CAN_DELETE, LOBBY, OVER_STATUS, PLAYING, Refused, Table
 from handlers.storage import history
-from handlers.storage.keys import prefs_key
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram import render
-from handlers.telegram.answers import PressAnswer, answer_press
-from handlers.telegram.buttondata import Press
-from handlers.telegram.changes import (
+from handlers.storage.keys import prefs_key, waiting_key
+from handlers.telegram import hub, presses, render
+from handlers.telegram.absence import press_back, press_remove
+from handlers.telegram.answers import PressAnswer, answer_press, worded
+from handlers.telegram.chats import (
     bot_can_delete,
-    deps,
     display_name,
     is_admin,
+    may_manage_here,
     own_lang,
-    run,
-    run_change,
-    stop_if_repeat,
 )
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, shown
+from handlers.telegram.messages import Edit
 from handlers.telegram.outbox import deliver
-from handlers.telegram.records import after_the_calls, next_lobby_calls
+from handlers.telegram.presses import (
+    Button,
+    Choose,
+    Decision,
+    Declaring,
+    Leave,
+    ListSeats,
+    MyCard,
+    PlayAgain,
+    ScoutMenu,
+    Settings,
+    SpyRed,
+    Start,
+    StrikeMenu,
+    Toggle,
+    TurnMenu,
+)
+from handlers.telegram.records import after_the_calls, next_lobby_calls, press_records
 from handlers.telegram.texts import language_for, t
-from handlers.telegram.turn_presses import press_turn
 
 log = logging.getLogger(__name__)
 
-
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Press, PressAnswer], Awaitable[str]]
-
-
-def answered(handle: Handler) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]:
-    """A button's callback: decode its data, run `handle`, and always answer the presser (with
-    why, when the press is refused)."""
-
-    async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.callback_query
-        user = query.from_user
-        p = callbacks.decode(query.data)
-        press = PressAnswer(query)
-        try:
-            if p is None:
-                raise Refused("bad_button")
-            answer = await handle(update, context, p, press)
-        except Refused as err:
-            table = deps(context).host.load(p.chat) if p else None
-            await stop_if_repeat(context, update, table)
-            answer = t(answer_lang(table, p, user), err.key, **err.kw)
-        except ApplicationHandlerStop:
-            raise
-        except Exception:
-            # The presser's button would spin until Telegram gives up: say so, then fail the
-            # update (the webhook asks Telegram to deliver it again).
-            if not press.sent:
-                await answer_press(query, t(language_for(user.language_code), "try_again"))
-            raise
-        if not press.sent:
-            await answer_press(query, answer)
-
-    callback.__doc__ = handle.__doc__
-    return callback
+Place = Callable[[Update, BotContext, Button, PressAnswer], Awaitable[str]]
 
 
-def answer_lang(table: Table | None, p: Press | None, user) -> str:
+async def on_press(update: Update, context: BotContext) -> None:
+    """Any button: decode its data, handle the press where its button sits, and always answer
+    the presser (with why, when the press is refused)."""
+    query = update.callback_query
+    user = query.from_user
+    button = presses.decode(query.data)
+    answer = PressAnswer(query)
+    try:
+        if button is None:
+            raise Refused("bad_button")
+        text = await PLACES[button.where](update, context, button, answer)
+    except Refused as err:
+        text = worded(err, answer_lang(answer.table, button, user), answer.table)
+    except ApplicationHandlerStop:
+        raise
+    except Exception:
+        # The presser's button would spin until Telegram gives up: say so, then fail the
+        # update (the webhook asks Telegram to deliver it again).
+        if not answer.sent:
+            await answer_press(query, t(language_for(user.language_code), "try_again"))
+        raise
+    if not answer.sent:
+        await answer_press(query, text)
+
+
+def answer_lang(table: Table | None, button: Button | None, user) -> str:
     """The language of a press's answer: a lobby button's, the group's; a private button's and
     My card's, the presser's own."""
     if table is None:
         return language_for(user.language_code)
-    if p is not None and p.kind in (callbacks.LOBBY, callbacks.REMOVE):
+    if button is not None and button.where in (presses.LOBBY, presses.REMOVAL):
         return table.lang
     return table.lang_of(user.id, own_lang(user))
 
 
-async def refuse(update: Update, context, p: Press, press: PressAnswer) -> str:
-    """Any button whose data is none of ours."""
-    raise Refused("bad_button")
-
-
-def _group_message(update: Update, chat: int) -> bool:
+def _in_chat(update: Update, chat: int) -> bool:
+    """True when the pressed message is in `chat`."""
     message = update.callback_query.message
     return message is not None and message.chat.id == chat
 
 
-async def press_lobby(update: Update, context, p: Press, press: PressAnswer) -> str:
+# -- the lobby ------------------------------------------------------------------------------------
+
+
+async def press_lobby(
+    update: Update, context: BotContext, button: Button, answer: PressAnswer
+) -> str:
     """Lobby and settings buttons on the group's lobby message, and Play again."""
     user = update.callback_query.from_user
-    if not _group_message(update, p.chat):
+    press = button.press
+    if not _in_chat(update, button.chat):
         raise Refused("bad_button")
-    d = deps(context)
-    table = d.host.load(p.chat)
-    if p.arg == "again":
-        again_refused(table, p.game)
-        return await play_again(update, context, table, press)
-    if table is None or table.game != p.game:
-        raise Refused("stale_button")
-    if table.status != LOBBY_STATUS:
+    also = [prefs_key(button.chat)] if isinstance(press, Toggle | Choose) else []
+    also += [waiting_key(button.chat)] if isinstance(press, PlayAgain) else []
+    loaded = await hub.read(context, button.chat, update.update_id, also)
+    table = answer.table = loaded.table
+    if isinstance(press, PlayAgain):
+        return await play_again(update, context, loaded, button, answer)
+    table = same_game(table, button.game)
+    if table.status != LOBBY:
         raise Refused("lobby_gone")
-    if p.arg == "leave":
-        press.ready = t(table.lang, "left")
-        leave = _on_same_game(p, lambda t_: t_.leave(user.id))
-        await run(context, p.chat, update.update_id, leave, press)
+    if isinstance(press, Leave):
+        answer.ready = t(table.lang, "left")
+        leave = _lobby_step(context, button, lambda current: current.leave(user.id))
+        await hub.handle(context, loaded, leave, update.update_id, answer)
         return t(table.lang, "left")
-    privileged = table.data["creator"] == user.id or await is_admin(context, p.chat, user.id)
-    if not privileged:
+    if not await may_manage_here(context, update, table):
         raise Refused("only_host")
-    try:
-        setting = callbacks.parse_setting(p.arg)
-    except ValueError:
-        raise Refused("bad_button") from None
-    if setting is not None and setting[0] == callbacks.CHOICE and setting[2] is None:
-        key = setting[1]  # the button naming a row of choices: its value, nothing changed
-        if key not in CHOICES:
+    if isinstance(press, Choose) and press.value is None:
+        if press.key not in CHOICES:  # the button naming a row of choices: nothing changes
             raise Refused("bad_button")
-        return t(table.lang, f"set_{key}", v=table.settings[key])
-    if setting is not None:
-        kind, key, value = setting
-        if kind == callbacks.SWITCH:
-            changer = _on_same_game(p, lambda t_: t_.change_setting(key))
-        else:
-            changer = _on_same_game(p, lambda t_: t_.set_setting(key, value, d.clock()))
-    elif p.arg == "set":
-        changer = _on_same_game(p, lambda t_: t_.show_settings())
-    elif p.arg == "back":
-        changer = _on_same_game(p, lambda t_: t_.show_lobby())
-    elif p.arg == "start":
-        can_delete = table.data.get(BOT_CAN_DELETE)
-        if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
-            can_delete = await bot_can_delete(context, p.chat)
-        seed = d.seed()
-        changer = _on_same_game(p, lambda t_: dealt(t_, d.clock(), seed, can_delete))
-    else:
-        raise Refused("bad_button")
-    press.ready = ""
-    change = await run_change(context, p.chat, update.update_id, changer, press)
-    saved = change.table
-    if saved is not None and setting is not None:
-        prefs = d.host.get(prefs_key(p.chat)) or {}
-        defaults = {**prefs, "settings": saved.settings, "lang": saved.lang}
-        d.host.put_newer(prefs_key(p.chat), defaults, saved, change.saved_version)
+        return t(table.lang, f"set_{press.key}", v=table.settings[press.key])
+    step = await _lobby_decision(context, button, table)
+    answer.ready = ""
+    saved = await hub.handle(context, loaded, step, update.update_id, answer)
+    if saved.table is not None and isinstance(press, Toggle | Choose):
+        runtime = context.runtime
+        prefs = runtime.host.get(prefs_key(button.chat)) or {}
+        defaults = {**prefs, "settings": saved.table.settings, "lang": saved.table.lang}
+        runtime.host.put_newer(prefs_key(button.chat), defaults, saved)
     return ""
 
 
-def dealt(table: Table, now: float, seed: int | None, can_delete: bool) -> list[dict]:
-    """Start pressed: deal, or (while someone would get no card) say who and what to do."""
-    try:
-        return table.start(now, seed, can_delete)
-    except Refused as err:
-        if err.key != "unreachable_start":
-            raise
-        raise Refused(err.key, **render.start_refused(table)) from None
+async def _lobby_decision(context: BotContext, button: Button, table: Table) -> hub.Step:
+    """The step a host's lobby press takes (Start first asks Telegram what it must know)."""
+    now = context.runtime.clock
+    match button.press:
+        case Toggle(key):
+            return _lobby_step(context, button, lambda current: current.change_setting(key))
+        case Choose(key, value):
+            return _lobby_step(
+                context, button, lambda current: current.set_setting(key, value, now())
+            )
+        case Settings(True):
+            return _lobby_step(context, button, lambda current: current.show_settings())
+        case Settings(False):
+            return _lobby_step(context, button, lambda current: current.show_lobby())
+        case Start():
+            can_delete = table.data.get(BOT_CAN_DELETE)
+            if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
+                can_delete = await bot_can_delete(context, button.chat)
+            seed = context.runtime.seed()
+            return _lobby_step(
+                context, button, lambda current: current.start(now(), seed, can_delete)
+            )
+    raise Refused("bad_button")
 
 
-def _on_same_game(p: Press, fn):
-    """A changer that refuses when the group's table is not the game the button belongs to."""
+def _lobby_step(context: BotContext, button: Button, decide: Callable) -> hub.Step:
+    """A step that refuses when the group's table is not the game the button belongs to."""
 
-    def changer(table: Table | None):
-        if table is None or table.game != p.game:
-            raise Refused("stale_button")
-        return table, render.show(table, fn(table))
+    def step(table: Table | None) -> Decided:
+        table = same_game(table, button.game)
+        return shown(context, table, decide(table))
 
-    return changer
-
-
-def again_refused(table: Table | None, game: int) -> None:
-    """Refuse a Play again press that is not for the group's latest game: the game it opened is
-    still open, or the button is older than that."""
-    if table is None:
-        raise Refused("stale_button")
-    if table.game != game:
-        opened = table.data.get("again_of") == game and table.status in (LOBBY_STATUS, PLAYING)
-        raise Refused("again_open" if opened else "stale_button")
+    return step
 
 
-async def play_again(update: Update, context, old: Table, press: PressAnswer) -> str:
+async def play_again(
+    update: Update, context: BotContext, loaded, button: Button, answer: PressAnswer
+) -> str:
     """Play again: a new lobby with the same players and settings."""
     user = update.callback_query.from_user
-    d = deps(context)
-    if old.status not in (OVER_STATUS, CANCELLED):
-        raise Refused("game_running")
-    if old.was_removed(user.id):
-        raise Refused("you_were_removed")
-    if not old.is_player(user.id) and not await is_admin(context, old.chat, user.id):
-        raise Refused("not_a_player")
-    waiting = history.waiting(d.host.store, old.chat)
-    confirmed = history.confirmations(d.host.store, old.chat)
+    runtime = context.runtime
+    old = loaded.table
+    if old is None:
+        raise Refused("stale_button")
+    admin = not old.is_player(user.id) and await is_admin(context, old.chat, user.id)
+    waiting = history.waiting(runtime.host.store, old.chat)
+    confirmed = history.confirmations(runtime.host.store, old.chat)
 
-    def again(table: Table | None):
-        again_refused(table, old.game)  # someone else's press came first
-        if table.status not in (OVER_STATUS, CANCELLED):
+    def again(table: Table | None) -> Decided:
+        if table is None:
             raise Refused("stale_button")
-        new, news = Table.open_lobby(
-            table.chat,
-            next_game(table, d.clock()),
-            user.id,
-            display_name(user),
-            table.lang,
-            table.settings,
-            d.clock(),
-            table.data.get("title") or "",
-            own_lang(user),
+        new, news = table.play_again(
+            button.game, user.id, display_name(user), runtime.clock(), own_lang(user), admin
         )
-        if table.data.get(BOT_CAN_DELETE) is not None:
-            new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
-        others = [p for p in table.plays_again() if p[0] != user.id][: MAX_PLAYERS - 1]
-        new.data["players"] += others
-        langs = table.data.get("langs") or {}
-        for uid, _ in others:  # each keeps the language they read
-            if str(uid) in langs:
-                new.data["langs"][str(uid)] = langs[str(uid)]
-        new.data["again_of"] = table.game
-        new.data["unreachable"] = [u for u in table.unreachable() if new.is_player(u)]
+        calls = next_lobby_calls(new, waiting, confirmed, runtime.username)
         # The pressed button goes: the old game's last message keeps its text.
-        calls = next_lobby_calls(new, waiting, confirmed)
-        return new, [*render.show(new, news), *render.drop_play_again(table), *calls]
+        return shown(context, new, news, *render.drop_play_again(table), *calls)
 
-    press.ready = ""
-    await run(context, old.chat, update.update_id, again, press)
+    answer.ready = ""
+    await hub.handle(context, loaded, again, update.update_id, answer)
     after_the_calls(context, old.chat, waiting, update.update_id)
     return ""
 
 
-async def press_game(update: Update, context, p: Press, press: PressAnswer) -> str:
-    """A private game button: navigate a menu, or make a decision."""
+# -- a private prompt -----------------------------------------------------------------------------
+
+
+async def press_prompt(
+    update: Update, context: BotContext, button: Button, answer: PressAnswer
+) -> str:
+    """A private game button: open a menu, or make a decision."""
     query = update.callback_query
     user = query.from_user
-    d = deps(context)
-    table = d.host.load(p.chat)
-    if table is None or table.game != p.game:
-        raise Refused("stale_button")
-    if table.status != PLAYING:
-        raise Refused("too_late")
-    seat = table.seat_of(user.id)
-    if seat is None:
-        raise Refused("not_a_player")
-    if query.message is None or query.message.chat.id != user.id:
+    if not _in_chat(update, user.id):
         raise Refused("bad_button")
-    if p.version != table.public_version:
-        raise Refused("too_late")
-    arg = p.arg
-    table = table.speaking_to(user.id)  # the player's own menus, in their language
-    menu = navigate(table, seat, arg)
-    if menu is not None:
-        text, kb = menu
-        edit = {
-            "op": "edit",
-            "chat": user.id,
-            "msg": query.message.message_id,
-            "text": text,
-            "kb": kb,
-            "private": True,
-        }
-        press.ready = ""  # a menu changes no game: answer while it opens
-        await asyncio.gather(deliver(context.bot, [edit], {}), press.send())
-        return ""
-    action = decision(seat, arg)
-    if action is None:
-        raise Refused("bad_button")
+    loaded = await hub.read(context, button.chat, update.update_id)
+    answer.table = loaded.table
+    press = button.press
+    if not isinstance(press, Decision):
+        table = same_game(loaded.table, button.game)
+        return await open_menu(context, query, table, button, answer)
     pressed = query.message.message_id
+    now = context.runtime.clock
 
-    def decide(current: Table | None):
-        if current is None or current.game != p.game:
-            raise Refused("stale_button")
-        if current.status == PLAYING and current.public_version != p.version:
-            raise Refused("too_late")
+    def decide(table: Table | None) -> Decided:
+        table = same_game(table, button.game)
         # The pressed message is the prompt the decision closes, saying what was chosen;
         # owed with the change, so a death cannot lose it.
-        current.note_pressed(user.id, pressed)
-        return current, render.show(current, current.act(user.id, action, d.clock()))
+        table.note_pressed(user.id, pressed)
+        return shown(context, table, table.decide(user.id, press.action(), button.version, now()))
 
-    press.ready = ""  # no toast: the prompt itself turns into what was decided
-    await run(context, p.chat, update.update_id, decide, press)
+    answer.ready = ""  # no toast: the prompt itself turns into what was decided
+    await hub.handle(context, loaded, decide, update.update_id, answer)
     return ""
 
 
-def navigate(table: Table, seat: int, arg: str):
-    """The menu a navigation button opens, or None when `arg` is a decision."""
-    state = table.state
-    if state.turn != seat and arg in ("S", "D", "B"):
-        raise Refused("not_your_turn")
-    if arg == "S":
-        back = [render.game_button(table, "btn_back", "B")]
-        return t(table.lang, "pick_scout"), [*render.seat_keyboard(table, "s", seat), back]
-    if arg == "D":
-        if may_decapitate(state, seat) is not None or state.phase != TURN:
-            raise Refused("not_your_turn")
-        back = [render.game_button(table, "btn_back", "B")]
-        return t(table.lang, "pick_target"), [*render.seat_keyboard(table, "d", seat), back]
-    if arg == "B":
-        return render.turn_prompt(table, seat)
-    if arg.startswith("d"):
-        try:
-            target = callbacks.parse_decapitation(arg)[0]
-        except ValueError:
-            raise Refused("bad_button") from None
-        if not 1 <= target <= state.seats or target == seat:
-            raise Refused("bad_button")
-        return render.decapitation_menu(table, seat, arg)
-    if arg.startswith("r") and arg[1:].isdigit():
-        if state.phase != SPY_PHASE or state.holder(SPY) != seat:
-            raise Refused("not_your_turn")
-        return t(table.lang, "prompt_spy_blue"), render.seat_keyboard(table, f"y{arg[1:]}.", None)
-    return None
+async def open_menu(
+    context: BotContext, query, table: Table, button: Button, answer: PressAnswer
+) -> str:
+    """A menu of the private prompt, opened in place: it changes no game."""
+    user = query.from_user
+    press = button.press
+    seat = table.menu_of(user.id, button.version, _MENUS[type(press)], getattr(press, "target", 0))
+    table = table.speaking_to(user.id)  # the player's own menus, in their language
+    match press:
+        case ScoutMenu():
+            back = [render.game_button(table, "btn_back", TurnMenu())]
+            kb = [*render.seat_keyboard(table, presses.Scout, seat), back]
+            text = t(table.lang, "pick_scout")
+        case StrikeMenu():
+            back = [render.game_button(table, "btn_back", TurnMenu())]
+            kb = [*render.seat_keyboard(table, _aiming, seat), back]
+            text = t(table.lang, "pick_target")
+        case TurnMenu():
+            text, kb = render.turn_prompt(table, seat)
+        case Declaring():
+            text, kb = render.decapitation_menu(table, seat, press)
+        case SpyRed(red):
+            text = t(table.lang, "prompt_spy_blue")
+            kb = render.seat_keyboard(table, lambda blue: presses.SpyGuess(red, blue), None)
+    menu = Edit(user.id, text, kb, msg=query.message.message_id, private=True)
+    answer.ready = ""  # a menu changes no game: answer while it opens
+    await asyncio.gather(deliver(context.bot, [menu]), answer.send())
+    return ""
 
 
-def decision(seat: int, arg: str) -> Action | None:
-    """The engine action a final button stands for, or None when malformed."""
-    try:
-        if arg.startswith("s") and arg[1:].isdigit():
-            return Action(SCOUT, seat, target=int(arg[1:]))
-        if arg.startswith("x"):
-            target, proxy, guard = callbacks.parse_decapitation(arg)
-            return Action(DECAPITATE, seat, target=target, proxy=proxy, bodyguard=guard)
-        if arg.startswith("y"):
-            red, _, blue = arg[1:].partition(".")
-            return Action(SPY_GUESS, seat, red=int(red), blue=int(blue))
-    except ValueError:
-        return None
-    simple = {
-        "e": Action(END_TURN, seat),
-        "w": Action(SWAP, seat),
-        "k": Action(KEEP, seat),
-        "pr": Action(PREDICT, seat, color="red"),
-        "pb": Action(PREDICT, seat, color="blue"),
-    }
-    return simple.get(arg)
+def _aiming(seat: int) -> Declaring:
+    return Declaring(seat)
 
 
-async def press_board(update: Update, context, p: Press, press: PressAnswer) -> str:
+_MENUS = {
+    ScoutMenu: "scout",
+    StrikeMenu: "strike",
+    TurnMenu: "turn",
+    Declaring: "aim",
+    SpyRed: "spy",
+}
+
+
+# -- the group's turn message ---------------------------------------------------------------------
+
+
+async def press_board(
+    update: Update, context: BotContext, button: Button, answer: PressAnswer
+) -> str:
     """The group turn message's buttons: My card, a popup only the presser sees, in their
-    language; the acting player's Scout, seats, Back and Done (`press_turn`)."""
-    if p.arg != "me":
-        return await press_turn(update, context, p, press)
+    language; the acting player's Scout, seats, Back and Done."""
     user = update.callback_query.from_user
-    table = deps(context).host.load(p.chat)
-    if table is None or table.game != p.game or table.status not in (PLAYING, OVER_STATUS):
+    if not _in_chat(update, button.chat):
+        raise Refused("bad_button")
+    loaded = await hub.read(context, button.chat, update.update_id)
+    answer.table = loaded.table
+    press = button.press
+    if isinstance(press, MyCard):
+        return my_card(same_game(loaded.table, button.game), user)
+    action = press.action() if isinstance(press, Decision) else None
+    listed = isinstance(press, ListSeats) and press.listed
+    now = context.runtime.clock
+
+    def step(table: Table | None) -> Decided:
+        table = same_game(table, button.game)
+        return shown(
+            context, table, table.from_turn_message(user.id, button.version, now(), action, listed)
+        )
+
+    answer.ready = ""  # the turn message itself shows what happened
+    await hub.handle(context, loaded, step, update.update_id, answer)
+    return ""
+
+
+def my_card(table: Table, user) -> str:
+    """My card: the presser's card and what they know, as a popup in their language."""
+    if table.status not in (PLAYING, OVER_STATUS):
         raise Refused("stale_button")
     seat = table.seat_of(user.id)
     if seat is None:
         raise Refused("not_a_player")
     return render.my_card(table, seat, True, table.lang_of(user.id, own_lang(user)))
+
+
+PLACES: dict[str, Place] = {
+    presses.LOBBY: press_lobby,
+    presses.PROMPT: press_prompt,
+    presses.BOARD: press_board,
+    presses.RECORDS: press_records,
+    presses.AWAY: press_back,
+    presses.REMOVAL: press_remove,
+}

@@ -7,7 +7,7 @@ import logging
 from contextlib import suppress
 
 from telegram import Update
-from telegram.ext import ApplicationHandlerStop, ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
 from handlers.session.table import (
     BOT_CAN_DELETE,
@@ -20,23 +20,29 @@ from handlers.session.table import (
 )
 from handlers.session.table import LOBBY as LOBBY_STATUS
 from handlers.storage import history
-from handlers.storage.keys import group_stats_key, player_stats_key, prefs_key, user_key
+from handlers.storage.keys import (
+    group_stats_key,
+    player_stats_key,
+    prefs_key,
+    user_key,
+    waiting_key,
+)
 from handlers.storage.records import pointed_chats
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram import render
+from handlers.telegram import hub, presses, render
 from handlers.telegram.absence import coming_back
-from handlers.telegram.changes import (
-    deps,
+from handlers.telegram.chats import (
+    anonymous_admin,
     display_name,
+    group_lang,
     is_admin,
     is_group,
-    lang_of,
+    may_manage_here,
     own_lang,
     reply,
-    run,
-    stop_if_repeat,
 )
-from handlers.telegram.guard import anonymous_admin
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, shown
+from handlers.telegram.messages import Send
 from handlers.telegram.outbox import deliver
 from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
 from handlers.telegram.render.stats import group_stats, own_stats
@@ -53,51 +59,54 @@ async def refuse_outside_group(update: Update) -> bool:
     return True
 
 
-async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def newgame(update: Update, context: BotContext) -> None:
     """/newgame: open a lobby in the group."""
     user, chat = update.effective_user, update.effective_chat
     if await refuse_outside_group(update):
         return
-    d = deps(context)
-    prefs = d.host.get(prefs_key(chat.id)) or {}
+    runtime = context.runtime
+    also = [prefs_key(chat.id), user_key(user.id), waiting_key(chat.id)]
+    loaded = await hub.read(context, chat.id, update.update_id, also)
+    prefs = runtime.host.get(prefs_key(chat.id)) or {}
     lang = prefs.get("lang") or language_for(user.language_code)
-    waiting = history.waiting(d.host.store, chat.id)
-    confirmed = history.confirmations(d.host.store, chat.id)
+    waiting = history.waiting(runtime.host.store, chat.id)
+    confirmed = history.confirmations(runtime.host.store, chat.id)
 
-    def open_lobby(table: Table | None):
+    def open_lobby(table: Table | None) -> Decided:
         if table is not None and table.status == LOBBY_STATUS:
             raise Refused("lobby_exists")
         if table is not None and table.status == PLAYING:
             raise Refused("game_running")
+        now = runtime.clock()
+        rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         new, news = Table.open_lobby(
             chat.id,
-            next_game(table, d.clock()),
+            next_game(table, now),
             user.id,
             display_name(user),
             lang,
             prefs.get("settings") or {},
-            d.clock(),
+            now,
             chat.title or "",
             own_lang(user),
+            rights,
         )
-        rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
-        if rights is not None:
-            new.data[BOT_CAN_DELETE] = rights
         # The last game's Play again goes: a new game is open (its Record and Next game stay).
         gone = render.drop_play_again(table) if table is not None else []
-        return new, [*render.show(new, news), *gone, *next_lobby_calls(new, waiting, confirmed)]
+        calls = next_lobby_calls(new, waiting, confirmed, runtime.username)
+        return shown(context, new, news, *gone, *calls)
 
     try:
-        await run(context, chat.id, update.update_id, open_lobby)
+        await hub.handle(context, loaded, open_lobby, update.update_id)
     except Refused as err:
-        await reply(update, t(lang_of(context, chat.id, user), err.key, **err.kw))
+        await reply(update, t(group_lang(context, loaded, user), err.key, **err.kw))
         return
     after_the_calls(context, chat.id, waiting, update.update_id)
     # The host finds this game from the private chat (/mycard, /start), as joiners do.
-    d.host.point_user(user.id, chat.id)
+    runtime.host.point_user(user.id, chat.id)
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: BotContext) -> None:
     """/start in the private chat: join through a deep link, or say hello."""
     user = update.effective_user
     if is_group(update):
@@ -106,67 +115,66 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
     if await start_payload(update, context, payload):
         return
-    target = callbacks.parse_join(payload)
+    target = presses.parse_join(payload)
     if target is None:
         await reply(update, t(lang, "welcome") + "\n\n" + t(lang, "help"))
         await resend_private(update, context)
         await reconnect(update, context)
         return
     chat, game = target
+    loaded = await hub.read(context, chat, update.update_id, [user_key(user.id)])
 
-    def join(table: Table | None):
+    def join(table: Table | None) -> Decided:
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        outs = render.show(table, table.join(user.id, display_name(user), own_lang(user)))
+        news = table.join(user.id, display_name(user), own_lang(user))
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.group_title(table)
         text = t(table.lang_of(user.id), "joined", group=title)
-        return table, [*outs, {"op": "send", "chat": user.id, "text": text, "private": True}]
+        return shown(context, table, news, Send(user.id, text, private=True))
 
     try:
-        await run(context, chat, update.update_id, join)
+        await hub.handle(context, loaded, join, update.update_id)
     except Refused as err:
-        table = deps(context).host.load(chat)
-        await stop_if_repeat(context, update, table)
+        table = loaded.table
         lang = table.lang_of(user.id, own_lang(user)) if table else lang  # a private answer
         await reply(update, t(lang, err.key, **err.kw))
         await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
-    deps(context).host.point_user(user.id, chat)
+    context.runtime.host.point_user(user.id, chat)
 
 
-async def reconnect(update: Update, context) -> None:
+async def reconnect(update: Update, context: BotContext) -> None:
     """After /start: a player the bot could not reach is back; each group they are in hears
     it (its lobby then names them no more)."""
     user = update.effective_user.id
-    d = deps(context)
-    for chat in pointed_chats(d.host.get(user_key(user))):
-        table = d.host.load(chat)
-        if table is None or user not in table.unreachable():
-            continue
+    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
         with suppress(ApplicationHandlerStop):  # a redelivery: told the first time
-            await run(context, chat, update.update_id, back_in_touch(user))
+            loaded = await hub.read(context, chat, update.update_id)
+            table = loaded.table
+            if table is None or user not in table.unreachable():
+                continue
+            await hub.handle(context, loaded, back_in_touch(context, user), update.update_id)
 
 
-def back_in_touch(user: int):
-    """A changer that notes `user` reachable again, and tells the group."""
+def back_in_touch(context: BotContext, user: int) -> hub.Step:
+    """A step that notes `user` reachable again, and tells the group."""
 
-    def back(table: Table | None):
+    def back(table: Table | None) -> Decided:
         news = table.back_in_touch(user) if table is not None else None
         if news is None:
-            return None, []
-        return table, render.show(table, news)
+            return Decided(None)
+        return shown(context, table, news)
 
     return back
 
 
-def playing_table(context, user: int, statuses: tuple[str, ...]) -> Table | None:
+async def playing_table(context: BotContext, user: int, statuses: tuple[str, ...]) -> Table | None:
     """The table of the user's latest group where they hold a seat in a game with one of
     `statuses` (a game in play before a finished one), or None."""
-    d = deps(context)
     found: Table | None = None
-    for chat in pointed_chats(d.host.get(user_key(user))):
-        table = d.host.load(chat)
+    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+        table = (await hub.read(context, chat)).table
         if table is None or table.status not in statuses or table.seat_of(user) is None:
             continue
         if table.status == PLAYING:
@@ -175,125 +183,135 @@ def playing_table(context, user: int, statuses: tuple[str, ...]) -> Table | None
     return found
 
 
-async def resend_private(update: Update, context) -> None:
+async def resend_private(update: Update, context: BotContext) -> None:
     """After /start: a seated player who could not be reached gets their card and prompt."""
-    table = playing_table(context, update.effective_user.id, (PLAYING,))
+    user = update.effective_user.id
+    table = await playing_table(context, user, (PLAYING,))
     if table is None:
         return
-    seat = table.seat_of(update.effective_user.id)
+    seat = table.seat_of(user)
     if table.is_removed(seat):
         return  # nothing is asked of a removed player
-    outs = [render.send_private(update.effective_user.id, render.my_card(table, seat, False))]
+    outs = [render.send_private(user, render.my_card(table, seat, False))]
     if table.state.turn == seat and not table.data.get("hold"):  # a held moment comes later
-        outs += [o for o in render.prompt(table) if o["chat"] == update.effective_user.id]
+        outs += [o for o in render.prompt(table) if o.chat == user]
     outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while their time runs
-    delivery = await deliver(context.bot, outs, {})
+    delivery = await deliver(context.bot, outs)
     if delivery.ids:  # the prompt, to be closed when its wait ends
-        deps(context).host.remember(table.chat, table.game, delivery.ids, None)
+        context.runtime.host.acknowledge(table.chat, table.game, None, delivery.ids)
 
 
-async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def mycard(update: Update, context: BotContext) -> None:
     """/mycard: your card and what you know, privately."""
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
-        await reply(update, t(lang_of(context, update.effective_chat.id, user), "private_only"))
+        loaded = await hub.read(context, update.effective_chat.id)
+        await reply(update, t(group_lang(context, loaded, user), "private_only"))
         return
-    table = playing_table(context, user.id, (PLAYING, OVER_STATUS))
+    table = await playing_table(context, user.id, (PLAYING, OVER_STATUS))
     seat = table.seat_of(user.id) if table else None
     if seat is None:
         await reply(update, t(lang, "mycard_none"))
         return
     out = render.send_private(user.id, render.my_card(table, seat, False))
-    await deliver(context.bot, [out], {})
+    await deliver(context.bot, [out])
     if table.status == PLAYING and table.is_away(seat):  # counted back in from the next turn
-        await run(context, table.chat, update.update_id, coming_back(user.id, table.game))
+        loaded = await hub.read(context, table.chat, update.update_id)
+        back = coming_back(context, user.id, table.game)
+        await hub.handle(context, loaded, back, update.update_id)
 
 
-async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def forget(update: Update, context: BotContext) -> None:
     """/forget: erase what the bot keeps about you: the groups you played in, your place in
     any lobby (not in a game in play, whose cards need their players until the end), your name
     in those groups' kept games and your place on their lists for the next game."""
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
-        await reply(update, t(lang_of(context, update.effective_chat.id, user), "private_only"))
+        await reply(update, t(await chat_lang(context, update), "private_only"))
         return
-    if playing_table(context, user.id, (PLAYING,)) is not None:
+    if await playing_table(context, user.id, (PLAYING,)) is not None:
         await reply(update, t(lang, "forget_playing"))
         return
-    d = deps(context)
-    for chat in pointed_chats(d.host.get(user_key(user.id))):
-        history.forget_player(d.host.store, chat, user.id)  # the games kept, the next's list
-        table = d.host.load(chat)
-        if table is not None and table.status == LOBBY_STATUS and table.is_player(user.id):
-            with suppress(ApplicationHandlerStop):  # a redelivery: left the first time
-                await run(context, chat, update.update_id, leave_lobby(user.id))
-    d.host.forget_user(user.id)
+    host = context.runtime.host
+    for chat in pointed_chats(host.get(user_key(user.id))):
+        history.forget_player(host.store, chat, user.id)  # the games kept, the next's list
+        with suppress(ApplicationHandlerStop):  # a redelivery: left the first time
+            loaded = await hub.read(context, chat, update.update_id)
+            table = loaded.table
+            if table is not None and table.status == LOBBY_STATUS and table.is_player(user.id):
+                await hub.handle(context, loaded, leave_lobby(context, user.id), update.update_id)
+    host.forget_user(user.id)
     await reply(update, t(lang, "forgotten"))
 
 
-def leave_lobby(user: int):
-    """A changer that takes `user` out of the lobby, if they are still in it."""
+def leave_lobby(context: BotContext, user: int) -> hub.Step:
+    """A step that takes `user` out of the lobby, if they are still in it."""
 
-    def leave(table: Table | None):
+    def leave(table: Table | None) -> Decided:
         if table is None or table.status != LOBBY_STATUS or not table.is_player(user):
-            return None, []
-        return table, render.show(table, table.leave(user))
+            return Decided(None)
+        return shown(context, table, table.leave(user))
 
     return leave
 
 
-async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def chat_lang(context: BotContext, update: Update) -> str:
+    """The language to answer a command in: a group's (its table's, or saved), or the
+    sender's in a private chat."""
+    chat = update.effective_chat.id
+    loaded = await hub.read(context, chat) if chat < 0 else None
+    return group_lang(context, loaded, update.effective_user)
+
+
+async def status(update: Update, context: BotContext) -> None:
     """/status: the state of play in this group."""
     chat = update.effective_chat
     if await refuse_outside_group(update):
         return
-    d = deps(context)
-    table = d.host.load(chat.id)
+    loaded = await hub.read(context, chat.id)
+    table = loaded.table
     if table is None or table.status in (OVER_STATUS, CANCELLED):
-        await reply(update, t(lang_of(context, chat.id, update.effective_user), "status_none"))
+        await reply(update, t(group_lang(context, loaded, update.effective_user), "status_none"))
     else:
-        await reply(update, render.status(table, d.clock()))
+        await reply(update, render.status(table, context.runtime.clock()))
 
 
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cancel(update: Update, context: BotContext) -> None:
     """/cancel: the host or an admin ends the lobby or game."""
     user, chat = update.effective_user, update.effective_chat
     if await refuse_outside_group(update):
         return
-    d = deps(context)
-    table = d.host.load(chat.id)
+    loaded = await hub.read(context, chat.id, update.update_id)
+    table = loaded.table
     if table is None or table.status not in (LOBBY_STATUS, PLAYING):
-        await stop_if_repeat(context, update, table)
-        await reply(update, t(lang_of(context, chat.id, user), "cancel_none"))
+        await reply(update, t(group_lang(context, loaded, user), "cancel_none"))
         return
-    host = table.data["creator"] == user.id or anonymous_admin(update)
-    if not host and not await is_admin(context, chat.id, user.id):
+    if not await may_manage_here(context, update, table):
         await reply(update, t(table.lang, "only_host"))
         return
 
-    def end(current: Table | None):
+    def end(current: Table | None) -> Decided:
         if current is None:
             raise Refused("cancel_none")
-        return current, render.show(current, current.cancel(display_name(user)))
+        return shown(context, current, current.cancel(display_name(user)))
 
     try:
-        await run(context, chat.id, update.update_id, end)
+        await hub.handle(context, loaded, end, update.update_id)
     except Refused as err:
         await reply(update, t(table.lang, err.key, **err.kw))
 
 
-async def extend(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def extend(update: Update, context: BotContext) -> None:
     """/extend: a player in the lobby (or an admin) gives it a couple more minutes."""
     user, chat = update.effective_user, update.effective_chat
     if await refuse_outside_group(update):
         return
-    d = deps(context)
-    table = d.host.load(chat.id)
-    lang = lang_of(context, chat.id, user)
+    loaded = await hub.read(context, chat.id, update.update_id)
+    table = loaded.table
+    lang = group_lang(context, loaded, user)
     if table is None or table.status != LOBBY_STATUS:
-        await stop_if_repeat(context, update, table)
         playing = table is not None and table.status == PLAYING
         await reply(update, t(lang, "extend_started" if playing else "extend_none"))
         return
@@ -301,73 +319,74 @@ async def extend(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not allowed and not await is_admin(context, chat.id, user.id):
         await reply(update, t(lang, "extend_who"))
         return
+    now = context.runtime.clock
 
-    def push_back(current: Table | None):
+    def push_back(current: Table | None) -> Decided:
         if current is None or current.game != table.game:
             raise Refused("extend_none")
-        return current, render.show(current, current.extend(display_name(user), d.clock()))
+        return shown(context, current, current.extend(display_name(user), now()))
 
     try:
-        await run(context, chat.id, update.update_id, push_back)
+        await hub.handle(context, loaded, push_back, update.update_id)
     except Refused as err:
         await reply(update, t(lang, err.key, **err.kw))
 
 
-async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rules(update: Update, context: BotContext) -> None:
     """/rules: the rules in the chat's language."""
-    lang = lang_of(context, update.effective_chat.id, update.effective_user)
-    await reply(update, t(lang, "rules"))
+    await reply(update, t(await chat_lang(context, update), "rules"))
 
 
-async def help_(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_(update: Update, context: BotContext) -> None:
     """/help: the commands."""
-    lang = lang_of(context, update.effective_chat.id, update.effective_user)
-    await reply(update, t(lang, "help"))
+    await reply(update, t(await chat_lang(context, update), "help"))
 
 
-async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def language(update: Update, context: BotContext) -> None:
     """/language: the host (of the group's latest game) or an admin switches the group's
     language (saved with its settings)."""
     chat, user = update.effective_chat, update.effective_user
     if await refuse_outside_group(update):
         return
-    d = deps(context)
-    current = d.host.load(chat.id)
-    host = current is not None and current.data.get("creator") == user.id
-    if not host and not anonymous_admin(update) and not await is_admin(context, chat.id, user.id):
-        await reply(update, t(lang_of(context, chat.id, user), "only_host"))
+    runtime = context.runtime
+    loaded = await hub.read(context, chat.id, update.update_id)
+    lang = group_lang(context, loaded, user)
+    if not await may_manage_here(context, update, loaded.table):
+        await reply(update, t(lang, "only_host"))
         return
-    new = ZH if lang_of(context, chat.id, user) == EN else EN
+    new = ZH if lang == EN else EN
 
-    def switch(table: Table | None):
+    def switch(table: Table | None) -> Decided:
         if table is None or table.status not in (LOBBY_STATUS, PLAYING):
-            return None, []
-        news = table.switch_language(ZH if table.lang == EN else EN, d.clock())
-        return table, render.show(table, news)  # the turn message, all in the new language
+            return Decided(None)
+        news = table.switch_language(ZH if table.lang == EN else EN, runtime.clock())
+        return shown(context, table, news)  # the turn message, all in the new language
 
-    table = await run(context, chat.id, update.update_id, switch)  # stops a redelivery
+    table = (await hub.handle(context, loaded, switch, update.update_id)).table
     if table is not None and table.status in (LOBBY_STATUS, PLAYING):
         new = table.lang
-    if not d.host.put_once(prefs_key(chat.id), update.update_id, lambda p: {**p, "lang": new}):
+    if not runtime.host.put_once(
+        prefs_key(chat.id), update.update_id, lambda p: {**p, "lang": new}
+    ):
         return  # a redelivery of a switch made without a table
     await reply(update, t(new, "language_set"))
 
 
-async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stats(update: Update, context: BotContext) -> None:
     """/stats: in a group, its finished games and leaderboard (for anyone there); in a private
     chat, the player's own figures across groups. A game in play counts once it ends."""
-    user, chat, host = update.effective_user, update.effective_chat, deps(context).host
+    user, chat, host = update.effective_user, update.effective_chat, context.runtime.host
     if is_group(update):
+        loaded = await hub.read(context, chat.id, also=[group_stats_key(chat.id)])
         figures = host.get(group_stats_key(chat.id))
-        await reply(
-            update, group_stats(lang_of(context, chat.id, user), chat.title or "", figures)
-        )
+        lang = group_lang(context, loaded, user)
+        await reply(update, group_stats(lang, chat.title or "", figures))
     else:
         figures = host.get(player_stats_key(user.id))
         await reply(update, own_stats(language_for(user.language_code), figures))
 
 
-async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def unknown(update: Update, context: BotContext) -> None:
     """An unknown command: point to /help in private chats; stay quiet in groups."""
     if not is_group(update):
         await reply(update, t(language_for(update.effective_user.language_code), "help"))

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.ext import ContextTypes
 
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key
-from handlers.telegram import render
-from handlers.telegram.changes import bot_can_delete, deps, is_group, migrate, removed, run
+from handlers.telegram import hub
+from handlers.telegram.chats import bot_can_delete, is_group
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, migrate, removed, shown
+from handlers.telegram.messages import Delete
 from handlers.telegram.outbox import deliver
 
 log = logging.getLogger(__name__)
@@ -27,7 +29,7 @@ class Wake:
     due: float | None = None  # the deadline the timer was set for, when it says
 
 
-async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def membership(update: Update, context: BotContext) -> None:
     """The bot's own membership changed: removed from a group, its game there ends."""
     member = update.my_chat_member
     if member.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
@@ -42,64 +44,63 @@ async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     await note_rights(context, member.chat.id, update.update_id, can_delete)
 
 
-async def note_rights(context, chat: int, update_id: int, can_delete: bool) -> None:
+async def note_rights(context: BotContext, chat: int, update_id: int, can_delete: bool) -> None:
     """Remember whether the bot may delete messages in the group (Telegram says so whenever
     its rights change), so that Start need not ask before dealing."""
-    d = deps(context)
-    d.host.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
+    loaded = await hub.read(context, chat, update_id, [prefs_key(chat)])
+    host = context.runtime.host
+    host.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
 
-    def note(table: Table | None):
-        if table is None or table.data.get(BOT_CAN_DELETE) == can_delete:
-            return None, []
-        table.data[BOT_CAN_DELETE] = can_delete
-        return table, []
+    def note(table: Table | None) -> Decided:
+        if table is None or not table.note_rights(can_delete):
+            return Decided(None)
+        return Decided(table)
 
-    await run(context, chat, update_id, note)
+    await hub.handle(context, loaded, note, update_id)
 
 
-async def chatter(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def chatter(update: Update, context: BotContext) -> None:
     """Delete a seated player's message outside their speaking moment, when asked to."""
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not is_group(update):
         return
-    table = deps(context).host.load(update.effective_chat.id)
+    table = (await hub.read(context, update.effective_chat.id)).table
     if table is None or table.status != PLAYING or not table.data.get("silence"):
         return
     if table.seat_of(user.id) is None or table.speaker() == user.id:
         return
-    out = {"op": "delete", "chat": table.chat, "msg": message.message_id}
-    await deliver(context.bot, [out], {})
+    await deliver(context.bot, [Delete(table.chat, message.message_id)])
 
 
-async def wake(update: Wake, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def wake(update: Wake, context: BotContext) -> None:
     """A timer fired: apply whatever deadline has passed."""
-    d = deps(context)
-    seed = d.seed()
+    runtime = context.runtime
+    seed = runtime.seed()
     rights: dict[str, bool] = {}  # a lobby about to deal: may the bot delete messages?
 
-    def due(table: Table | None):
+    def due(table: Table | None) -> Decided:
         if table is None:
-            return None, []
-        now, wake_at = d.clock(), table.next_wake()
+            return Decided(None)
+        now, wake_at = runtime.clock(), table.next_wake()
         if wake_at is not None and now >= wake_at:
             if must_ask_rights(table, now) and "can_delete" not in rights:
                 rights["ask"] = True  # Telegram never said: ask, then come back
-                return None, []
+                return Decided(None)
             table.deal_with(seed, rights.get("can_delete"))  # should a countdown start it
-            return table, render.show(table, table.catch_up(now))
+            return shown(context, table, table.catch_up(now))
         # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
         # A timer early for what is next due (a resumed one, or a hop towards a wait longer than
         # SQS's delays) is set again; one for a time since replaced is dropped (the new time has
         # a timer of its own).
-        when = d.host.next_due(table)
+        when = runtime.host.next_due(table)
         if when is not None and when > now and (update.due is None or same_time(update.due, when)):
-            d.host.wake(update.chat, when)
-        return None, []
+            runtime.host.wake(update.chat, when)
+        return Decided(None)
 
-    await run(context, update.chat, None, due)
+    await hub.handle(context, await hub.read(context, update.chat), due)
     if rights.pop("ask", False):
         rights["can_delete"] = await bot_can_delete(context, update.chat)
-        await run(context, update.chat, None, due)
+        await hub.handle(context, await hub.read(context, update.chat), due)
 
 
 def must_ask_rights(table: Table, now: float) -> bool:
@@ -114,15 +115,15 @@ def same_time(a: float, b: float) -> bool:
     return abs(a - b) < 0.001
 
 
-async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def migrated(update: Update, context: BotContext) -> None:
     """The service message of a group upgrade."""
     message = update.effective_message
     if message.migrate_to_chat_id:
         await migrate(context, message.chat.id, message.migrate_to_chat_id)
 
 
-async def failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def failed(update: object, context: BotContext) -> None:
     """Log a handler's failure by its kind only (never texts, cards or tokens), and note it for
     the webhook entry, which then asks Telegram to deliver the update again (a few times)."""
-    context.application.bot_data.setdefault("failed", []).append(context.error)
+    context.runtime.failed.append(context.error)
     log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)

@@ -1,43 +1,19 @@
-"""What gets through to the handlers: only what a person sent, well formed, and new."""
+"""What gets through to the handlers: only what a person sent, well formed. (A redelivered
+update is recognised where its group's item is read: `hub.read`.)"""
 
 from __future__ import annotations
 
 import logging
 
 from telegram import Update
-from telegram.ext import ApplicationHandlerStop, ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
-from handlers.storage.keys import game_key, group_stats_key, prefs_key, user_key, waiting_key
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram.changes import deps, is_group, lang_of, reply, stop_if_repeat
+from handlers.telegram import hub
+from handlers.telegram.chats import anonymous_admin, group_lang, reply
+from handlers.telegram.context import BotContext
 from handlers.telegram.texts import t
 
 log = logging.getLogger(__name__)
-
-
-def table_chat(update: Update) -> int | None:
-    """The group whose table an update may change, if any."""
-    if update.callback_query is not None:
-        press = callbacks.decode(update.callback_query.data)
-        return press.chat if press else None
-    if update.my_chat_member is not None:  # the bot's own membership: in a group, its table's
-        return update.effective_chat.id if is_group(update) else None
-    message = update.effective_message
-    if message is None or update.effective_chat is None:
-        return None
-    if is_group(update):
-        return update.effective_chat.id
-    words = (message.text or "").split()
-    if len(words) == 2 and words[0] == "/start":
-        target = callbacks.parse_join(words[1])
-        return target[0] if target else None
-    return None
-
-
-def anonymous_admin(update: Update) -> bool:
-    """A message an admin posted as the group itself ("Remain anonymous")."""
-    message, chat = update.effective_message, update.effective_chat
-    return bool(message and message.sender_chat and chat and message.sender_chat.id == chat.id)
 
 
 NO_PLAYER_NEEDED = ("/cancel", "/status", "/rules", "/help", "/language", "/history", "/stats")
@@ -86,7 +62,7 @@ def well_formed(update: Update) -> bool:
     return member is None or _typed(member.new_chat_member, status=str)
 
 
-async def guard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def guard(update: Update, context: BotContext) -> None:
     """Let through only what a person sent: other bots, channels and posts made on behalf of a
     channel are ignored. An anonymous admin may use the commands that need no player (and
     /cancel, being an admin); /newgame gets told what to do instead."""
@@ -106,51 +82,11 @@ async def guard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if command in NO_PLAYER_NEEDED and update.message is not None:
             return
         if command == "/newgame" and update.message is not None:
-            lang = lang_of(context, update.effective_chat.id, None)
-            await reply(update, t(lang, "anonymous_admin"))
+            loaded = await hub.read(context, update.effective_chat.id)
+            await reply(update, t(group_lang(context, loaded, None), "anonymous_admin"))
         raise ApplicationHandlerStop
     if message is not None and message.sender_chat is not None:
         raise ApplicationHandlerStop  # written on behalf of a channel
     user = update.effective_user
     if user is not None and user.is_bot and update.my_chat_member is None:
         raise ApplicationHandlerStop
-
-
-async def skip_repeat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Telegram delivered an update again that already changed its table: send only what that
-    change still owes (a run that died before sending), and handle it no further."""
-    chat = table_chat(update)
-    if chat is None:
-        return
-    host = deps(context).host
-    host.prefetch(reads_of(update, chat))
-    await stop_if_repeat(context, update, host.load(chat))
-
-
-def reads_of(update: Update, chat: int) -> list[str]:
-    """The store keys that handling `update` reads, to be read in one call: the table, and
-    for /newgame the group's saved settings, the host's pointer and who waits for the next
-    lobby (Play again: the latter), for a join the joiner's, for a settings button or news of
-    the bot's rights the group's saved record, for /stats the group's statistics."""
-    keys = [game_key(chat)]
-    message, user = update.effective_message, update.effective_user
-    if update.my_chat_member is not None:
-        return [*keys, prefs_key(chat)]
-    if update.callback_query is not None:
-        press = callbacks.decode(update.callback_query.data)
-        if press is not None and press.kind == callbacks.LOBBY and press.arg[:2] in ("t:", "v:"):
-            keys.append(prefs_key(chat))
-        if press is not None and press.kind == callbacks.LOBBY and press.arg == "again":
-            keys.append(waiting_key(chat))  # who waits to hear of the next lobby
-        return keys
-    if message is None or user is None:
-        return keys
-    words = (message.text or "").split()
-    command = words[0].split("@")[0] if words else ""
-    if command == "/newgame":
-        keys += [prefs_key(chat), user_key(user.id), waiting_key(chat)]
-    elif command == "/start" and len(words) == 2:
-        keys.append(user_key(user.id))
-    elif command == "/stats":
-        keys.append(group_stats_key(chat))
-    return keys

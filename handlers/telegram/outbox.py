@@ -27,12 +27,14 @@ from telegram.error import (
     TelegramError,
 )
 
+from handlers.telegram.messages import Delete, DropButtons, Edit, Keyboard, Out, Send, op
+
 log = logging.getLogger(__name__)
 
 MAX_WAIT = 5.0  # longest 429 wait sat through inside one update; longer ones are sent later
 TRIES = 3
 BACKOFF = 0.5  # seconds before the second try of a call that failed, twice that before the third
-IN_PLACE = ("edit", "drop_buttons")  # changes of a message already in the chat
+IN_PLACE = (Edit, DropButtons)  # changes of a message already in the chat
 
 
 @dataclass
@@ -43,13 +45,13 @@ class Delivery:
     board_tag: int | None = None
     unreachable: list[int] = field(default_factory=list)  # users we could not message
     migrated_to: int | None = None
-    moved: list[dict] = field(default_factory=list)  # what the old group refused for it
+    moved: list[Out] = field(default_factory=list)  # what the old group refused for it
     removed_from: set[int] = field(default_factory=set)  # groups that no longer have the bot
-    retry: list[dict] = field(default_factory=list)  # new messages to send again later
+    retry: list[Send] = field(default_factory=list)  # new messages to send again later
     wait: float = 0.0  # seconds Telegram asked to wait before `retry`
 
 
-def markup(kb: list | None) -> InlineKeyboardMarkup | None:
+def markup(kb: Keyboard) -> InlineKeyboardMarkup | None:
     """An inline keyboard from rows of [label, callback data or URL]."""
     if not kb:
         return None
@@ -85,30 +87,30 @@ async def _call(coro_factory, tries: int = TRIES) -> Any:
     return None
 
 
-async def _send(bot: Bot, out: dict) -> int | None:
+async def _send(bot: Bot, out: Send | Edit) -> int | None:
     message = await _call(
         lambda: bot.send_message(
-            chat_id=out["chat"],
-            text=out["text"],
+            chat_id=out.chat,
+            text=out.text,
             parse_mode=ParseMode.HTML,
-            reply_markup=markup(out.get("kb")),
-            protect_content=out.get("protect") or None,
+            reply_markup=markup(out.kb),
+            protect_content=out.protect or None,
             disable_web_page_preview=True,
         )
     )
     return message.message_id if message else None
 
 
-async def _edit(bot: Bot, out: dict, message_id: int) -> bool:
+async def _edit(bot: Bot, out: Edit, message_id: int) -> bool:
     """Edit a message; False when it is gone and must be posted again."""
     try:
         await _call(
             lambda: bot.edit_message_text(
-                chat_id=out["chat"],
+                chat_id=out.chat,
                 message_id=message_id,
-                text=out["text"],
+                text=out.text,
                 parse_mode=ParseMode.HTML,
-                reply_markup=markup(out.get("kb")),
+                reply_markup=markup(out.kb),
                 disable_web_page_preview=True,
             )
         )
@@ -122,13 +124,13 @@ async def _edit(bot: Bot, out: dict, message_id: int) -> bool:
     return True
 
 
-async def _drop_buttons(bot: Bot, out: dict) -> None:
+async def _drop_buttons(bot: Bot, out: DropButtons) -> None:
     """Take a message's buttons off (but those in `kb`, if any), its text as it is (gone or
     as wanted already: nothing to do)."""
     try:
         await _call(
             lambda: bot.edit_message_reply_markup(
-                chat_id=out["chat"], message_id=out["msg"], reply_markup=markup(out.get("kb"))
+                chat_id=out.chat, message_id=out.msg, reply_markup=markup(out.kb)
             )
         )
     except BadRequest as err:
@@ -137,56 +139,78 @@ async def _drop_buttons(bot: Bot, out: dict) -> None:
             raise
 
 
-async def _one(
-    bot: Bot, out: dict, refs: dict[str, int | None], delivery: Delivery, side: bool = False
-) -> None:
-    original = out
+async def _post(bot: Bot, out: Send, delivery: Delivery) -> None:
+    """Post a new message, remembering its id by the name it asks for."""
+    message_id = await _send(bot, out)
+    if out.remember and message_id:
+        delivery.ids[out.remember] = message_id
+        if out.remember == "board" and out.tag is not None:
+            delivery.board_tag = out.tag
+
+
+async def _rewrite(bot: Bot, out: Edit, delivery: Delivery, side: bool) -> Send | None:
+    """Edit a message in place; None once done, else the new message that stands for it (one
+    that is unknown or gone is posted anew, when it has news)."""
+    message_id = out.msg or delivery.ids.get(out.ref or "")
+    if message_id and await _edit(bot, out, message_id):
+        return None
+    if out.close and not out.tell:
+        return None  # a closed prompt that is unknown or gone: nothing left to close
+    if not (side or out.close) and out.kb is None and out.ref == "lobby_msg":
+        return None  # closing a lobby message that is gone: nothing to say
+    # Out of the chat's order (or a wait that ran out, told in a message of its own), it is
+    # remembered by nobody; in its place, it is remembered as the message it stands for.
+    remember = None if side or out.close else out.ref
+    return Send(
+        out.chat,
+        out.text,
+        out.kb,
+        remember=remember,
+        tag=out.tag,
+        private=out.private,
+        protect=out.protect,
+        quiet=out.quiet,
+    )
+
+
+async def _one(bot: Bot, out: Out, delivery: Delivery, side: bool = False) -> None:
+    doing: Out | None = out  # an edit of a message that is gone becomes a new message
     try:
-        if out["op"] == "edit":
-            message_id = out.get("msg") or refs.get(out.get("ref") or "")
-            if message_id and await _edit(bot, out, message_id):
-                return
-            if out.get("close") and not out.get("tell"):
-                return  # a closed prompt that is unknown or gone: nothing left to close
-            if side or out.get("close"):  # out of the chat's order (or a wait that ran out,
-                # told in a message of its own): posted anew, remembered by nobody
-                out = {**out, "op": "send", "remember": None}
-            elif out.get("kb") is None and out.get("ref") == "lobby_msg":
-                return  # closing a lobby message that is gone: nothing to say
-            else:
-                out = {**out, "op": "send", "remember": out.get("ref")}
-        if out["op"] == "send":
-            message_id = await _send(bot, out)
-            ref = out.get("remember")
-            if ref and message_id:
-                refs[ref] = message_id
-                delivery.ids[ref] = message_id
-                if ref == "board":
-                    delivery.board_tag = out.get("tag", delivery.board_tag)
-        elif out["op"] == "delete":
-            await _call(lambda: bot.delete_message(chat_id=out["chat"], message_id=out["msg"]))
-        elif out["op"] == "drop_buttons":
-            await _drop_buttons(bot, out)
+        if isinstance(out, Edit):
+            doing = await _rewrite(bot, out, delivery, side)
+        match doing:
+            case Send():
+                await _post(bot, doing, delivery)
+            case Delete():
+                await _call(lambda: bot.delete_message(chat_id=out.chat, message_id=out.msg))
+            case DropButtons():
+                await _drop_buttons(bot, doing)
     except Forbidden:
-        if out.get("private") and not out.get("quiet"):
-            delivery.unreachable.append(out["chat"])
-        elif out.get("private"):
+        private = isinstance(doing, Send | Edit) and doing.private
+        if private and not doing.quiet:
+            delivery.unreachable.append(out.chat)
+        elif private:
             log.info("a secret wait's player cannot be reached; the group is not told")
         else:
-            delivery.removed_from.add(out["chat"])
+            delivery.removed_from.add(out.chat)
             log.warning("a group refused a message: the bot is no longer in it")
     except ChatMigrated as err:
         delivery.migrated_to = err.new_chat_id
-        delivery.moved.append(original)
+        delivery.moved.append(out)
     except RetryAfter as err:
-        _later(delivery, out, _retry_after(err))
+        _later(delivery, doing, _retry_after(err))
     except BadRequest as err:
-        log.warning("%s refused: %s", out["op"], type(err).__name__)
+        log.warning("%s refused: %s", _kind(doing), type(err).__name__)
     except NetworkError as err:  # a 5xx or a timeout, several times over
-        _later(delivery, out, 0.0)
-        log.warning("%s failed: %s", out["op"], type(err).__name__)
+        _later(delivery, doing, 0.0)
+        log.warning("%s failed: %s", _kind(doing), type(err).__name__)
     except TelegramError as err:
-        log.warning("%s failed: %s", out["op"], type(err).__name__)
+        log.warning("%s failed: %s", _kind(doing), type(err).__name__)
+
+
+def _kind(out: Out | None) -> str:
+    """What an out does, for the logs."""
+    return op(out) if out is not None else "nothing"
 
 
 def _seconds(wait: Any) -> float:
@@ -200,15 +224,15 @@ def _retry_after(err: RetryAfter) -> float:
         return _seconds(err.retry_after)
 
 
-def _later(delivery: Delivery, out: dict, wait: float) -> None:
+def _later(delivery: Delivery, out: Out | None, wait: float) -> None:
     """Keep a new message Telegram could not take now for later; an edit or a deletion is let
     go (the next change redraws the message, and a stale redraw could overwrite a newer one)."""
-    if out["op"] == "send":
+    if isinstance(out, Send):
         delivery.retry.append(out)
         delivery.wait = max(delivery.wait, wait)
 
 
-async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> Delivery:
+async def deliver(bot: Bot, outs: list[Out]) -> Delivery:
     """Send a change's messages: each chat's in order, different chats side by side.
 
     An edit marked `side` (of a text, or "drop_buttons" taking a message's buttons off) changes
@@ -216,18 +240,18 @@ async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> De
     (unless another message of the batch touches the same message: then it keeps its place).
     """
     delivery = Delivery()
-    by_chat: dict[int, list[dict]] = {}
-    side: list[dict] = []
+    by_chat: dict[int, list[Out]] = {}
+    side: list[Out] = []
     targets = [_target(out) for out in outs]
     for out, target in zip(outs, targets, strict=True):
-        if out.get("side") and out["op"] in IN_PLACE and targets.count(target) == 1:
+        if isinstance(out, IN_PLACE) and out.side and targets.count(target) == 1:
             side.append(out)
         else:
-            by_chat.setdefault(out["chat"], []).append(out)
+            by_chat.setdefault(out.chat, []).append(out)
 
-    async def in_order(queue: list[dict], alongside: bool = False) -> None:
+    async def in_order(queue: list[Out], alongside: bool = False) -> None:
         for out in queue:
-            await _one(bot, out, refs, delivery, alongside)
+            await _one(bot, out, delivery, alongside)
 
     await asyncio.gather(
         *(in_order(queue) for queue in by_chat.values()),
@@ -238,6 +262,11 @@ async def deliver(bot: Bot, outs: list[dict], refs: dict[str, int | None]) -> De
     return delivery
 
 
-def _target(out: dict) -> tuple:
+def _target(out: Out) -> tuple:
     """The message an out touches: its chat and its id, or the name it is remembered by."""
-    return out["chat"], out.get("msg") or out.get("ref") or out.get("remember") or id(out)
+    name = out.remember if isinstance(out, Send) else None
+    if isinstance(out, Edit):
+        name = out.msg or out.ref
+    elif isinstance(out, DropButtons | Delete):
+        name = out.msg
+    return out.chat, name or id(out)

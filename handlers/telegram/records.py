@@ -5,51 +5,51 @@ lobby opens). Anyone in the group may ask; nothing of a game in play is shown.""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import InputFile, Update
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import ContextTypes
 
 from handlers.session.table import Refused, Table
 from handlers.storage import history
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram import render
+from handlers.telegram import hub, presses, render
 from handlers.telegram.answers import PressAnswer
-from handlers.telegram.buttondata import Press
-from handlers.telegram.changes import deps, is_group, lang_of, own_lang, reply
+from handlers.telegram.chats import group_lang, is_group, own_lang, reply
+from handlers.telegram.context import BotContext
+from handlers.telegram.messages import DropButtons, Edit, Out
 from handlers.telegram.outbox import deliver, markup
+from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord, StopWaiting
 from handlers.telegram.render import records as shown
-from handlers.telegram.render.common import join_url
 from handlers.telegram.texts import language_for, t
 
 log = logging.getLogger(__name__)
 
 
 def next_lobby_calls(
-    table: Table, waiting: dict[int, str | None], confirmed: dict[int, int] | None = None
-) -> list[dict[str, Any]]:
+    table: Table, waiting: dict[int, str | None], confirmed: dict[int, int], bot: str
+) -> list[Out]:
     """The private messages that tell the people waiting that `table`'s lobby is open (not
     those already in it); the Cancel of each one's confirmation goes (`confirmed`)."""
-    join = join_url(table)
+    join = render.join_url(table, bot)
     group = render.group_title(table)
-    outs = []
+    outs: list[Out] = []
     for user, lang in waiting.items():
-        msg = (confirmed or {}).get(user)
+        msg = confirmed.get(user)
         if msg:
-            outs.append({"op": "drop_buttons", "chat": user, "msg": msg, "side": True})
+            outs.append(DropButtons(user, msg))
         if table.is_player(user):
             continue
         call = shown.next_lobby_call(lang or table.lang, group, join)
-        outs.append(render.send_private(user, call["text"], call["kb"]))
+        outs.append(render.send_private(user, *call))
     return outs
 
 
-def after_the_calls(context, chat: int, waiting: dict[int, str | None], update_id: int) -> None:
+def after_the_calls(
+    context: BotContext, chat: int, waiting: dict[int, str | None], update_id: int
+) -> None:
     """The lobby is open and the people waiting were told: take them off the list."""
     if waiting:
-        host = deps(context).host
+        host = context.runtime.host
         history.told(host.store, chat, list(waiting), update_id, host.clock)
 
 
@@ -58,7 +58,7 @@ def presser_lang(user) -> str:
     return language_for(getattr(user, "language_code", None))
 
 
-async def is_member(context, chat: int, user: int) -> bool:
+async def is_member(context: BotContext, chat: int, user: int) -> bool:
     """True when `user` is in the group (its records and calls are for its members)."""
     try:
         member = await context.bot.get_chat_member(chat, user)
@@ -69,13 +69,13 @@ async def is_member(context, chat: int, user: int) -> bool:
     return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
-async def send_record(context, user, chat: int, game: int) -> bool:
+async def send_record(context: BotContext, user, chat: int, game: int) -> bool:
     """Send a kept game's record to `user` privately; False when they never opened (or have
     blocked) the private chat. `Refused` when the game is not kept (or still in play)."""
-    entry = history.game(deps(context).host.store, chat, game)
+    entry = history.game(context.runtime.host.store, chat, game)
     if entry is None or not entry.get("record"):
         raise Refused("record_gone")
-    table = deps(context).host.load(chat)
+    table = (await hub.read(context, chat)).table
     title = (table.data.get("title") if table else "") or ""
     body, name = shown.record_file(entry)
     try:
@@ -90,11 +90,11 @@ async def send_record(context, user, chat: int, game: int) -> bool:
     return True
 
 
-async def group_name(context, chat: int, title: str | None = None) -> str:
+async def group_name(context: BotContext, chat: int, title: str | None = None) -> str:
     """The group's title as messages show it: `title` if known, else its table's, else
     Telegram's."""
     if not title:
-        table = deps(context).host.load(chat)
+        table = (await hub.read(context, chat)).table
         title = (table.data.get("title") if table else None) or None
     if not title:
         try:
@@ -104,15 +104,13 @@ async def group_name(context, chat: int, title: str | None = None) -> str:
     return render.shown_name(title) if title else "—"
 
 
-async def confirm_waiting(context, user, chat: int, title: str | None) -> int | None:
+async def confirm_waiting(context: BotContext, user, chat: int, title: str | None) -> int | None:
     """Tell `user` privately they are waiting for the group's next lobby, with a button to
     cancel; the message's number, None when the private chat is not open to the bot."""
     lang = presser_lang(user)
     group = await group_name(context, chat, title)
-    stop = [
-        t(lang, "btn_stop_waiting"),
-        callbacks.encode(callbacks.HISTORY, chat, 0, 0, callbacks.STOP),
-    ]
+    cancel = presses.encode(Button(RECORDS, chat, 0, 0, StopWaiting()))
+    stop = [t(lang, "btn_stop_waiting"), cancel]
     try:
         sent = await context.bot.send_message(
             chat_id=user.id,
@@ -127,7 +125,7 @@ async def confirm_waiting(context, user, chat: int, title: str | None) -> int | 
 
 
 async def ask_for_next(
-    context,
+    context: BotContext,
     user,
     chat: int,
     update_id: int,
@@ -139,14 +137,13 @@ async def ask_for_next(
     privately. The place they are left in (history.ON, OFF, FULL), "closed" when their private
     chat is not open to the bot (then they are not on the list), None for a repeated update.
     Taken off, their confirmation loses its Cancel (`pressed`: the one they pressed)."""
-    host = deps(context).host
+    host = context.runtime.host
     store = host.store
     lang = own_lang(user)
     earlier = history.confirmations(store, chat).get(user.id)
     place = history.wait_for_next(store, chat, user.id, lang, update_id, on, host.clock)
     if place == history.OFF and earlier and earlier != pressed:
-        gone = {"op": "drop_buttons", "chat": user.id, "msg": earlier, "side": True}
-        await deliver(context.bot, [gone], {})
+        await deliver(context.bot, [DropButtons(user.id, earlier)])
     if place != history.ON:
         return place
     confirmation = await confirm_waiting(context, user, chat, title)
@@ -158,7 +155,9 @@ async def ask_for_next(
     return place
 
 
-async def press_history(update: Update, context, p: Press, press: PressAnswer) -> str:
+async def press_records(
+    update: Update, context: BotContext, button: Button, answer: PressAnswer
+) -> str:
     """The Record and Next game buttons (on a group's end message or /history list), and the
     Cancel button of a private call's confirmation."""
     query = update.callback_query
@@ -166,46 +165,50 @@ async def press_history(update: Update, context, p: Press, press: PressAnswer) -
     lang = presser_lang(user)
     message = query.message
     where = message.chat.id if message is not None else None
-    if p.arg == callbacks.STOP:
+    chat = button.chat
+    if isinstance(button.press, StopWaiting):
         if where != user.id:
             raise Refused("bad_button")
         pressed = message.message_id
-        place = await ask_for_next(context, user, p.chat, update.update_id, False, None, pressed)
+        place = await ask_for_next(context, user, chat, update.update_id, False, None, pressed)
         if place is None:
             return ""  # a redelivered press: its confirmation says so already
-        group = await group_name(context, p.chat)
-        done = {"op": "edit", "chat": user.id, "msg": message.message_id, "private": True}
-        await deliver(context.bot, [{**done, "text": t(lang, "next_stopped", group=group)}], {})
+        group = await group_name(context, chat)
+        text = t(lang, "next_stopped", group=group)
+        await deliver(context.bot, [Edit(user.id, text, msg=message.message_id, private=True)])
         return t(lang, "next_off")
-    if where != p.chat:
+    if where != chat:
         raise Refused("bad_button")
-    if p.arg == callbacks.RECORD:
-        if await send_record(context, user, p.chat, p.game):
+    if isinstance(button.press, SendRecord):
+        if await send_record(context, user, chat, button.game):
             return t(lang, "record_sent")
-        await open_chat_first(press, lang, callbacks.record_payload(p.chat, p.game))
+        await open_chat_first(context, answer, lang, presses.record_payload(chat, button.game))
         return ""
-    if p.arg != callbacks.NEXT:
+    if not isinstance(button.press, CallNext):
         raise Refused("bad_button")
-    place = await ask_for_next(context, user, p.chat, update.update_id, None, message.chat.title)
+    place = await ask_for_next(context, user, chat, update.update_id, None, message.chat.title)
     if place == "closed":
-        await open_chat_first(press, lang, callbacks.next_payload(p.chat))
+        await open_chat_first(context, answer, lang, presses.next_payload(chat))
         return ""
     return t(lang, {history.OFF: "next_off", history.FULL: "next_full"}.get(place, "next_on"))
 
 
-async def open_chat_first(press: PressAnswer, lang: str, payload: str) -> None:
+async def open_chat_first(
+    context: BotContext, answer: PressAnswer, lang: str, payload: str
+) -> None:
     """Answer a press whose presser never opened the private chat: their app opens it at a
     deep link that, once they press Start, does what they asked."""
-    press.sent = True
+    answer.sent = True
+    url = render.bot_link(context.runtime.username, payload)
     try:
-        await press.query.answer(t(lang, "open_chat_first"), url=shown.bot_link(payload))
+        await answer.query.answer(t(lang, "open_chat_first"), url=url)
     except TelegramError as err:
         log.info("callback answer failed: %s", type(err).__name__)
 
 
-async def start_payload(update: Update, context, payload: str) -> bool:
+async def start_payload(update: Update, context: BotContext, payload: str) -> bool:
     """/start with a record's or a call's deep link; True when the payload was one of those."""
-    asked = callbacks.parse_payload(payload)
+    asked = presses.parse_payload(payload)
     if asked is None:
         return False
     kind, chat, game = asked
@@ -215,7 +218,7 @@ async def start_payload(update: Update, context, payload: str) -> bool:
         await reply(update, t(lang, "not_in_group"))
         return True
     try:
-        if kind == callbacks.RECORD:
+        if kind == presses.RECORD:
             await send_record(context, user, chat, game)
         else:
             place = await ask_for_next(context, user, chat, update.update_id, True)
@@ -226,14 +229,14 @@ async def start_payload(update: Update, context, payload: str) -> bool:
     return True
 
 
-async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def history_command(update: Update, context: BotContext) -> None:
     """/history: the group's last ten games, each with its Record button."""
     chat, user = update.effective_chat, update.effective_user
     if not is_group(update):
         await reply(update, t(presser_lang(user), "group_only"))
         return
-    lang = lang_of(context, chat.id, user)
-    text, kb = shown.history_list(lang, chat.id, deps(context).host.games(chat.id))
+    lang = group_lang(context, await hub.read(context, chat.id), user)
+    text, kb = shown.history_list(lang, chat.id, context.runtime.host.games(chat.id))
     try:
         await update.effective_message.reply_text(
             text, parse_mode=ParseMode.HTML, reply_markup=markup(kb)
@@ -242,23 +245,23 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         log.warning("reply failed: %s", type(err).__name__)
 
 
-async def nextgame_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def nextgame_command(update: Update, context: BotContext) -> None:
     """/nextgame: be told privately, once, when the group's next lobby opens; again: not."""
     chat, user = update.effective_chat, update.effective_user
     if not is_group(update):
         await reply(update, t(presser_lang(user), "group_only"))
         return
     place = await ask_for_next(context, user, chat.id, update.update_id, None, chat.title)
-    lang = lang_of(context, chat.id, user)
+    lang = group_lang(context, await hub.read(context, chat.id), user)
     if place == history.OFF:
         group = await group_name(context, chat.id, chat.title)
         text = t(presser_lang(user), "next_stopped", group=group)
-        await deliver(context.bot, [render.send_private(user.id, text)], {})
+        await deliver(context.bot, [render.send_private(user.id, text)])
     elif place == history.FULL:
         await reply(update, t(lang, "next_full"))
     elif place == "closed":
         name = render.shown_name(user.first_name or "?")
-        url = shown.bot_link(callbacks.next_payload(chat.id))
+        url = render.bot_link(context.runtime.username, presses.next_payload(chat.id))
         text = t(lang, "next_open_chat", name=name)
         try:
             await update.effective_message.reply_text(

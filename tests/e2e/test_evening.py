@@ -9,7 +9,7 @@ import pytest
 from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
-from handlers.telegram.buttondata import HISTORY, LOBBY, decode
+from handlers.telegram import presses
 from handlers.telegram.render import isolate
 
 TURN = 90  # the default turn time
@@ -87,9 +87,9 @@ def live_buttons(bot: Bot) -> list[tuple[int, str, str]]:
 def lasting(data: str) -> bool:
     """A button meant to stay after a game: the end message's Play again, Record and Next
     game, and /history's."""
-    press = decode(data)
-    assert press is not None, data
-    return press.kind == HISTORY or (press.kind == LOBBY and press.arg == "again")
+    button = presses.decode(data)
+    assert button is not None, data
+    return button.where == presses.RECORDS or isinstance(button.press, presses.PlayAgain)
 
 
 def assert_nothing_live_but_what_lasts(bot: Bot) -> None:

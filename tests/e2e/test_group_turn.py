@@ -14,7 +14,7 @@ from engine.cards import OBSERVER, color
 from handlers.playtest.deals import find_seed
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import OK_ANSWERS, Table
-from handlers.telegram import buttondata as callbacks
+from handlers.telegram import presses
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import card_name
 
@@ -148,9 +148,9 @@ def _shape(table: Table) -> list[tuple[str, str]]:
     shape = []
     for row in table.board().buttons:
         for button in row:
-            press = callbacks.decode(button.callback_data)
-            assert press is not None and press.chat == table.chat
-            shape.append((button.text, f"{press.kind}|{press.version}|{press.arg}"))
+            pressed = presses.decode(button.callback_data)
+            assert pressed is not None and pressed.chat == table.chat
+            shape.append((button.text, f"{pressed.where}|{pressed.version}|{pressed.press}"))
     return shape
 
 

@@ -15,7 +15,7 @@ from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeMessage
 from handlers.playtest.players import Player, Table
 from handlers.storage.history import GAMES_KEPT
 from handlers.storage.keys import history_key
-from handlers.telegram import buttondata
+from handlers.telegram import presses
 from handlers.telegram.texts import colour_name
 
 LANGS = ["en", "zh"]
@@ -140,7 +140,9 @@ def test_there_is_no_record_button_before_the_end(bot: Bot, lang: str) -> None:
     for message in [*table.group_messages(), *(m for p in table.players for m in p.messages())]:
         assert table.t("btn_record") not in message.button_labels
     # A forged press for the game in play finds no record.
-    data = buttondata.encode(buttondata.HISTORY, table.chat, table.data()["game"], 0, "rec")
+    data = presses.encode(
+        presses.Button(presses.RECORDS, table.chat, table.data()["game"], 0, presses.SendRecord())
+    )
     answer = table.players[1].press_data(data, table.board())
     assert answer == table.t("record_gone")
     assert documents(table.players[1]) == []
@@ -217,7 +219,7 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
     player = table.player_at(seat)
     player.press(table.t("btn_decapitate"))
     player.press(table.seat_label(target))
-    remember = Host.remember
+    remember = Host.acknowledge
     died = []
 
     def dying(self, *args, **kwargs):
@@ -227,7 +229,7 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
         return remember(self, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Host, "remember", dying)
+        patch.setattr(Host, "acknowledge", dying)
         update = lambda_bot.act(
             lambda: lambda_bot.fake.press(
                 player.user, player.user, player.prompt().message_id, table.t("btn_confirm")
@@ -263,7 +265,9 @@ def test_a_game_in_play_is_not_in_history(bot: Bot, lang: str) -> None:
     assert len(lines) == 1
     assert lines[0].endswith(table.t("history_won", colour=colour_name(lang, first)))
     assert listing.button_labels == [table.t("btn_record_n", n=1)]
-    data = buttondata.encode(buttondata.HISTORY, table.chat, table.data()["game"], 0, "rec")
+    data = presses.encode(
+        presses.Button(presses.RECORDS, table.chat, table.data()["game"], 0, presses.SendRecord())
+    )
     assert onlooker.press_data(data, listing) == table.t("record_gone")
     assert documents(onlooker) == []
 

@@ -9,8 +9,14 @@ import pytest
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
-from handlers.telegram import buttondata as callbacks
+from handlers.telegram import presses
 from tests.handlers.test_commands import changes_nothing
+
+
+def raw_data(where: str, chat: int, game: int, version: int, arg: str) -> str:
+    """Callback data as any client may send it, whatever the bot's buttons say."""
+    return f"{where}|{chat}|{game}|{version}|{arg}"
+
 
 BAD = "That button is not valid."
 STALE = "That button is from an old game."
@@ -41,8 +47,8 @@ def playing(bot: Bot) -> Table:
 
 def game_data(table: Table, arg: str, *, game: int | None = None, version: int | None = None):
     state = table.state
-    return callbacks.encode(
-        callbacks.GAME,
+    return raw_data(
+        presses.PROMPT,
         table.chat,
         table.data()["game"] if game is None else game,
         state.version if version is None else version,
@@ -63,7 +69,7 @@ def first_prompt(table: Table) -> tuple[Player, FakeMessage]:
 def test_garbage_data_is_refused(bot: Bot, playing: Table, data: str) -> None:
     player, prompt = first_prompt(playing)
     if data == "g|-1|1|0|" + "S" * 60:
-        assert len(data.encode()) > callbacks.MAX_BYTES
+        assert len(data.encode()) > presses.MAX_BYTES
     answer = refused(bot, playing, player, lambda: player.press_data(data, prompt))
     assert answer == BAD
 
@@ -72,8 +78,8 @@ def test_another_games_number_is_stale(bot: Bot, playing: Table) -> None:
     player, prompt = first_prompt(playing)
     for data in (
         game_data(playing, "S", game=7),
-        callbacks.encode(callbacks.GAME, -999, 1, 0, "S"),  # a chat without a game
-        callbacks.encode(callbacks.LOBBY, playing.chat, 7, 0, "start"),
+        raw_data(presses.PROMPT, -999, 1, 0, "S"),  # a chat without a game
+        raw_data(presses.LOBBY, playing.chat, 7, 0, "start"),
     ):
         message = prompt if data[0] == "g" else playing.lobby_message()
         chat = None if data[0] == "g" else playing.group
@@ -105,7 +111,7 @@ def test_someone_elses_keyboard_is_refused(bot: Bot, playing: Table) -> None:
     me = board.button(playing.t("btn_my_card")).callback_data
     assert refused(bot, playing, outsider, lambda: outsider.press_data(me, board)) == NOT_PLAYING
     # Lobby buttons belong on the group's lobby message, not in a private chat.
-    start = callbacks.encode(callbacks.LOBBY, playing.chat, playing.data()["game"], 0, "start")
+    start = raw_data(presses.LOBBY, playing.chat, playing.data()["game"], 0, "start")
     own = player.messages()[-1]
     assert refused(bot, playing, player, lambda: player.press_data(start, own)) == BAD
     # A game button pressed on a group message is not a private prompt.
@@ -123,10 +129,10 @@ def test_settings_by_a_player_who_is_not_the_host_are_refused(bot: Bot) -> None:
         assert refused(bot, table, guest, press) == ONLY_HOST
     game = table.data()["game"]
     for arg in ("t:spy", "v:turn_seconds:30", "v:turn_seconds"):
-        data = callbacks.encode(callbacks.LOBBY, table.chat, game, 0, arg)
+        data = raw_data(presses.LOBBY, table.chat, game, 0, arg)
         press = lambda d=data: guest.press_data(d, lobby)  # noqa: E731
         assert refused(bot, table, guest, press) == ONLY_HOST
-    bogus = callbacks.encode(callbacks.LOBBY, table.chat, game, 0, "t:nonsense")
+    bogus = raw_data(presses.LOBBY, table.chat, game, 0, "t:nonsense")
     assert refused(bot, table, table.host, lambda: table.host.press_data(bogus, lobby)) == BAD
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from telegram.error import BadRequest
 
+from handlers.telegram.messages import DropButtons, Edit, Send
 from handlers.telegram.outbox import deliver
 
 GROUP, ALICE = -100, 7
@@ -47,19 +48,18 @@ class StubBot:
         return True
 
 
-def edit(msg: int | None, text: str, side: bool = False, ref: str | None = None) -> dict:
-    out = {"op": "edit", "chat": GROUP, "msg": msg, "text": text, "kb": None, "ref": ref}
-    return {**out, "side": True} if side else out
+def edit(msg: int | None, text: str, side: bool = False, ref: str | None = None) -> Edit:
+    return Edit(GROUP, text, None, msg=msg, ref=ref, side=side)
 
 
-def send(text: str, remember: str | None = None) -> dict:
-    return {"op": "send", "chat": GROUP, "text": text, "kb": None, "remember": remember}
+def send(text: str, remember: str | None = None) -> Send:
+    return Send(GROUP, text, None, remember=remember)
 
 
 def test_an_edit_in_place_goes_out_alongside_the_chats_new_messages() -> None:
     bot = StubBot(edit_waits_for_send=True)
     # Were the edit to keep its turn, it would wait for a send that waits for it.
-    delivery = asyncio.run(deliver(bot, [edit(5, "closed", side=True), send("next")], {}))
+    delivery = asyncio.run(deliver(bot, [edit(5, "closed", side=True), send("next")]))
     assert [c[0] for c in bot.calls] == ["send", "edit"]
     assert delivery.retry == [] and not delivery.unreachable and not delivery.removed_from
 
@@ -67,26 +67,26 @@ def test_an_edit_in_place_goes_out_alongside_the_chats_new_messages() -> None:
 def test_an_edit_of_a_message_the_batch_touches_again_keeps_its_place() -> None:
     bot = StubBot()
     outs = [edit(5, "slow"), edit(5, "closed", side=True), send("next")]
-    asyncio.run(deliver(bot, outs, {}))
+    asyncio.run(deliver(bot, outs))
     assert [c[2] for c in bot.calls] == ["slow", "closed", "next"]
 
 
 def test_an_edit_in_place_of_a_message_gone_is_posted_anew_and_remembered_by_nobody() -> None:
     bot = StubBot(gone={5})
     outs = [edit(5, "seating", side=True, ref="lobby_msg"), send("turn", remember="board")]
-    delivery = asyncio.run(deliver(bot, outs, {}))
+    delivery = asyncio.run(deliver(bot, outs))
     assert sorted(c[2] for c in bot.calls if c[0] == "send") == ["seating", "turn"]
     assert list(delivery.ids) == ["board"]
 
 
-def drop_buttons(msg: int) -> dict:
-    return {"op": "drop_buttons", "chat": GROUP, "msg": msg, "side": True}
+def drop_buttons(msg: int) -> DropButtons:
+    return DropButtons(GROUP, msg)
 
 
 def test_buttons_taken_off_a_message_go_out_alongside_and_a_message_gone_is_let_go() -> None:
     bot = StubBot(edit_waits_for_send=True)
-    asyncio.run(deliver(bot, [drop_buttons(5), send("lobby")], {}))
+    asyncio.run(deliver(bot, [drop_buttons(5), send("lobby")]))
     assert bot.calls == [("send", GROUP, "lobby"), ("drop_buttons", GROUP, 5)]
     bot = StubBot(gone={5})
-    delivery = asyncio.run(deliver(bot, [drop_buttons(5)], {}))
+    delivery = asyncio.run(deliver(bot, [drop_buttons(5)]))
     assert bot.calls == [] and delivery.retry == [] and not delivery.removed_from

@@ -37,7 +37,7 @@ def cold_start(bot: LambdaBot) -> None:
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
     app = lambda_entry._state.get("app")
     if app is not None and loop is not None:
-        app.bot_data["failed"] = []
+        app.bot_data["runtime"].failed = []
     lambda_entry.reset(clock=bot.clock, seed=lambda: bot.seed)
 
 
@@ -71,7 +71,7 @@ def crash_at(bot: LambdaBot, step: str, chat: int) -> Iterator[None]:
         if step == "between_messages":
             fire()  # the first message went out; the next never will
 
-    remember: Callable = Host.remember
+    remember: Callable = Host.acknowledge
 
     def remembering(self, *args, **kwargs):
         if step == "before_remember":
@@ -91,7 +91,7 @@ def crash_at(bot: LambdaBot, step: str, chat: int) -> Iterator[None]:
     monkey.setattr(store, "save", saving)
     monkey.setattr(store, "save_all", saving_all)
     monkey.setattr(outbox, "_one", sending)
-    monkey.setattr(Host, "remember", remembering)
+    monkey.setattr(Host, "acknowledge", remembering)
     try:
         yield
     finally:

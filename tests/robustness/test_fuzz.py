@@ -18,7 +18,12 @@ from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram.world import Call
 from handlers.playtest.instances import webhook_event
 from handlers.playtest.players import Table
-from handlers.telegram import buttondata as callbacks
+
+
+def raw_data(where: str, chat: int, game: int, version: int, arg: str) -> str:
+    """Callback data as any client may send it, whatever the bot's buttons say."""
+    return f"{where}|{chat}|{game}|{version}|{arg}"
+
 
 COMMANDS = [
     "/newgame",
@@ -129,9 +134,7 @@ class World:
     def game_data(self, kind: str, arg: str, version_shift: int) -> str:
         data = self.table.data()
         version = state_from_dict(data["engine"]).version if "engine" in data else 0
-        return callbacks.encode(
-            kind, self.table.chat, data["game"], max(0, version + version_shift), arg
-        )
+        return raw_data(kind, self.table.chat, data["game"], max(0, version + version_shift), arg)
 
 
 PLANS = st.fixed_dictionaries(

@@ -30,6 +30,7 @@ from handlers.session import table as table_module
 from handlers.session.settings import CHOICES
 from handlers.session.table import PLAYING, Table
 from handlers.telegram import render
+from handlers.telegram.messages import Out, to_stored
 
 GROUP = -1001234567890
 GAMES = 300
@@ -52,19 +53,23 @@ class Seen:
     ends: dict = field(default_factory=dict)
 
 
-def visible(outs: list[dict]) -> list[str]:
+def show(table: Table, events: list[dict]) -> list[Out]:
+    """The messages that show a change's session events."""
+    return render.show(table, events, "decapitation_bot")
+
+
+def visible(outs: list[Out]) -> list[str]:
     """The group's part of a change's messages, as comparable text (the reveal left out, and
     the cards a cancelled game shows; the tag, which only pairs a turn message with its id in
     the store, never leaves the bot)."""
     shown = []
-    for out in outs:
+    for out in map(to_stored, outs):
         text = out.get("text") or ""
         if out["chat"] != GROUP or text.startswith(END):
             continue
         out = {k: v for k, v in out.items() if k != "tag"}
         if text.startswith(CANCELLED):
             out["text"] = text.split("\n", 1)[0]  # the game is over: its cards may differ
-            out.pop("history", None)  # and so may its record, kept for the group's history
         shown.append(json.dumps(out, sort_keys=True))
     return shown
 
@@ -85,10 +90,10 @@ def public_times(t: Table, now: float) -> tuple:
     )
 
 
-def button_versions(t: Table, outs: list[dict]) -> set[int]:
+def button_versions(t: Table, outs: list[Out]) -> set[int]:
     """The versions the game buttons of `outs` carry (any chat), the group's turn message's
     included (but My card, which names none)."""
-    data = [b[1] for out in outs for row in out.get("kb") or [] for b in row]
+    data = [b[1] for out in outs for row in getattr(out, "kb", None) or [] for b in row]
     game = [d for d in data if d.startswith("g|")]
     board = [d for d in data if d.startswith("c|") and not d.endswith("|me")]
     return {int(d.split("|")[3]) for d in game + board}
@@ -138,7 +143,7 @@ def seated(state: GameState, lobby: dict, silence: bool, monkeypatch) -> tuple[T
     for uid, name in enumerate(names[1:], 2):
         table.join(uid, name)
     monkeypatch.setattr(table_module, "new_game", lambda *a, **k: (state, deal_events(state)))
-    outs = render.show(table, table.start(T0, None, silence))
+    outs = show(table, table.start(T0, None, silence))
     return table, outs
 
 
@@ -149,9 +154,9 @@ class Pair:
         self.a, self.b, self.seen = a, b, seen
         self.now = T0
 
-    def same(self, outs_a: list[dict], outs_b: list[dict], what: str) -> None:
+    def same(self, outs_a: list[Out], outs_b: list[Out], what: str) -> None:
         assert visible(outs_a) == visible(outs_b), what
-        self.seen.passed_at_once += sum("⏭" in (out.get("text") or "") for out in outs_a)
+        self.seen.passed_at_once += sum("⏭" in getattr(out, "text", "") for out in outs_a)
         assert public_times(self.a, self.now) == public_times(self.b, self.now), what
         for t, outs in ((self.a, outs_a), (self.b, outs_b)):
             assert button_versions(t, outs) <= {t.public_version}, what
@@ -165,31 +170,31 @@ class Pair:
             if when is None or when > until:
                 break
             self.now = max(self.now, when)
-            outs_a = render.show(self.a, self.a.catch_up(self.now))
-            outs_b = render.show(self.b, self.b.catch_up(self.now))
+            outs_a = show(self.a, self.a.catch_up(self.now))
+            outs_b = show(self.b, self.b.catch_up(self.now))
             self.same(outs_a, outs_b, "a wake")
         self.now = max(self.now, until)
 
     def list_seats(self, seat: int, listed: bool) -> None:
         """The acting player lists (or stops listing) the seats on the group's turn message."""
         user = self.a.user_at(seat)
-        outs_a = render.show(self.a, self.a.list_seats(user, listed, self.now))
-        outs_b = render.show(self.b, self.b.list_seats(user, listed, self.now))
+        outs_a = show(self.a, self.a.list_seats(user, listed, self.now))
+        outs_b = show(self.b, self.b.list_seats(user, listed, self.now))
         assert visible(outs_a), "the seats listed did not show in the group"
         self.same(outs_a, outs_b, "the seats listed")
 
     def remove(self, seat: int) -> None:
         """The host removes the seat's player from both games, now."""
         self.seen.removed_in_a_window += bool(self.a.data.get("hold"))
-        outs_a = render.show(self.a, self.a.remove(seat, "Host", self.now))
-        outs_b = render.show(self.b, self.b.remove(seat, "Host", self.now))
+        outs_a = show(self.a, self.a.remove(seat, "Host", self.now))
+        outs_b = show(self.b, self.b.remove(seat, "Host", self.now))
         self.same(outs_a, outs_b, f"removing seat {seat}")
         self.seen.removals += 1
 
     def both(self, action: Action, what: str) -> None:
         user = self.a.user_at(action.seat)
-        outs_a = render.show(self.a, self.a.act(user, action, self.now))
-        outs_b = render.show(self.b, self.b.act(user, action, self.now))
+        outs_a = show(self.a, self.a.act(user, action, self.now))
+        outs_b = show(self.b, self.b.act(user, action, self.now))
         self.same(outs_a, outs_b, what)
 
 
@@ -220,7 +225,7 @@ def secret_moves(pair: Pair, rng: random.Random) -> bool:
         else:
             seats = t.state.seats
             action = Action(SPY_GUESS, seat, red=rng.randint(1, seats), blue=rng.randint(1, seats))
-        outs = render.show(t, t.act(t.user_at(seat), action, pair.now))
+        outs = show(t, t.act(t.user_at(seat), action, pair.now))
         assert visible(outs) == [], "a secret decision showed in the group"
         assert button_versions(t, outs) <= {t.public_version}
         pair.seen.early_secret_moves += 1

@@ -1,13 +1,13 @@
-"""The host against SQLite: saved versions, redeliveries, owed batches and their lease."""
+"""The host against SQLite: one read, one conditional save with what is owed, redeliveries,
+owed batches and their lease, and the acknowledgement that follows the sending."""
 
 from __future__ import annotations
 
 import pytest
 
 from handlers.session.table import Table
-from handlers.storage.host import LEASE, Host
+from handlers.storage.host import LEASE, Change, Host, Loaded, Saved
 from handlers.storage.keys import game_key, prefs_key
-from handlers.storage.retry import ATTEMPTS
 from infra.store import Conflict, Item
 
 CHAT = -100
@@ -20,17 +20,18 @@ def lobby(table: Table | None) -> Table:
     return table or Table({"chat": CHAT, "game": 1, "status": "lobby", "opened": 50.0})
 
 
-def saying(out: dict):
-    """A changer that saves the table and owes `out`."""
+def saying(host: Host, update_id: int | None, out: dict | None) -> Saved:
+    """A change to the group's table that owes `out` (None: a change that saves nothing)."""
+    loaded = host.load(CHAT)
+    if loaded.applied(update_id):
+        return host.answer_again(loaded, update_id)
+    table = lobby(loaded.table) if out is not None else None
+    return host.save(loaded, Change(table, [out] if out else []), update_id)
 
-    def changer(table: Table | None):
-        return lobby(table), [out]
 
-    return changer
-
-
-def unchanged(table: Table | None):
-    return None, []
+def delivered(host: Host, saved: Saved, **kw) -> bool:
+    """The change's messages went out: the second phase."""
+    return host.acknowledge(CHAT, 1, saved.item, kw.pop("ids", {}), None, saved.keys, **kw)
 
 
 @pytest.fixture
@@ -39,45 +40,58 @@ def host(store, clock) -> Host:
 
 
 def test_a_change_reports_the_version_it_saved(host: Host) -> None:
-    first = host.change(CHAT, 1, saying(HELLO))
-    second = host.change(CHAT, 2, saying(AGAIN))
-    assert (first.saved_version, second.saved_version) == (1, 2)
+    first = saying(host, 1, HELLO)
+    second = saying(host, 2, AGAIN)
+    assert (first.version, second.version) == (1, 2)
     assert host.store.load(game_key(CHAT)).version == 2
-    assert not hasattr(second.table, "saved_version")  # on the result, not the table
 
 
 def test_a_change_that_saves_nothing_reports_no_version(host: Host) -> None:
-    host.change(CHAT, 1, saying(HELLO))
-    assert host.change(CHAT, 2, unchanged).saved_version is None
+    saying(host, 1, HELLO)
+    assert saying(host, 2, None).version is None
 
 
-def test_remember_says_latest_only_when_no_change_came_between(host: Host) -> None:
-    first = host.change(CHAT, 1, saying(HELLO))
-    assert host.remember(CHAT, 1, {}, None, first.keys, saved_version=first.saved_version)
-    second = host.change(CHAT, 2, saying(AGAIN))
-    host.change(CHAT, 3, saying(HELLO))
-    assert not host.remember(CHAT, 1, {}, None, second.keys, saved_version=second.saved_version)
+def test_a_save_over_an_item_changed_since_it_was_read_is_a_conflict(host: Host) -> None:
+    saying(host, 1, HELLO)
+    loaded = host.load(CHAT)
+    saying(host, 2, AGAIN)  # another run saves first
+    with pytest.raises(Conflict):
+        host.save(loaded, Change(loaded.table, [HELLO]), 3)
+    assert host.load(CHAT).item.data["applied"] == [1, 2]
 
 
-def test_a_redelivered_update_is_not_applied_again(host: Host) -> None:
-    calls: list[int] = []
+def test_the_acknowledgement_writes_over_the_item_as_saved_without_reading_it(
+    host: Host, store
+) -> None:
+    first = saying(host, 1, HELLO)
+    reads = store.reads
+    assert delivered(host, first)
+    assert store.reads == reads
+    assert host.load(CHAT).owed() == []
 
-    def counting(table: Table | None):
-        calls.append(1)
-        return lobby(table), [HELLO]
 
-    first = host.change(CHAT, 1, counting)
-    host.remember(CHAT, 1, {}, None, first.keys)
-    again = host.change(CHAT, 1, counting)
-    assert calls == [1]
+def test_the_acknowledgement_says_latest_only_when_no_change_came_between(host: Host) -> None:
+    second = saying(host, 1, HELLO)
+    saying(host, 2, AGAIN)
+    assert not delivered(host, second)  # written all the same, over the newer item
+    owed = host.load(CHAT).owed()
+    assert [batch.key for batch in owed] == ["u2"]
+
+
+def test_a_redelivered_update_is_answered_from_the_item_as_read(host: Host) -> None:
+    first = saying(host, 1, HELLO)
+    delivered(host, first)
+    loaded = host.load(CHAT)
+    assert loaded.applied(1) and not loaded.applied(2)
+    again = host.answer_again(loaded, 1)
     assert again.repeated and again.busy_until is None and again.outs == []
 
 
 def test_a_redelivery_during_the_lease_is_busy_and_sends_nothing(host: Host, clock) -> None:
-    host.change(CHAT, 1, saying(HELLO))  # its run has not reported the message delivered
+    saying(host, 1, HELLO)  # its run has not reported the message delivered
     start = clock.now
     clock.now += LEASE - 1
-    again = host.change(CHAT, 1, saying(HELLO))
+    again = saying(host, 1, HELLO)
     assert again.repeated and again.outs == []
     assert again.busy_until == start + LEASE  # when a timer sends it, should that run have died
 
@@ -85,9 +99,9 @@ def test_a_redelivery_during_the_lease_is_busy_and_sends_nothing(host: Host, clo
 def test_a_dead_runs_messages_go_out_with_the_next_change_after_the_lease(
     host: Host, clock
 ) -> None:
-    dead = host.change(CHAT, 1, saying(HELLO))  # this run dies before delivering
+    dead = saying(host, 1, HELLO)  # this run dies before delivering
     clock.now += LEASE
-    nxt = host.change(CHAT, 2, saying(AGAIN))
+    nxt = saying(host, 2, AGAIN)
     assert nxt.outs == [HELLO, AGAIN]
     assert nxt.keys == [*dead.keys, "u2"]
     owed = host.store.load(game_key(CHAT)).data["owed"]
@@ -100,73 +114,65 @@ def test_a_dead_runs_messages_go_out_with_the_next_change_after_the_lease(
 def test_a_dead_runs_messages_are_claimed_even_by_a_change_that_saves_nothing(
     host: Host, clock
 ) -> None:
-    host.change(CHAT, 1, saying(HELLO))
+    saying(host, 1, HELLO)
     clock.now += LEASE
-    claimed = host.change(CHAT, 2, unchanged)
+    claimed = saying(host, 2, None)
     assert claimed.outs == [HELLO] and claimed.keys == ["u1"]
-    assert host.change(CHAT, 3, unchanged).outs == []  # claimed once
+    assert saying(host, 3, None).outs == []  # claimed once
 
 
 def test_acknowledged_batches_are_never_sent_again(host: Host, clock) -> None:
-    first = host.change(CHAT, 1, saying(HELLO))
-    host.remember(CHAT, 1, {}, None, first.keys)
+    delivered(host, saying(host, 1, HELLO))
     clock.now += LEASE * 3
-    assert host.change(CHAT, 2, unchanged).outs == []
+    assert saying(host, 2, None).outs == []
     assert host.store.load(game_key(CHAT)).data["owed"] == []
 
 
 def test_messages_telegram_refused_stay_owed_until_their_wait_is_over(host: Host, clock) -> None:
     woken: list[tuple[int, float]] = []
     host.wake = lambda chat, when: woken.append((chat, when))
-    first = host.change(CHAT, 1, saying(HELLO))
-    host.remember(CHAT, 1, {}, None, first.keys, retry=[HELLO], wait=30.0)
+    delivered(host, saying(host, 1, HELLO), retry=[HELLO], wait=30.0)
     assert woken == [(CHAT, clock.now + 30.0)]
     clock.now += 29
-    assert host.change(CHAT, 2, unchanged).outs == []
+    assert saying(host, 2, None).outs == []
     clock.now += 1
-    assert host.change(CHAT, 3, unchanged).outs == [HELLO]
+    assert saying(host, 3, None).outs == [HELLO]
 
 
 def test_put_newer_takes_the_version_the_change_saved(host: Host) -> None:
     key = prefs_key(CHAT)
-    early = host.change(CHAT, 1, saying(HELLO))
-    late = host.change(CHAT, 2, saying(AGAIN))
-    host.put_newer(key, {"lang": "zh"}, late.table, late.saved_version)
-    host.put_newer(key, {"lang": "en"}, early.table, early.saved_version)
+    early = saying(host, 1, HELLO)
+    late = saying(host, 2, AGAIN)
+    host.put_newer(key, {"lang": "zh"}, late)
+    host.put_newer(key, {"lang": "en"}, early)
     assert host.get(key) == {"lang": "zh", "made_from": [50.0, 2]}
 
 
-def test_a_change_gives_up_with_conflict_after_every_attempt_lost(host: Host, store) -> None:
-    saves: list[Item] = []
-
-    def losing(item: Item) -> Item:
-        saves.append(item)
-        raise Conflict(item.key, item.version)
-
-    store.save = losing
-    with pytest.raises(Conflict):
-        host.change(CHAT, 1, saying(HELLO))
-    assert len(saves) == ATTEMPTS
+def test_the_table_read_is_the_sessions_own_copy(host: Host) -> None:
+    saying(host, 1, HELLO)
+    loaded = host.load(CHAT)
+    loaded.table.data["status"] = "over"  # the session changes its table in place
+    assert loaded.table is loaded.table  # read once, built once
+    assert loaded.item.data["status"] == "lobby"  # the item stays as read
 
 
-def test_a_refused_change_is_not_retried(host: Host) -> None:
-    calls: list[int] = []
-
-    def refusing(table: Table | None):
-        calls.append(1)
-        raise ValueError("refused")
-
-    with pytest.raises(ValueError):
-        host.change(CHAT, 1, refusing)
-    assert calls == [1]
-    assert host.load(CHAT) is None
+def test_small_records_are_read_in_the_same_call(host: Host, store) -> None:
+    saying(host, 1, HELLO)
+    store.save(Item(prefs_key(CHAT), 0, {"lang": "zh"}))
+    loaded = host.load(CHAT, [prefs_key(CHAT)])
+    assert isinstance(loaded, Loaded) and loaded.table is not None
+    assert loaded.records[prefs_key(CHAT)].data == {"lang": "zh"}
 
 
 def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
     new = -1009
-    host.change(new, 1, saying(HELLO))
-    host.change(CHAT, 2, saying(AGAIN))
+    loaded = host.load(new)
+    host.save(loaded, Change(Table({**lobby(None).data, "chat": new}), [HELLO]), 1)
+    saying(host, 2, AGAIN)
     host.point(CHAT, new)
     assert host.store.load(game_key(CHAT)).data["moved_to"] == new
-    assert host.change(CHAT, 3, saying(HELLO)).table.data["applied"] == [1, 3]
-    assert host.load(CHAT).data["applied"] == [1, 3]
+    moved = host.load(CHAT)
+    assert moved.chat == new
+    saved = host.save(moved, Change(moved.table, [HELLO]), 3)
+    assert saved.table.data["applied"] == [1, 3]
+    assert host.load(CHAT).item.data["applied"] == [1, 3]

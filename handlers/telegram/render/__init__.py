@@ -2,19 +2,21 @@
 
 from handlers.telegram.render.board import board, board_line, edit_board, public_line
 from handlers.telegram.render.common import (
-    BOT_USERNAME,
     Keyboard,
     Out,
+    bot_link,
     card,
     esc,
     game_button,
     group_title,
     isolate,
+    join_url,
     seat_keyboard,
     seat_name,
     send_group,
     send_private,
     shown_name,
+    start_url,
     t_,
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, settings_menu
@@ -32,11 +34,11 @@ from handlers.telegram.render.show import show
 from handlers.telegram.render.status import status
 
 __all__ = [
-    "BOT_USERNAME",
     "Keyboard",
     "Out",
     "board",
     "board_line",
+    "bot_link",
     "card",
     "decapitation_menu",
     "drop_play_again",
@@ -46,6 +48,7 @@ __all__ = [
     "game_button",
     "group_title",
     "isolate",
+    "join_url",
     "lobby",
     "lobby_message",
     "my_card",
@@ -62,6 +65,7 @@ __all__ = [
     "shown_name",
     "speak_prompt",
     "start_refused",
+    "start_url",
     "status",
     "t_",
     "turn_prompt",

@@ -3,9 +3,11 @@ a removal tells."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from handlers.session.table import LOBBY, Table
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram.buttondata import BACK, REMOVE
+from handlers.telegram.messages import DropButtons, Edit
+from handlers.telegram.presses import AWAY, REMOVAL, ImBack, RemoveNobody, RemovePlayer, RemoveSeat
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
@@ -30,15 +32,14 @@ def away(table: Table, e: dict) -> list[Out]:
     told = send_group(table, t_(table, "away_marked", name=seat_name(table, seat)), None)
     user = table.user_at(seat)
     mine = table.speaking_to(user)
-    kb = [[button(t_(mine, "btn_back_in"), BACK, mine, 0, "back")]]
+    kb = [[button(t_(mine, "btn_back_in"), AWAY, mine, 0, ImBack())]]
     text = t_(mine, "away_private", group=group_title(mine))
-    return [told, {**send_private(user, text, kb), "remember": table.away_ref(seat)}]
+    return [told, replace(send_private(user, text, kb), remember=table.away_ref(seat))]
 
 
 def _private_edit(user: int, msg: int | None, text: str) -> Out:
     """A private message changed in place (posted anew when it cannot be found)."""
-    out = {"op": "edit", "chat": user, "msg": msg, "text": text, "kb": None}
-    return {**out, "protect": True, "private": True}
+    return Edit(user, text, None, msg=msg, private=True, protect=True)
 
 
 def coming_back(table: Table, e: dict) -> list[Out]:
@@ -56,7 +57,7 @@ def returned(table: Table, e: dict) -> list[Out]:
 
 def _group_edit(table: Table, msg: int | None, text: str) -> Out:
     """The /remove keyboard becomes what was done (a new message when it is not known)."""
-    return {"op": "edit", "chat": table.chat, "msg": msg, "text": text, "kb": None}
+    return Edit(table.chat, text, None, msg=msg)
 
 
 def seat_removed(table: Table, e: dict) -> list[Out]:
@@ -68,7 +69,7 @@ def seat_removed(table: Table, e: dict) -> list[Out]:
     told = t_(mine, "removed_private", by=by, group=group_title(mine))
     outs = [_group_edit(table, e["msg"], text), send_private(user, told)]
     if e["away_msg"]:
-        outs.append({"op": "drop_buttons", "chat": user, "msg": e["away_msg"], "side": True})
+        outs.append(DropButtons(user, e["away_msg"]))
     return outs
 
 
@@ -89,18 +90,18 @@ def remove_keyboard(table: Table) -> tuple[str, Keyboard]:
         names = dict((uid, name) for uid, name in table.players)
         for user in table.removable():
             label = plain_label(shown_name(names[user]))
-            rows.append(button(label, REMOVE, table, 0, callbacks.remove_arg(user=user)))
+            rows.append(button(label, REMOVAL, table, 0, RemovePlayer(user)))
         text = t_(table, "remove_pick_lobby")
     else:
         for seat in table.removable():
             label = plain_label(seat_name(table, seat))
-            rows.append(button(label, REMOVE, table, 0, callbacks.remove_arg(seat=seat)))
+            rows.append(button(label, REMOVAL, table, 0, RemoveSeat(seat)))
         text = t_(table, "remove_pick")
-    nobody = button(t_(table, "btn_remove_none"), REMOVE, table, 0, callbacks.NOBODY)
+    nobody = button(t_(table, "btn_remove_none"), REMOVAL, table, 0, RemoveNobody())
     return text, [*[rows[i : i + 2] for i in range(0, len(rows), 2)], [nobody]]
 
 
 def buttons_gone(table: Table, e: dict) -> list[Out]:
     """The buttons left live when a game starts or ends (the /remove keyboard, I'm back) go."""
     chats = [(table.chat, msg) for msg in e["group"]] + [tuple(pair) for pair in e["private"]]
-    return [{"op": "drop_buttons", "chat": chat, "msg": msg, "side": True} for chat, msg in chats]
+    return [DropButtons(chat, msg) for chat, msg in chats]

@@ -6,11 +6,12 @@ from __future__ import annotations
 from engine import events as kinds
 from engine.state import SPEAK, TURN
 from handlers.session.table import Table
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram.buttondata import BOARD
+from handlers.telegram.messages import Edit
+from handlers.telegram.presses import BOARD, Done, ListSeats, MyCard, Press, Scout
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
+    button,
     card,
     esc,
     seat_keyboard,
@@ -98,25 +99,24 @@ def board(
 def acting_buttons(table: Table, acts: dict | None) -> Keyboard:
     """The turn message's buttons: what its acting player may press (`acts`, as the board
     stood), and My card for everyone."""
-    me = [t_(table, "btn_my_card"), callbacks.encode(BOARD, table.chat, table.game, 0, "me")]
+    me = button(t_(table, "btn_my_card"), BOARD, table, 0, MyCard())
     if acts is None:
         return [[me]]
     version = acts["version"]
 
-    def press(key: str, arg: str) -> list[str]:
-        return [t_(table, key), callbacks.encode(BOARD, table.chat, table.game, version, arg)]
+    def press(key: str, pressed: Press) -> list[str]:
+        return button(t_(table, key), BOARD, table, version, pressed)
 
     if acts["phase"] == SPEAK:
-        return [[press("btn_done", "e"), me]]
+        return [[press("btn_done", Done()), me]]
     if acts["step"]:
-        seats = seat_keyboard(table, "s", acts["seat"], version, BOARD)
-        return [*seats, [press("btn_back", "B"), me]]
-    return [[press("btn_scout", "S"), me]]
+        seats = seat_keyboard(table, Scout, acts["seat"], version, BOARD)
+        return [*seats, [press("btn_back", ListSeats(False)), me]]
+    return [[press("btn_scout", ListSeats(True)), me]]
 
 
 def edit_board(table: Table, shown: dict, seconds: float | None, final: bool = False) -> Out:
     """An edit of the turn message `shown` (tagged with it, so that a message posted again in
     its place, when it was deleted, is remembered as the turn message)."""
     text, kb = board(table, shown, seconds, final)
-    out = {"op": "edit", "chat": table.chat, "ref": "board", "msg": shown["msg"]}
-    return {**out, "text": text, "kb": kb, "tag": shown["tag"]}
+    return Edit(table.chat, text, kb, msg=shown["msg"], ref="board", tag=shown["tag"])

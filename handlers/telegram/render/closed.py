@@ -3,9 +3,12 @@ in its player's own language."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.actions import DECAPITATE, PREDICT, SCOUT, SPY_GUESS, SWAP, TIMEOUT
 from handlers.session.prompts import prompt_ref
 from handlers.session.table import Table
+from handlers.telegram.messages import Edit
 from handlers.telegram.render.common import Out, seat_name, t_
 from handlers.telegram.texts import colour_name
 
@@ -52,20 +55,7 @@ def closed_prompt(table: Table, e: dict) -> list[Out]:
     anything else is left as it is."""
     user = e["user"]
     text = closed_text(table.speaking_to(user), e["outcome"])
-    out: Out = {
-        "op": "edit",
-        "chat": user,
-        "msg": e["msg"],
-        "ref": prompt_ref(user, e["tag"]) if e["tag"] is not None else None,
-        "text": text,
-        "kb": None,
-        "protect": True,
-        "private": True,
-        "close": True,
-        "side": True,  # in place: it needs no turn in the chat's order
-    }
-    if e["tell"]:
-        out["tell"] = True
-    if e["quiet"]:
-        out["quiet"] = True
-    return [out]
+    ref = prompt_ref(user, e["tag"]) if e["tag"] is not None else None
+    closed = Edit(user, text, None, msg=e["msg"], ref=ref, private=True, protect=True)
+    # In place, it needs no turn in the chat's order.
+    return [replace(closed, side=True, close=True, tell=e["tell"], quiet=e["quiet"])]

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Callable
 from typing import Any
 
 from handlers.session.table import Table
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram.buttondata import GAME
+from handlers.telegram import presses
+from handlers.telegram.messages import Edit, Keyboard, Out, Send
+from handlers.telegram.presses import PROMPT, Button, Press
 from handlers.telegram.texts import card_name, t
 
-Out = dict[str, Any]
-Keyboard = list[list[list[str]]] | None
-
-
-BOT_USERNAME = {"name": "decapitation_bot"}  # set once per process from configuration
+__all__ = ["Keyboard", "Out"]
 
 
 def t_(table: Table, key: str, **kw: Any) -> str:
@@ -65,43 +63,47 @@ def card(table: Table, code: str) -> str:
     return card_name(table.lang, code)
 
 
-def send_group(table: Table, text: str, kb: Keyboard, remember: str | None = None) -> Out:
+def send_group(table: Table, text: str, kb: Keyboard, remember: str | None = None) -> Send:
     """A new message in the group."""
-    return {"op": "send", "chat": table.chat, "text": text, "kb": kb, "remember": remember}
+    return Send(table.chat, text, kb, remember=remember)
 
 
-def send_private(user: int, text: str, kb: Keyboard = None, quiet: bool = False) -> Out:
+def send_private(user: int, text: str, kb: Keyboard = None, quiet: bool = False) -> Send:
     """A new private message, protected from forwarding.
 
     `quiet`: part of a secret wait (the Turncoat's, the Spy's); if it cannot be delivered the
     group is not told, as naming its player would give the secret away.
     """
-    out = {"op": "send", "chat": user, "text": text, "kb": kb, "protect": True, "private": True}
-    if quiet:
-        out["quiet"] = True
-    return out
+    return Send(user, text, kb, private=True, protect=True, quiet=quiet)
 
 
-def edit_ref(table: Table, ref: str, text: str, kb: Keyboard) -> Out:
+def edit_ref(table: Table, ref: str, text: str, kb: Keyboard) -> Edit:
     """An edit of the group message the table remembers under `ref` (its id as of now)."""
     board = table.data.get("board") or {}
     msg = board.get("msg") if ref == "board" else table.data.get(ref)
-    return {"op": "edit", "chat": table.chat, "ref": ref, "msg": msg, "text": text, "kb": kb}
+    return Edit(table.chat, text, kb, msg=msg, ref=ref)
 
 
-def button(label: str, kind: str, table: Table, version: int, arg: str) -> list[str]:
-    return [label, callbacks.encode(kind, table.chat, table.game, version, arg)]
+def button(label: str, where: str, table: Table, version: int, press: Press) -> list[str]:
+    """A button labelled `label`, sitting `where`, pressing `press` in the table's game (made
+    for its `version`)."""
+    return [label, presses.encode(Button(where, table.chat, table.game, version, press))]
 
 
-def join_url(table: Table) -> str:
+def bot_link(bot: str, payload: str) -> str:
+    """The deep link that opens the private chat of the bot named `bot` and asks it for
+    `payload` (when its Start is pressed)."""
+    return f"https://t.me/{bot}?start={payload}"
+
+
+def join_url(table: Table, bot: str) -> str:
     """The deep link that opens the bot's private chat and joins this lobby."""
-    payload = callbacks.join_payload(table.chat, table.game)
-    return f"https://t.me/{BOT_USERNAME['name']}?start={payload}"
+    return bot_link(bot, presses.join_payload(table.chat, table.game))
 
 
-def start_url() -> str:
+def start_url(bot: str) -> str:
     """The link that opens the bot's private chat (pressing Start there lets it write)."""
-    return f"https://t.me/{BOT_USERNAME['name']}?start=hi"
+    return bot_link(bot, "hi")
 
 
 def time_of_day(table: Table, when: float) -> str:
@@ -112,24 +114,31 @@ def time_of_day(table: Table, when: float) -> str:
     return f'<tg-time unix="{int(when)}" format="t">{shown}</tg-time>'
 
 
-def game_button(table: Table, key: str, arg: str, version: int | None = None) -> list[str]:
+def game_button(table: Table, key: str, press: Press, version: int | None = None) -> list[str]:
     """A private game button for `version` of the game (None: as it is now)."""
     version = table.public_version if version is None else version
-    return button(t_(table, key), GAME, table, version, arg)
+    return button(t_(table, key), PROMPT, table, version, press)
 
 
 def seat_keyboard(
-    table: Table, prefix: str, exclude: int | None, version: int | None = None, kind: str = GAME
+    table: Table,
+    press: Callable[[int], Press],
+    exclude: int | None,
+    version: int | None = None,
+    where: str = PROMPT,
 ) -> Keyboard:
-    """Buttons for the seats, two a row, with `prefix` before the seat number (a private game
-    button's by default; `kind` BOARD: the group's turn message's)."""
+    """Buttons for the seats, two a row, each pressing `press(seat)` (on a private prompt by
+    default; `where` BOARD: on the group's turn message)."""
     state = table.state
     version = table.public_version if version is None else version
     buttons = [
-        [
+        button(
             seat_name(table, s).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
-            callbacks.encode(kind, table.chat, table.game, version, f"{prefix}{s}"),
-        ]
+            where,
+            table,
+            version,
+            press(s),
+        )
         for s in range(1, state.seats + 1)
         if s != exclude
     ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from handlers.session.lobby import EXTEND_SECONDS
 from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
 from handlers.session.table import Table
-from handlers.telegram.buttondata import LOBBY, choice_arg, switch_arg
+from handlers.telegram.messages import Edit
+from handlers.telegram.presses import LOBBY, Choose, Leave, Settings, Start, Toggle
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
@@ -39,8 +42,9 @@ def variants_list(table: Table, settings: dict) -> str:
     return joined(table, on) or t_(table, "variants_none")
 
 
-def lobby(table: Table) -> tuple[str, Keyboard]:
-    """The lobby message: players, settings, suggestions and buttons."""
+def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
+    """The lobby message: players, settings, suggestions and buttons (its links open the
+    private chat of the bot named `bot`)."""
     players = table.players
     lines = [
         t_(table, "lobby_title"),
@@ -67,16 +71,16 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
     lines += [line for line in (countdown(table), unreachable_line(table)) if line]
     kb = [
         [
-            [t_(table, "btn_join"), join_url(table)],
-            button(t_(table, "btn_leave"), LOBBY, table, 0, "leave"),
+            [t_(table, "btn_join"), join_url(table, bot)],
+            button(t_(table, "btn_leave"), LOBBY, table, 0, Leave()),
         ],
         [
-            button(t_(table, "btn_settings"), LOBBY, table, 0, "set"),
-            button(t_(table, "btn_start"), LOBBY, table, 0, "start"),
+            button(t_(table, "btn_settings"), LOBBY, table, 0, Settings(True)),
+            button(t_(table, "btn_start"), LOBBY, table, 0, Start()),
         ],
     ]
     if table.unreachable():
-        kb.append([[t_(table, "btn_open_chat"), start_url()]])
+        kb.append([[t_(table, "btn_open_chat"), start_url(bot)]])
     return "\n".join(lines), kb
 
 
@@ -104,9 +108,9 @@ def countdown(table: Table) -> str | None:
     return t_(table, key, time=time_of_day(table, deadline), min=MIN_PLAYERS, m=m)
 
 
-def edit_lobby(table: Table) -> Out:
+def edit_lobby(table: Table, bot: str) -> Out:
     """Redraw the lobby message in place."""
-    return edit_ref(table, "lobby_msg", *lobby(table))
+    return edit_ref(table, "lobby_msg", *lobby(table, bot))
 
 
 def choice_label(table: Table, key: str, value: int) -> str:
@@ -123,7 +127,7 @@ def choice_row(table: Table, key: str) -> list[list[str]]:
         label = choice_label(table, key, value)
         if value == table.settings[key]:
             label = t_(table, "choice_chosen", v=label)
-        row.append(button(label, LOBBY, table, 0, choice_arg(key, value)))
+        row.append(button(label, LOBBY, table, 0, Choose(key, value)))
     return row
 
 
@@ -134,22 +138,22 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     rows = []
     for key in SETTING_KEYS:
         if key in CHOICES:
-            rows.append([button(t_(table, f"head_{key}"), LOBBY, table, 0, choice_arg(key))])
+            rows.append([button(t_(table, f"head_{key}"), LOBBY, table, 0, Choose(key))])
             rows.append(choice_row(table, key))
             continue
         value = t_(table, "on" if s[key] else "off")
-        rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, switch_arg(key))])
-    rows.append([button(t_(table, "set_lang"), LOBBY, table, 0, switch_arg("lang"))])
-    rows.append([button(t_(table, "btn_back"), LOBBY, table, 0, "back")])
+        rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, Toggle(key))])
+    rows.append([button(t_(table, "set_lang"), LOBBY, table, 0, Toggle("lang"))])
+    rows.append([button(t_(table, "btn_back"), LOBBY, table, 0, Settings(False))])
     return t_(table, "settings_title"), rows
 
 
-def lobby_message(table: Table) -> Out:
+def lobby_message(table: Table, bot: str) -> Edit:
     """The edit that makes the lobby message read as it should now: the lobby, or the
     settings menu."""
     if table.data.get("menu"):
         return edit_ref(table, "lobby_msg", *settings_menu(table))
-    return edit_lobby(table)
+    return edit_lobby(table, bot)
 
 
 def seating(table: Table, silence: bool) -> Out:
@@ -168,4 +172,4 @@ def seating(table: Table, silence: bool) -> Out:
         lines.append(t_(table, "turncoat_pause", s=table.settings["turncoat_seconds"]))
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
     lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
-    return {**edit_ref(table, "lobby_msg", "\n".join(lines), None), "side": True}
+    return replace(edit_ref(table, "lobby_msg", "\n".join(lines), None), side=True)

@@ -3,13 +3,26 @@ speaks its player's own language (`Table.speaking_to`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import events as kinds
 from engine.cards import OBSERVER, SPY, color, is_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
 from handlers.session.prompts import prompt_ref
 from handlers.session.table import Table
-from handlers.telegram.buttondata import parse_decapitation
+from handlers.telegram.messages import Send
+from handlers.telegram.presses import (
+    Decapitate,
+    Declaring,
+    Done,
+    Keep,
+    Predict,
+    ScoutMenu,
+    SpyRed,
+    StrikeMenu,
+    Swap,
+)
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
@@ -56,13 +69,13 @@ def new_card_lines(table: Table, event: dict, other: str) -> list[str]:
     return lines
 
 
-def remembered(table: Table, out: Out, tag: int | None = None) -> Out:
+def remembered(table: Table, out: Send, tag: int | None = None) -> Send:
     """A prompt sent to a player, its message id to be remembered (for the open prompt `tag`,
     by default the player's open one), so that it can be closed when its wait ends."""
     if tag is None:
-        open_ = table.open_prompt_of(out["chat"])
+        open_ = table.open_prompt_of(out.chat)
         tag = open_["tag"] if open_ else None
-    return {**out, "remember": prompt_ref(out["chat"], tag)} if tag is not None else out
+    return replace(out, remember=prompt_ref(out.chat, tag)) if tag is not None else out
 
 
 def private_event(table: Table, event: dict, version: int, tag: int | None = None) -> list[Out]:
@@ -96,8 +109,8 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
         scout = seat_name(table, event["scout"])
         kb = [
             [
-                game_button(table, "btn_swap", "w", version),
-                game_button(table, "btn_keep", "k", version),
+                game_button(table, "btn_swap", Swap(), version),
+                game_button(table, "btn_keep", Keep(), version),
             ]
         ]
         text = "\n".join(
@@ -114,7 +127,7 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
     if kind == kinds.KEPT:
         return []
     if kind == kinds.SPY_TURN:
-        kb = seat_keyboard(table, "r", None, version)
+        kb = seat_keyboard(table, SpyRed, None, version)
         out = send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)
         return [remembered(table, out, tag)]
     return []
@@ -139,10 +152,10 @@ def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[st
     table = table.speaking_to(table.user_at(seat))
     title = group_title(table)
     state = table.state
-    row = [game_button(table, "btn_scout", "S", version)]
+    row = [game_button(table, "btn_scout", ScoutMenu(), version)]
     why = may_decapitate(state, seat)
     if why is None:
-        row.append(game_button(table, "btn_decapitate", "D", version))
+        row.append(game_button(table, "btn_decapitate", StrikeMenu(), version))
         return t_(table, "prompt_turn", group=title), [row]
     if color(state.cards[seat - 1]) is not None:
         return t_(table, "prompt_turn_first", group=title), [row]
@@ -153,12 +166,12 @@ def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[s
     """The private 'speak now' message: Done, and for the Observer the predictions."""
     table = table.speaking_to(table.user_at(seat))
     state = table.state
-    kb = [[game_button(table, "btn_done", "e", version)]]
+    kb = [[game_button(table, "btn_done", Done(), version)]]
     if state.cards[seat - 1] == OBSERVER and state.prediction is None:
         kb.append(
             [
-                game_button(table, "btn_predict_red", "pr", version),
-                game_button(table, "btn_predict_blue", "pb", version),
+                game_button(table, "btn_predict_red", Predict("red"), version),
+                game_button(table, "btn_predict_blue", Predict("blue"), version),
             ]
         )
     return t_(table, "prompt_speak"), kb
@@ -180,43 +193,37 @@ def prompt(table: Table, version: int | None = None, tag: int | None = None) -> 
     return [remembered(table, send_private(table.user_at(seat), text, kb), tag)]
 
 
-def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]:
-    """The step of the decapitation menu that `arg` (d<target>[p0|1][b0|1]) has reached."""
+def decapitation_menu(table: Table, seat: int, step: Declaring) -> tuple[str, Keyboard]:
+    """The step of the decapitation menu that `step` (the target, the declarations answered
+    so far) has reached."""
     table = table.speaking_to(table.user_at(seat))
-    target, proxy, guard = parse_decapitation(arg)
+    target, proxy, guard = step.target, step.proxy, step.bodyguard
     name = seat_name(table, target)
     v = table.state.variants
-    base = f"d{target}"
+    back = [game_button(table, "btn_back", StrikeMenu())]
     if v.virtual_players and proxy is None:
         kb = [
             [
-                game_button(table, "btn_yes", f"{base}p1"),
-                game_button(table, "btn_no", f"{base}p0"),
+                game_button(table, "btn_yes", replace(step, proxy=True)),
+                game_button(table, "btn_no", replace(step, proxy=False)),
             ],
-            [game_button(table, "btn_back", "D")],
+            back,
         ]
         return t_(table, "ask_proxy"), kb
-    if proxy is not None:
-        base += f"p{int(proxy)}"
     if v.bodyguards and guard is None:
         kb = [
             [
-                game_button(table, "btn_yes", f"{base}b1"),
-                game_button(table, "btn_no", f"{base}b0"),
+                game_button(table, "btn_yes", replace(step, bodyguard=True)),
+                game_button(table, "btn_no", replace(step, bodyguard=False)),
             ],
-            [game_button(table, "btn_back", "D")],
+            back,
         ]
         return t_(table, "ask_bodyguard", target=name), kb
-    if guard is not None:
-        base += f"b{int(guard)}"
     decl = ""
     yes_no = {True: t_(table, "btn_yes"), False: t_(table, "btn_no")}
     if proxy is not None:
         decl += t_(table, "decl_proxy", v=yes_no[proxy])
     if guard is not None:
         decl += t_(table, "decl_bodyguard", v=yes_no[guard])
-    kb = [
-        [game_button(table, "btn_confirm", "x" + base[1:])],
-        [game_button(table, "btn_back", "D")],
-    ]
+    kb = [[game_button(table, "btn_confirm", Decapitate(target, proxy, guard))], back]
     return t_(table, "confirm_decapitation", target=name, decl=decl), kb

@@ -7,43 +7,24 @@ import json
 import time
 from typing import Any
 
-from engine.records import to_record
 from handlers.session.table import Table
-from handlers.telegram import buttondata as callbacks
-from handlers.telegram.buttondata import HISTORY
-from handlers.telegram.render.common import BOT_USERNAME, Keyboard, Out, shown_name
+from handlers.telegram import presses
+from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord
+from handlers.telegram.render.common import Keyboard, shown_name
 from handlers.telegram.texts import colour_name, t
 
 PER_ROW = 5  # Record buttons in a row of the /history list
 
 
-def kept_game(table: Table, winner: str | None) -> dict[str, Any]:
-    """What the group's history keeps of a game that has just ended (`winner`: its colour,
-    None when it was cancelled): its number, when it was dealt, the result and its record."""
-    return {
-        "game": table.game,
-        "at": int(table.data.get("start") or table.data.get("opened") or 0),
-        "winner": winner,
-        "record": to_record(table.state),
-        "users": list(table.data.get("seats") or []),  # whose names they are: for /forget
-    }
-
-
-def keeping(out: Out, table: Table, winner: str | None) -> Out:
-    """The end message, carrying the game for the group's history: the change that owes it
-    keeps the game in the same write (see `Host._save`)."""
-    return {**out, "history": kept_game(table, winner)}
-
-
 def record_button(lang: str, chat: int, game: int, label: str | None = None) -> list[str]:
     """The button that sends a finished game's record privately to whoever presses it."""
-    data = callbacks.encode(HISTORY, chat, game, 0, callbacks.RECORD)
+    data = presses.encode(Button(RECORDS, chat, game, 0, SendRecord()))
     return [label or t(lang, "btn_record"), data]
 
 
 def next_game_button(lang: str, chat: int) -> list[str]:
     """The button that asks to be told privately when the group's next lobby opens."""
-    return [t(lang, "btn_next_game"), callbacks.encode(HISTORY, chat, 0, 0, callbacks.NEXT)]
+    return [t(lang, "btn_next_game"), presses.encode(Button(RECORDS, chat, 0, 0, CallNext()))]
 
 
 def end_buttons(table: Table) -> list[list[str]]:
@@ -100,11 +81,6 @@ def record_caption(lang: str, title: str, entry: dict[str, Any]) -> str:
     return t(lang, "record_caption", group=group, date=when(entry["at"]))
 
 
-def bot_link(payload: str) -> str:
-    """The deep link that opens the bot's private chat and asks it for `payload`."""
-    return f"https://t.me/{BOT_USERNAME['name']}?start={payload}"
-
-
-def next_lobby_call(lang: str, group: str, join: str) -> Out:
+def next_lobby_call(lang: str, group: str, join: str) -> tuple[str, Keyboard]:
     """The private message that tells someone waiting that the group's next lobby is open."""
-    return {"text": t(lang, "next_opened", group=group), "kb": [[[t(lang, "btn_join"), join]]]}
+    return t(lang, "next_opened", group=group), [[[t(lang, "btn_join"), join]]]

@@ -7,7 +7,8 @@ from engine.cards import color
 from engine.state import GameState
 from engine.views import events_for, known_cards
 from handlers.session.table import Table
-from handlers.telegram.buttondata import LOBBY
+from handlers.telegram.messages import DropButtons
+from handlers.telegram.presses import LOBBY, PlayAgain
 from handlers.telegram.render.board import public_line
 from handlers.telegram.render.common import (
     Keyboard,
@@ -123,7 +124,8 @@ def every_card(table: Table, cards: list[str], caps: dict, set_aside: list[str])
 def play_again(table: Table) -> Keyboard:
     """The Play again button of a game that is over, and below it the game's Record and the
     call to the next game."""
-    return [[button(t_(table, "btn_play_again"), LOBBY, table, 0, "again")], end_buttons(table)]
+    again = button(t_(table, "btn_play_again"), LOBBY, table, 0, PlayAgain())
+    return [[again], end_buttons(table)]
 
 
 def drop_play_again(table: Table) -> list[Out]:
@@ -132,8 +134,7 @@ def drop_play_again(table: Table) -> list[Out]:
     msg = table.data.get("end_msg")
     if not msg:
         return []
-    kb = [end_buttons(table)]
-    return [{"op": "drop_buttons", "chat": table.chat, "msg": msg, "side": True, "kb": kb}]
+    return [DropButtons(table.chat, msg, [end_buttons(table)])]
 
 
 def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:

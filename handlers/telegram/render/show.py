@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from handlers.session import events as ev
 from handlers.session.table import Table
 from handlers.telegram.render import absence
@@ -18,7 +20,6 @@ from handlers.telegram.render.common import (
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
 from handlers.telegram.render.reach import back, closed, extended, hello, reminder
-from handlers.telegram.render.records import keeping
 from handlers.telegram.render.reveal import cancelled, ending
 
 
@@ -26,17 +27,17 @@ def _cancelled(table: Table, e: dict) -> list[Out]:
     text, kb = cancelled(table, e)
     if e["was_lobby"]:
         return [edit_ref(table, "lobby_msg", text, None)]
-    return [keeping(send_group(table, text, kb, remember="end_msg"), table, None)]
+    return [send_group(table, text, kb, remember="end_msg")]
 
 
 def _board_opened(table: Table, e: dict) -> list[Out]:
     out = send_group(table, *board(table, e["board"], e["seconds"]), remember="board")
-    return [{**out, "tag": e["board"]["tag"]}]
+    return [replace(out, tag=e["board"]["tag"])]
 
 
 def _board_shown(table: Table, e: dict) -> list[Out]:
     out = edit_board(table, e["board"], e["seconds"], e["final"])
-    return [{**out, "side": True} if e["side"] else out]
+    return [replace(out, side=True) if e["side"] else out]
 
 
 def _hurry(table: Table, e: dict) -> list[Out]:
@@ -53,11 +54,6 @@ def _removed(table: Table, e: dict) -> list[Out]:
 
 
 _SHOWN = {
-    ev.LOBBY_OPENED: lambda table, e: [
-        send_group(table, *lobby(table), remember="lobby_msg"),
-        hello(table),
-    ],
-    ev.LOBBY_SHOWN: lambda table, e: [lobby_message(table)],
     ev.LOBBY_EXPIRED: lambda table, e: [closed(table, e)],
     ev.LOBBY_REMINDER: lambda table, e: [reminder(table, e)],
     ev.EXTENDED: lambda table, e: [extended(table, e)],
@@ -68,13 +64,7 @@ _SHOWN = {
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
-    ev.FINISHED: lambda table, e: [
-        keeping(
-            send_group(table, *ending(table, e), remember="end_msg"),
-            table,
-            e["resolved"]["winner"],
-        )
-    ],
+    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
     ev.PROMPT_CLOSED: closed_prompt,
@@ -87,6 +77,15 @@ _SHOWN = {
 }
 
 
-def show(table: Table, events: list[dict]) -> list[Out]:
-    """The messages that show a change's session events, in order."""
-    return [out for e in events for out in _SHOWN[e["type"]](table, e)]
+def show(table: Table, events: list[dict], bot: str) -> list[Out]:
+    """The messages that show a change's session events, in order (`bot`: the bot's name,
+    which the lobby's links carry)."""
+    return [out for e in events for out in _shown(table, e, bot)]
+
+
+def _shown(table: Table, e: dict, bot: str) -> list[Out]:
+    if e["type"] == ev.LOBBY_OPENED:
+        return [send_group(table, *lobby(table, bot), remember="lobby_msg"), hello(table)]
+    if e["type"] == ev.LOBBY_SHOWN:
+        return [lobby_message(table, bot)]
+    return _SHOWN[e["type"]](table, e)

@@ -1,0 +1,257 @@
+"""One update's way through the bot, the same for a button, a command, a timer and anything that
+acts later: read the group's item once, decide in the session, render after the decision, save
+the change and the messages it owes in one conditional write, send them, acknowledge them, and
+follow up (players the bot cannot reach, a group that moved or lost the bot).
+
+    loaded = await hub.read(context, chat, update_id)   # a redelivery is answered here
+    await hub.handle(context, loaded, step, update_id)   # step: the table in, `Decided` out
+
+A step decides and renders and nothing else: data in, data out. When another change saved the
+item first, the step runs again on the item as it is then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, replace
+
+from telegram.ext import ApplicationHandlerStop
+
+from handlers.session.events import Event
+from handlers.session.table import LOBBY, PLAYING, Table
+from handlers.storage.host import ATTEMPTS, Change, Loaded, Saved
+from handlers.storage.retry import backoff
+from handlers.telegram import render
+from handlers.telegram.answers import PressAnswer
+from handlers.telegram.context import BotContext
+from handlers.telegram.messages import Edit, Out, Send, from_stored, to_stored
+from handlers.telegram.outbox import Delivery, deliver
+from handlers.telegram.texts import t
+from infra.store import Conflict
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A step's result: the table the session left (None: nothing to save) and the messages the
+    change owes, rendered after the decision."""
+
+    table: Table | None
+    outs: list[Out] = field(default_factory=list)
+
+
+Step = Callable[[Table | None], Decided]
+
+
+def shown(context: BotContext, table: Table, events: list[Event], *more: Out) -> Decided:
+    """The table as the session left it, its events rendered (and `more` messages after)."""
+    return Decided(table, [*render.show(table, events, context.runtime.username), *more])
+
+
+def unchanged(table: Table | None) -> Decided:
+    """A step that changes nothing (a dead run's messages are still sent)."""
+    return Decided(None)
+
+
+async def read(
+    context: BotContext, chat: int, update_id: int | None = None, also: Collection[str] = ()
+) -> Loaded:
+    """The group's item, read once (with the small records `also`, in the same call). An update
+    it shows applied already is a redelivery: it is answered from that same read (what its
+    change still owes is sent) and goes no further."""
+    loaded = context.runtime.host.load(chat, also)
+    if loaded.applied(update_id):
+        await _phases(context, await _saved(context, loaded, unchanged, update_id), None)
+    return loaded
+
+
+async def handle(
+    context: BotContext,
+    loaded: Loaded,
+    step: Step,
+    update_id: int | None = None,
+    answer: PressAnswer | None = None,
+) -> Saved:
+    """One change: decide and render (`step`), save with what is owed, send (a press's answer
+    alongside), acknowledge, follow up."""
+    saved = await _saved(context, loaded, step, update_id)
+    await _phases(context, saved, answer)
+    return saved
+
+
+async def _phases(context: BotContext, saved: Saved, answer: PressAnswer | None) -> None:
+    """Send what a saved change owes, acknowledge it, follow up; a redelivery stops here."""
+    outs = [from_stored(out) for out in saved.outs]
+    delivery = await send(context, outs, None if saved.repeated else answer)
+    latest = acknowledge(context, saved, delivery)
+    await follow_up(context, saved, outs, delivery, latest)
+    if saved.busy_until is not None:
+        # Another run is sending what the update's change owes: should it die, a timer at the
+        # end of its lease sends the rest, so Telegram need not come back (and hold the chat).
+        context.runtime.host.wake(saved.chat, saved.busy_until)
+    if saved.repeated:
+        raise ApplicationHandlerStop  # a redelivery: its answers went out the first time
+
+
+async def _saved(context: BotContext, loaded: Loaded, step: Step, update_id: int | None) -> Saved:
+    """Decide, render and save in one conditional write; after a lost race, all again on the
+    item as it is then (a redelivery found there is answered from it)."""
+    host = context.runtime.host
+    for attempt in range(ATTEMPTS):
+        try:
+            if loaded.applied(update_id):
+                return host.answer_again(loaded, update_id)
+            decided = step(loaded.table)
+            new = decided.table
+            stored = [to_stored(out) for out in decided.outs]
+            ending = new.ending if new is not None else None
+            return host.save(loaded, Change(new, stored, ending), update_id)
+        except Conflict:
+            if attempt == ATTEMPTS - 1:
+                raise
+            await asyncio.sleep(backoff(attempt))
+            loaded = host.load(loaded.chat)
+    raise AssertionError("unreachable")
+
+
+async def send(
+    context: BotContext, outs: list[Out], answer: PressAnswer | None = None
+) -> Delivery:
+    """Deliver messages (a press's answer alongside, when it is ready)."""
+    if answer is not None and answer.ready is not None:
+        delivery, _ = await asyncio.gather(deliver(context.bot, outs), answer.send())
+        return delivery
+    return await deliver(context.bot, outs)
+
+
+def acknowledge(context: BotContext, saved: Saved, delivery: Delivery) -> bool:
+    """The second phase: the change's messages are out. Their batches are marked delivered and
+    the new message ids kept; True when no other change came between (what was sent is the
+    latest)."""
+    if saved.table is None or not (delivery.ids or saved.keys or delivery.retry):
+        return False
+    return context.runtime.host.acknowledge(
+        saved.chat,
+        saved.table.game,
+        saved.item,
+        delivery.ids,
+        delivery.board_tag,
+        saved.keys,
+        [to_stored(out) for out in delivery.retry],
+        delivery.wait,
+    )
+
+
+# -- following up -------------------------------------------------------------------------------
+
+
+async def follow_up(
+    context: BotContext, saved: Saved, outs: list[Out], delivery: Delivery, latest: bool
+) -> None:
+    """What a delivery asks for next: the lobby settled, unreachable players named and noted,
+    a group that became a supergroup or removed the bot followed."""
+    table = saved.table
+    if table is None:
+        return
+    lobby = [out for out in outs if isinstance(out, Edit) and out.ref == "lobby_msg"]
+    if lobby and table.status == LOBBY and not latest:
+        await settle_lobby(context, table, lobby[-1])
+    if table.to_reach(delivery.unreachable) and table.status == PLAYING:
+        await tell_unreachable(context, table, table.to_reach(delivery.unreachable))
+    if delivery.unreachable and table.status in (LOBBY, PLAYING):
+        await note_unreachable(context, table, delivery.unreachable)
+    if delivery.migrated_to:
+        await follow_upgrade(context, table, delivery)
+    if table.chat in delivery.removed_from:
+        await removed(context, table.chat, None)
+
+
+async def settle_lobby(context: BotContext, table: Table, sent: Edit) -> None:
+    """Make the lobby message end up showing the latest lobby. Runs that change the lobby at
+    the same moment (people joining together) save in turn, but their edits may reach Telegram
+    out of order; so after its edit each run looks again, and while the stored lobby reads
+    otherwise than what it sent last, it sends that. The last edit to land is then the newest."""
+    for _ in range(5):
+        latest = context.runtime.host.latest(table.chat)
+        if latest is None or latest.game != table.game or latest.status != LOBBY:
+            return
+        out = render.lobby_message(latest, context.runtime.username)
+        if (out.text, out.kb) == (sent.text, sent.kb):
+            return
+        await deliver(context.bot, [out])
+        sent = out
+
+
+async def tell_unreachable(context: BotContext, table: Table, users: list[int]) -> None:
+    """Name the players the bot cannot message privately, with a button to open the chat."""
+    names = []
+    for user in dict.fromkeys(users):
+        seat = table.seat_of(user)
+        names.append(render.seat_name(table, seat) if seat else str(user))
+    out = render.send_group(
+        table,
+        t(table.lang, "cannot_reach", name=t(table.lang, "sep_list").join(names)),
+        [[[t(table.lang, "btn_open_chat"), render.start_url(context.runtime.username)]]],
+    )
+    await deliver(context.bot, [out])
+
+
+async def note_unreachable(context: BotContext, table: Table, users: list[int]) -> None:
+    """Remember who a private message failed to reach: the lobby names them (and Start waits
+    for them); in a game, the group hears when they are back."""
+
+    def note(current: Table | None) -> Decided:
+        if current is None or current.game != table.game or not current.lost_touch(users):
+            return Decided(None)
+        if current.status == LOBBY:
+            return Decided(current, [render.lobby_message(current, context.runtime.username)])
+        return Decided(current)
+
+    await handle(context, await read(context, table.chat), note)
+
+
+async def follow_upgrade(context: BotContext, table: Table, delivery: Delivery) -> None:
+    """The group became a supergroup before its service message reached the bot: move the
+    table, and post what the old chat refused in the new one (edits as new messages there)."""
+    new = delivery.migrated_to
+    await migrate(context, table.chat, new)
+    again: list[Out] = [
+        replace(out, chat=new, msg=None) if isinstance(out, Edit) else replace(out, chat=new)
+        for out in delivery.moved
+        if isinstance(out, Send | Edit)
+    ]
+    if again:
+        resent = await deliver(context.bot, again)
+        if resent.ids:
+            context.runtime.host.acknowledge(new, table.game, None, resent.ids, resent.board_tag)
+
+
+async def migrate(context: BotContext, old: int, new: int) -> None:
+    """The group became a supergroup: move its table to the new chat id."""
+    table = (await read(context, old)).table
+    if table is None:
+        return
+
+    def move(current: Table | None) -> Decided:
+        if current is not None:
+            return Decided(None)
+        table.moved(new)
+        return Decided(table)
+
+    await handle(context, await read(context, new), move)
+    context.runtime.host.point(old, new)
+
+
+async def removed(context: BotContext, chat: int, update_id: int | None) -> None:
+    """The bot is no longer in the group: end its game (no timer is left running) and tell the
+    players privately."""
+
+    def end(table: Table | None) -> Decided:
+        if table is None or table.status not in (LOBBY, PLAYING):
+            return Decided(None)
+        return shown(context, table, table.removed())
+
+    await handle(context, await read(context, chat, update_id), end, update_id)
