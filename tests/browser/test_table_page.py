@@ -1,0 +1,174 @@
+"""The table page in headless Chromium, as two players see it on their phones."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from engine import Action
+from engine.variants import Variants
+from tests.browser.fake_api import serving
+from tests.browser.player import open_player, table_url
+from tests.support.table_game import TableGame
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+WAIT = 15_000  # ms: a poll comes every 1.5-4 s
+
+
+def test_a_scout_shows_the_card_to_the_scout_only(browser, pages, fake_bridge, shots):
+    """Ann taps seat 3 and confirms with Telegram's MainButton: she sees Cai's card; Bo's page,
+    polling in Chinese and dark, reads that Ann scouted Cai and never receives Cai's card."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        ann = open_player(browser, pages, server.base, fake_bridge, seat=1)
+        bo = open_player(browser, pages, server.base, fake_bridge, seat=2, lang="zh", dark=True)
+        ann.status().filter(has_text="Your turn").wait_for()
+        bo.status().filter(has_text="轮到1号位 Ann").wait_for()
+        assert bo.seat(3, "zh").get_attribute("aria-disabled") == "true"
+        assert {"type": "selection_change"} not in ann.posted("web_app_trigger_haptic_feedback")
+        ann.page.screenshot(path=shots / "en-light-your-turn.png")
+
+        ann.seat(3).click()
+        assert ann.main_button()["text"] == "🔍 Scout 3. Cai"
+        assert ann.main_button()["is_visible"] is True
+        assert ann.posted("web_app_setup_back_button")[-1]["is_visible"] is True
+        assert {"type": "selection_change"} in ann.posted("web_app_trigger_haptic_feedback")
+        assert "3. Cai" in ann.seat(3).get_attribute("aria-label")
+        ann.press("main_button_pressed")
+
+        ann.seat(3).locator(".cd", has_text="Red 4").wait_for()
+        assert "Red 4" in ann.seat(3).get_attribute("aria-label")
+        assert ann.page.locator("#facts").inner_text() == "3. Cai holds Red 4"
+        success = {"type": "notification", "notification_type": "success"}
+        assert success in ann.posted("web_app_trigger_haptic_feedback")
+        assert ann.main_button()["text"] == "✅ Done"
+        ann.page.screenshot(path=shots / "en-light-scouted.png")
+
+        bo.page.locator("#timeline li", has_text="1号位 Ann 查看了 3号位 Cai 的人物牌").wait_for(
+            timeout=WAIT
+        )
+        ann.press("main_button_pressed")
+        bo.status().filter(has_text="轮到你").wait_for(timeout=WAIT)
+        assert bo.seat(1, "zh").get_attribute("aria-disabled") == "false"
+        bo.page.screenshot(path=shots / "zh-dark-your-turn.png")
+        bo.seat(1, "zh").click()
+        assert bo.main_button()["text"] == "🔍 侦查 1号位 Ann"
+        bo.press("main_button_pressed")
+        bo.seat(1, "zh").locator(".cd", has_text="红1").wait_for()
+        bo.page.screenshot(path=shots / "zh-dark-scouted.png")
+
+        assert "红4" not in bo.page.content() and "Red 4" not in bo.page.content()
+        bodies = bo.received()
+        assert bodies and all('"R4"' not in body for body in bodies)
+        assert any('"R1"' in body for body in bodies)  # what Bo scouted did reach Bo
+        assert ann.errors == [] and bo.errors == []
+
+
+def test_a_move_made_on_an_old_view_is_too_late(browser, pages, fake_bridge):
+    """Ann picks a seat, switches away (the page stops polling), her turn runs out meanwhile;
+    her confirmation is refused as too late, with an error haptic, and the page catches up."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        ann = open_player(browser, pages, server.base, fake_bridge, seat=1)
+        ann.status().filter(has_text="Your turn").wait_for()
+        ann.seat(2).click()
+        ann.press("visibility_changed", {"is_visible": False})
+        game.act(Action("timeout"), time.time())
+        ann.press("main_button_pressed")
+        ann.status().filter(has_text="Too late").wait_for()
+        error = {"type": "notification", "notification_type": "error"}
+        assert error in ann.posted("web_app_trigger_haptic_feedback")
+        assert "2. Bo" in ann.page.locator("#who").inner_text()
+        assert all("409 (Conflict)" in error for error in ann.errors), ann.errors  # the refusal
+
+
+def test_a_decapitation_asks_its_declarations_and_the_end_replays(
+    browser, pages, fake_bridge, shots
+):
+    """With Bodyguards, Ann's decapitation asks in Telegram's popups whether a bodyguard sits
+    beside the target, then for confirmation; the game ends, and its replay shows every card."""
+    game = TableGame.deal(time.time(), Variants(bodyguards=True))
+    with serving(game) as server:
+        ann = open_player(browser, pages, server.base, fake_bridge, seat=1)
+        ann.status().filter(has_text="Your turn").wait_for()
+        ann.seat(2).click()
+        ann.page.get_by_role("button", name="🗡 Decapitate 2. Bo…").click()
+        asked = ann.posted("web_app_open_popup")[-1]
+        assert "bodyguard" in asked["message"] and "2. Bo" in asked["message"]
+        assert ann.posted("web_app_setup_closing_behavior")[-1] == {"need_confirmation": True}
+        ann.press("popup_closed", {"button_id": "n"})
+        assert ann.posted("web_app_open_popup")[-1]["message"].startswith("Decapitate 2. Bo?")
+        ann.press("popup_closed", {"button_id": "go"})
+
+        ann.status().filter(has_text="wins").wait_for()
+        assert game.state.over and game.state.decapitation.bodyguard is False
+        ann.page.screenshot(path=shots / "en-light-over.png")
+        ann.page.get_by_role("button", name="▶ Replay the game").click()
+        ann.page.locator("#who", has_text="Step 0 of 1").wait_for()
+        for seat, card in ((2, "Blue 7"), (3, "Red 4"), (4, "Blue 3")):
+            assert card in ann.seat(seat).get_attribute("aria-label")
+        ann.page.get_by_role("button", name="Next ▶").click()
+        ann.page.locator("#who", has_text="Step 1 of 1").wait_for()
+        assert re.search("wins", ann.status().inner_text())
+        ann.page.screenshot(path=shots / "en-light-replay.png")
+        assert ann.errors == []
+
+
+@pytest.mark.parametrize(("lang", "dark"), [("en", True), ("zh", False)])
+def test_the_circle_and_the_status_fit_a_compact_opening(
+    browser, pages, fake_bridge, shots, lang, dark
+):
+    """Opened half height (about 380 px), the seat circle and the status line are in view."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        bo = open_player(
+            browser, pages, server.base, fake_bridge, seat=2, lang=lang, dark=dark, height=380
+        )
+        bo.page.locator("button.seat").first.wait_for()
+        bo.page.locator("#status:not(:empty)").wait_for()
+        for box in (
+            bo.page.locator("#ring").bounding_box(),
+            bo.page.locator("#status").bounding_box(),
+        ):
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 380
+        for button in bo.page.locator("button.seat").all():
+            box = button.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44
+        bo.page.screenshot(path=shots / f"{lang}-{'dark' if dark else 'light'}-compact.png")
+        assert bo.errors == []
+
+
+def test_opened_outside_telegram_it_says_how_to_open_it(browser, pages, fake_bridge):
+    """Without initData (a link opened in a browser) the page says, in both languages, to open
+    it from the game in Telegram, and asks the API nothing."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        visitor = open_player(
+            browser, pages, server.base, fake_bridge, seat=1, url=f"{server.base}/table"
+        )
+        visitor.page.locator("#outside", has_text="Open this table from the game").wait_for()
+        assert "请在 Telegram 里从游戏中打开" in visitor.page.locator("#outside").inner_text()
+        assert not visitor.page.locator("#app").is_visible()
+        assert server.hits.get("/api/table", 0) == 0
+        assert visitor.errors == []
+
+
+def test_telegrams_own_script_carries_the_scout(browser, pages, telegram_js):
+    """With telegram-web-app.js as Telegram ships it, the page tells Telegram it is ready, sets
+    up the MainButton for the picked seat and reacts to Telegram's press."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        ann = open_player(browser, pages, server.base, telegram_js, seat=1)
+        ann.status().filter(has_text="Your turn").wait_for()
+        assert "web_app_ready" in [kind for kind, _ in ann.posted()]
+        ann.seat(3).click()
+        assert ann.main_button()["text"] == "🔍 Scout 3. Cai"
+        assert ann.main_button()["is_visible"] is True
+        ann.press("main_button_pressed")
+        ann.seat(3).locator(".cd", has_text="Red 4").wait_for()
+        kinds = [d.get("type") for d in ann.posted("web_app_trigger_haptic_feedback")]
+        assert kinds == ["selection_change", "notification"]
+        assert ann.errors == []
+        assert table_url  # the same way in as the other tests
