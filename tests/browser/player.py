@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from handlers.table.auth import sign_init_data
 from handlers.table.selector import table_selector
-from tests.support.table_game import CHAT, GAME, NAMES, TOKEN, USERS
+from tests.support.table_game import CHAT, GAME, TOKEN, TableGame
 
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 # What Telegram's webview offers the page: postEvent, recorded here.
@@ -28,6 +28,7 @@ class Player:
 
     page: object
     name: str
+    lang: str
     errors: list[str] = field(default_factory=list)
     responses: list = field(default_factory=list)
 
@@ -40,9 +41,9 @@ class Player:
         """Telegram delivers an event, as when the person presses its MainButton."""
         self.page.evaluate("([e, d]) => Telegram.WebView.receiveEvent(e, d)", [event, data])
 
-    def seat(self, number: int, lang: str = "en"):
-        """The seat's button on the circle (its label starts '3. Cai' or '3号位 Cai')."""
-        label = f"{number}. {NAMES[number - 1]}" if lang == "en" else f"{number}号位 "
+    def seat(self, number: int):
+        """The seat's button on the circle (its label starts '3. ' or '3号位 ')."""
+        label = f"{number}. " if self.lang == "en" else f"{number}号位 "
         return self.page.locator(f'button.seat[aria-label^="{label}"]')
 
     def status(self):
@@ -87,16 +88,9 @@ def theme(dark: bool) -> str:
     return json.dumps(colours)
 
 
-def table_url(
-    base: str, seat: int, lang: str, dark: bool, *, start_param: str | None = None
-) -> str:
+def table_url(base: str, user: dict, dark: bool, *, start_param: str | None = None) -> str:
     """The page as Telegram opens it: the selector in the query, initData in the fragment."""
     selector = start_param or table_selector(CHAT, GAME)
-    user = {
-        "id": USERS[seat - 1],
-        "first_name": NAMES[seat - 1],
-        "language_code": "zh-hans" if lang == "zh" else "en",
-    }
     init = sign_init_data(TOKEN, user, selector, int(time.time()), chat_type="supergroup")
     fragment = (
         f"tgWebAppData={quote(init, safe='')}&tgWebAppVersion=8.0&tgWebAppPlatform=android"
@@ -110,14 +104,15 @@ def open_player(
     opened: list,
     base: str,
     bridge: str,
+    game: TableGame,
     *,
     seat: int,
-    lang: str = "en",
     dark: bool = False,
     url: str | None = None,
     height: int = 760,
 ) -> Player:
     """A 390-pixel-wide touch phone opening the table from Telegram (`url`: another way in)."""
+    lang = game.langs[seat - 1]
     context = browser.new_context(
         viewport={"width": 390, "height": height},
         device_scale_factor=2,
@@ -140,11 +135,11 @@ def open_player(
 
     context.route("**/*", route)
     page = context.new_page()
-    player = Player(page, NAMES[seat - 1])
+    player = Player(page, game.state.names[seat - 1], lang)
     page.on("console", lambda m: m.type == "error" and player.errors.append(m.text))
     page.on("pageerror", lambda e: player.errors.append(str(e)))
     page.on("response", lambda r: "/api/" in r.url and player.responses.append(r))
-    page.goto(url or table_url(base, seat, lang, dark))
+    page.goto(url or table_url(base, game.user(seat), dark))
     return player
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import time
 
@@ -10,7 +11,7 @@ import pytest
 from engine import Action
 from engine.variants import Variants
 from tests.browser.fake_api import serving
-from tests.browser.player import open_player, table_url
+from tests.browser.player import open_player
 from tests.support.table_game import TableGame
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -22,11 +23,11 @@ def test_a_scout_shows_the_card_to_the_scout_only(browser, pages, fake_bridge, s
     polling in Chinese and dark, reads that Ann scouted Cai and never receives Cai's card."""
     game = TableGame.deal(time.time())
     with serving(game) as server:
-        ann = open_player(browser, pages, server.base, fake_bridge, seat=1)
-        bo = open_player(browser, pages, server.base, fake_bridge, seat=2, lang="zh", dark=True)
+        ann = open_player(browser, pages, server.base, fake_bridge, game, seat=1)
+        bo = open_player(browser, pages, server.base, fake_bridge, game, seat=2, dark=True)
         ann.status().filter(has_text="Your turn").wait_for()
         bo.status().filter(has_text="轮到1号位 Ann").wait_for()
-        assert bo.seat(3, "zh").get_attribute("aria-disabled") == "true"
+        assert bo.seat(3).get_attribute("aria-disabled") == "true"
         assert {"type": "selection_change"} not in ann.posted("web_app_trigger_haptic_feedback")
         ann.page.screenshot(path=shots / "en-light-your-turn.png")
 
@@ -51,12 +52,12 @@ def test_a_scout_shows_the_card_to_the_scout_only(browser, pages, fake_bridge, s
         )
         ann.press("main_button_pressed")
         bo.status().filter(has_text="轮到你").wait_for(timeout=WAIT)
-        assert bo.seat(1, "zh").get_attribute("aria-disabled") == "false"
+        assert bo.seat(1).get_attribute("aria-disabled") == "false"
         bo.page.screenshot(path=shots / "zh-dark-your-turn.png")
-        bo.seat(1, "zh").click()
+        bo.seat(1).click()
         assert bo.main_button()["text"] == "🔍 侦查 1号位 Ann"
         bo.press("main_button_pressed")
-        bo.seat(1, "zh").locator(".cd", has_text="红1").wait_for()
+        bo.seat(1).locator(".cd", has_text="红1").wait_for()
         bo.page.screenshot(path=shots / "zh-dark-scouted.png")
 
         assert "红4" not in bo.page.content() and "Red 4" not in bo.page.content()
@@ -71,7 +72,7 @@ def test_a_move_made_on_an_old_view_is_too_late(browser, pages, fake_bridge):
     her confirmation is refused as too late, with an error haptic, and the page catches up."""
     game = TableGame.deal(time.time())
     with serving(game) as server:
-        ann = open_player(browser, pages, server.base, fake_bridge, seat=1)
+        ann = open_player(browser, pages, server.base, fake_bridge, game, seat=1)
         ann.status().filter(has_text="Your turn").wait_for()
         ann.seat(2).click()
         ann.press("visibility_changed", {"is_visible": False})
@@ -91,7 +92,7 @@ def test_a_decapitation_asks_its_declarations_and_the_end_replays(
     beside the target, then for confirmation; the game ends, and its replay shows every card."""
     game = TableGame.deal(time.time(), Variants(bodyguards=True))
     with serving(game) as server:
-        ann = open_player(browser, pages, server.base, fake_bridge, seat=1)
+        ann = open_player(browser, pages, server.base, fake_bridge, game, seat=1)
         ann.status().filter(has_text="Your turn").wait_for()
         ann.seat(2).click()
         ann.page.get_by_role("button", name="🗡 Decapitate 2. Bo…").click()
@@ -99,7 +100,8 @@ def test_a_decapitation_asks_its_declarations_and_the_end_replays(
         assert "bodyguard" in asked["message"] and "2. Bo" in asked["message"]
         assert ann.posted("web_app_setup_closing_behavior")[-1] == {"need_confirmation": True}
         ann.press("popup_closed", {"button_id": "n"})
-        assert ann.posted("web_app_open_popup")[-1]["message"].startswith("Decapitate 2. Bo?")
+        confirm = "Decapitate 2. Bo, bodyguard beside: No? This ends the game."
+        assert ann.posted("web_app_open_popup")[-1]["message"] == confirm
         ann.press("popup_closed", {"button_id": "go"})
 
         ann.status().filter(has_text="wins").wait_for()
@@ -116,16 +118,18 @@ def test_a_decapitation_asks_its_declarations_and_the_end_replays(
         assert ann.errors == []
 
 
-@pytest.mark.parametrize(("lang", "dark"), [("en", True), ("zh", False)])
+@pytest.mark.parametrize(("seat", "dark"), [(1, True), (2, False)])
 def test_the_circle_and_the_status_fit_a_compact_opening(
-    browser, pages, fake_bridge, shots, lang, dark
+    browser, pages, fake_bridge, shots, seat, dark
 ):
-    """Opened half height (about 380 px), the seat circle and the status line are in view."""
+    """Opened half height (about 380 px), the seat circle and the status line are in view:
+    Ann in English and dark, Bo in Chinese and light."""
     game = TableGame.deal(time.time())
     with serving(game) as server:
         bo = open_player(
-            browser, pages, server.base, fake_bridge, seat=2, lang=lang, dark=dark, height=380
+            browser, pages, server.base, fake_bridge, game, seat=seat, dark=dark, height=380
         )
+        lang = bo.lang
         bo.page.locator("button.seat").first.wait_for()
         bo.page.locator("#status:not(:empty)").wait_for()
         for box in (
@@ -140,13 +144,40 @@ def test_the_circle_and_the_status_fit_a_compact_opening(
         assert bo.errors == []
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_full_table_of_fourteen_seats_keeps_every_seat_apart(
+    browser, pages, fake_bridge, shots, lang
+):
+    """Twelve players and two virtual seats, long and Chinese names: every seat a target of
+    44 px or more, none overlapping another, the virtual ones marked in words."""
+    game = TableGame.full(time.time())
+    seat = next(s for s, u in enumerate(game.users, 1) if u and game.langs[s - 1] == lang)
+    with serving(game) as server:
+        player = open_player(browser, pages, server.base, fake_bridge, game, seat=seat)
+        player.page.locator("#status:not(:empty)").wait_for()
+        seats = player.page.locator("button.seat")
+        assert seats.count() == 14
+        boxes = [b.bounding_box() for b in seats.all()]
+        assert all(b["width"] >= 44 and b["height"] >= 44 for b in boxes)
+        centres = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, b["width"]) for b in boxes]
+        for i, (x, y, d) in enumerate(centres):  # round buttons: apart when their centres are
+            for x2, y2, d2 in centres[i + 1 :]:
+                assert math.dist((x, y), (x2, y2)) >= (d + d2) / 2
+        virtual = [s for s, v in enumerate(game.state.virtual, 1) if v]
+        word = "virtual" if player.lang == "en" else "虚拟"
+        for number in virtual:
+            assert word in player.seat(number).get_attribute("aria-label")
+        player.page.screenshot(path=shots / f"{player.lang}-light-fourteen-seats.png")
+        assert player.errors == []
+
+
 def test_opened_outside_telegram_it_says_how_to_open_it(browser, pages, fake_bridge):
     """Without initData (a link opened in a browser) the page says, in both languages, to open
     it from the game in Telegram, and asks the API nothing."""
     game = TableGame.deal(time.time())
     with serving(game) as server:
         visitor = open_player(
-            browser, pages, server.base, fake_bridge, seat=1, url=f"{server.base}/table"
+            browser, pages, server.base, fake_bridge, game, seat=1, url=f"{server.base}/table"
         )
         visitor.page.locator("#outside", has_text="Open this table from the game").wait_for()
         assert "请在 Telegram 里从游戏中打开" in visitor.page.locator("#outside").inner_text()
@@ -160,7 +191,7 @@ def test_telegrams_own_script_carries_the_scout(browser, pages, telegram_js):
     up the MainButton for the picked seat and reacts to Telegram's press."""
     game = TableGame.deal(time.time())
     with serving(game) as server:
-        ann = open_player(browser, pages, server.base, telegram_js, seat=1)
+        ann = open_player(browser, pages, server.base, telegram_js, game, seat=1)
         ann.status().filter(has_text="Your turn").wait_for()
         assert "web_app_ready" in [kind for kind, _ in ann.posted()]
         ann.seat(3).click()
@@ -171,4 +202,3 @@ def test_telegrams_own_script_carries_the_scout(browser, pages, telegram_js):
         kinds = [d.get("type") for d in ann.posted("web_app_trigger_haptic_feedback")]
         assert kinds == ["selection_change", "notification"]
         assert ann.errors == []
-        assert table_url  # the same way in as the other tests

@@ -11,7 +11,15 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from engine import Action, GameState, IllegalAction, apply, legal_actions, to_record
+from engine import (
+    Action,
+    GameState,
+    IllegalAction,
+    apply,
+    legal_actions,
+    new_game,
+    to_record,
+)
 from engine.state import OVER, TURNCOAT, start_state
 from engine.variants import Variants
 from engine.views import PUBLIC_PHASE, events_for, known_cards, learned
@@ -44,23 +52,40 @@ class TableGame:
 
     state: GameState
     now: float
+    users: tuple[int, ...] = USERS  # 0 for a virtual seat
+    langs: tuple[str, ...] = LANGS
     title: str = "Friday table"
     deadline: float | None = None
     applied: dict[tuple[int, str], bool] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def deal(cls, now: float, variants: Variants | None = None, deal=DEAL) -> TableGame:
-        """Seat 1 (Ann) plays first."""
+    def deal(cls, now: float, variants: Variants | None = None) -> TableGame:
+        """Ann, Bo, Cai and Dee dealt DEAL; seat 1 (Ann) plays first."""
         state = start_state(
             variants=variants or Variants(),
             names=NAMES,
             virtual=(False,) * len(NAMES),
-            deal=tuple(deal),
+            deal=DEAL,
             set_aside=(),
             first=1,
         )
         return cls(state, now, deadline=now + TURN_SECONDS)
+
+    @classmethod
+    def full(cls, now: float, seed: int = 7) -> TableGame:
+        """The largest table: twelve players (long and Chinese names) and two virtual seats."""
+        names = [f"{n}{i}" for i, n in enumerate(("Alexandrina", "张伟", "Bo", "李秀英"), 1)]
+        names += [f"Player {i}" for i in range(5, 13)]
+        state, _ = new_game(names, Variants(virtual_players=2, bodyguards=True), seed=seed)
+        users = tuple(0 if v else 200 + s for s, v in enumerate(state.virtual, 1))
+        langs = tuple("zh" if "张" in n or "李" in n else "en" for n in state.names)
+        return cls(state, now, users, langs, deadline=now + TURN_SECONDS)
+
+    def user(self, seat: int) -> dict:
+        """The Telegram user in `seat`, as initData carries them."""
+        lang = "zh-hans" if self.langs[seat - 1] == "zh" else "en"
+        return {"id": self.users[seat - 1], "first_name": self.state.names[seat - 1], "language_code": lang}
 
     # The API's side (TableSource).
     def view(self, selector: Selector, opening: Opening, now: float) -> dict | None:
@@ -103,7 +128,7 @@ class TableGame:
         if (selector.kind, selector.chat, selector.game) != (kind, CHAT, GAME):
             return None
         uid = opening.user.id
-        return USERS.index(uid) + 1 if uid in USERS else None
+        return self.users.index(uid) + 1 if uid and uid in self.users else None
 
     # The game's side.
     def act(self, action: Action, now: float) -> None:
@@ -116,12 +141,13 @@ class TableGame:
 
     def view_of(self, seat: int) -> dict:
         """What `seat` is shown now, built from the events it was sent."""
-        state, lang = self.state, LANGS[seat - 1]
+        state, lang = self.state, self.langs[seat - 1]
         known = known_cards(state, seat)
         seats = [
             SeatShown(
                 s,
                 name,
+                virtual=state.virtual[s - 1],
                 card=known.get(s),
                 face_up=state.over or (s in known and known[s] in state.face_up),
             )
@@ -142,7 +168,7 @@ class TableGame:
             moves=moves_for(
                 legal_actions(state, seat), state.turn if state.phase == TURNCOAT else None
             ),
-            next_up=not state.over and state.turn % state.seats + 1 == seat,
+            next_up=not state.over and self.next_after(state.turn) == seat,
             timeline=lines,
             latest=len(lines) - 1 if lines else None,
             variants=state.variants.names_on(),
@@ -153,6 +179,13 @@ class TableGame:
             ),
             result=self.result(),
         )
+
+    def next_after(self, seat: int) -> int:
+        """The human seat whose turn comes after `seat`'s."""
+        seat = seat % self.state.seats + 1
+        while self.state.virtual[seat - 1]:
+            seat = seat % self.state.seats + 1
+        return seat
 
     def facts(self, seat: int) -> list[dict]:
         out = []
