@@ -41,7 +41,9 @@ def replay_view(record: dict, *, lang: str, selector: str, title: str, describe:
         "variants": list(state.variants.names_on()),
         "seats": [
             {"seat": s, "name": n, "virtual": v, "card": c}
-            for s, (n, v, c) in enumerate(zip(state.names, state.virtual, state.deal), 1)
+            for s, (n, v, c) in enumerate(
+                zip(state.names, state.virtual, state.deal, strict=True), 1
+            )
         ],
         "set_aside": list(state.set_aside),
         "first": state.first,

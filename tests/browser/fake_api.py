@@ -58,7 +58,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_GET = do_POST = _answer
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the stdlib's name)
+    def log_message(self, format: str, *args: object) -> None:
         """Quiet: initData travels in a header, and a test's output stays readable."""
 
 

@@ -59,7 +59,7 @@ class Player:
         for response in self.responses:
             try:
                 bodies.append(response.text())
-            except Exception:  # noqa: BLE001 (a 304 has no body to read)
+            except Exception:  # a 304 has no body to read
                 bodies.append("")
         return bodies
 

@@ -85,7 +85,11 @@ class TableGame:
     def user(self, seat: int) -> dict:
         """The Telegram user in `seat`, as initData carries them."""
         lang = "zh-hans" if self.langs[seat - 1] == "zh" else "en"
-        return {"id": self.users[seat - 1], "first_name": self.state.names[seat - 1], "language_code": lang}
+        return {
+            "id": self.users[seat - 1],
+            "first_name": self.state.names[seat - 1],
+            "language_code": lang,
+        }
 
     # The API's side (TableSource).
     def view(self, selector: Selector, opening: Opening, now: float) -> dict | None:
