@@ -31,6 +31,11 @@ def test_a_scout_shows_the_card_to_the_scout_only(browser, pages, fake_bridge, s
         assert {"type": "selection_change"} not in ann.posted("web_app_trigger_haptic_feedback")
         ann.page.screenshot(path=shots / "en-light-your-turn.png")
 
+        ann.seat(2).click()
+        assert ann.main_button()["text"] == "🔍 Scout 2. Bo"
+        ann.press("back_button_pressed")  # Telegram's BackButton drops the pick
+        assert ann.main_button()["is_visible"] is False
+        assert ann.posted("web_app_setup_back_button")[-1]["is_visible"] is False
         ann.seat(3).click()
         assert ann.main_button()["text"] == "🔍 Scout 3. Cai"
         assert ann.main_button()["is_visible"] is True
@@ -202,3 +207,61 @@ def test_telegrams_own_script_carries_the_scout(browser, pages, telegram_js):
         kinds = [d.get("type") for d in ann.posted("web_app_trigger_haptic_feedback")]
         assert kinds == ["selection_change", "notification"]
         assert ann.errors == []
+
+
+def test_a_scouted_turncoat_swaps_from_the_page(browser, pages, fake_bridge):
+    """Ann scouts Bo's X; Bo's page offers the swap in Chinese, and after it Bo holds Red 1."""
+    deal = ("R1", "BX", "R4", "B3", "R7", "B1", "R3", "B5")
+    game = TableGame.deal(time.time(), Variants(turncoat=True), deal)
+    with serving(game) as server:
+        bo = open_player(browser, pages, server.base, fake_bridge, game, seat=2)
+        bo.status().filter(has_text="轮到1号位 Ann").wait_for()
+        game.act(Action("scout", 1, target=2), time.time())
+        bo.status().filter(has_text="是否与 1号位 Ann 交换人物牌").wait_for(timeout=WAIT)
+        bo.page.get_by_role("button", name="🔄 交换").click()
+        bo.page.locator("#card", has_text="红1").wait_for()
+        assert bo.page.locator("#facts").inner_text() == "你与 1号位 Ann 交换了人物牌：现在是 红1"
+        assert game.state.cards[:2] == ("BX", "R1")
+        assert bo.errors == []
+
+
+def test_the_observer_predicts_after_a_scout(browser, pages, fake_bridge):
+    """Ann, the Observer, scouts Cai, then reveals and predicts Blue after a confirmation."""
+    game = TableGame.deal(
+        time.time(), Variants(observer=True), ("OBS", "B7", "R4", "B3"), set_aside=("R1",)
+    )
+    with serving(game) as server:
+        ann = open_player(browser, pages, server.base, fake_bridge, game, seat=1)
+        ann.status().filter(has_text="Your turn").wait_for()
+        ann.seat(3).click()
+        ann.press("main_button_pressed")
+        ann.page.get_by_role("button", name="👁 Reveal: Blue wins").click()
+        ann.press("popup_closed", {"button_id": "go"})
+        ann.page.locator("#timeline li", has_text="predicts: Blue wins").wait_for()
+        assert game.state.prediction == (1, "blue")
+        assert "2. Bo" in ann.page.locator("#who").inner_text()
+        assert ann.errors == []
+
+
+def test_the_spy_guesses_both_captains_by_tapping_two_seats(browser, pages, fake_bridge, shots):
+    """Ann announces a decapitation; Dee, the Spy, taps Red's captain then Blue's, and confirms
+    with the MainButton; the game ends."""
+    game = TableGame.deal(
+        time.time(), Variants(spy=True), ("R1", "B7", "R4", "SPY"), set_aside=("B3",)
+    )
+    with serving(game) as server:
+        dee = open_player(browser, pages, server.base, fake_bridge, game, seat=4)
+        dee.status().filter(has_text="轮到1号位 Ann").wait_for()
+        game.act(Action("decapitate", 1, target=2), time.time())
+        dee.status().filter(has_text="红方队长").wait_for(timeout=WAIT)
+        dee.seat(3).click()
+        dee.status().filter(has_text="蓝方队长").wait_for()
+        dee.seat(2).click()
+        assert dee.main_button()["text"] == "猜测：红方 3号位 Cai，蓝方 2号位 Bo"
+        assert "红方" in dee.seat(3).get_attribute("aria-label")
+        assert "蓝方" in dee.seat(2).get_attribute("aria-label")
+        dee.page.screenshot(path=shots / "zh-light-spy.png")
+        dee.press("main_button_pressed")
+        dee.status().filter(has_text="获胜").wait_for()
+        assert game.state.spy_guess == (4, 3, 2)
+        assert dee.errors == []

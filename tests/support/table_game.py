@@ -29,13 +29,13 @@ from handlers.table.moves import MoveRequest, moves_for, to_action
 from handlers.table.replay import replay_view
 from handlers.table.selector import REPLAY, TABLE, Selector, replay_selector, table_selector
 from handlers.table.view import SeatShown, table_view, view_version
-from handlers.telegram.texts import card_name, t
+from handlers.telegram.texts import card_name, colour_name, t
 
 TOKEN = "123456:TEST-table-token"
 CHAT, GAME = -1001234567890, 1764547200
-NAMES = ("Ann", "Bo", "Cai", "Dee")
-USERS = (101, 102, 103, 104)  # Telegram user ids of the seats, in seat order
-LANGS = ("en", "zh", "en", "zh")
+NAMES = ("Ann", "Bo", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal")
+USERS = tuple(range(101, 109))  # Telegram user ids of the seats, in seat order
+LANGS = ("en", "zh") * 4
 DEAL = ("R1", "B7", "R4", "B3")  # a four-seat deal: 1, 3, 4, 5, 7 of each colour are in play
 OUTSIDER = 999
 TURN_SECONDS = 60
@@ -60,14 +60,21 @@ class TableGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def deal(cls, now: float, variants: Variants | None = None) -> TableGame:
-        """Ann, Bo, Cai and Dee dealt DEAL; seat 1 (Ann) plays first."""
+    def deal(
+        cls,
+        now: float,
+        variants: Variants | None = None,
+        deal: tuple[str, ...] = DEAL,
+        set_aside: tuple[str, ...] = (),
+    ) -> TableGame:
+        """Ann, Bo, Cai and Dee (and more, for a longer `deal`) dealt `deal`; seat 1 (Ann)
+        plays first."""
         state = start_state(
             variants=variants or Variants(),
-            names=NAMES,
-            virtual=(False,) * len(NAMES),
-            deal=DEAL,
-            set_aside=(),
+            names=NAMES[: len(deal)],
+            virtual=(False,) * len(deal),
+            deal=deal,
+            set_aside=set_aside,
             first=1,
         )
         return cls(state, now, deadline=now + TURN_SECONDS)
@@ -213,6 +220,13 @@ class TableGame:
             return t(lang, "done_line", name=label(event["seat"], lang))
         if kind == "turn":
             return plain(t(lang, "turn_line", name=label(event["seat"], lang)))
+        if kind == "predicted":
+            colour = colour_name(lang, event["color"])
+            return plain(t(lang, "predicted_line", name=label(event["seat"], lang), colour=colour))
+        if kind == "swapped":
+            holder, scout = label(event["seat"], lang), label(event["scout"], lang)
+            card = card_name(lang, event["card"])
+            return plain(t(lang, "swapped_line", holder=holder, scout=scout, card=card))
         if kind == "decapitation_announced":
             return plain(t(lang, "announced_line", name=label(event["seat"], lang)))
         return None

@@ -60,15 +60,7 @@ def test_a_turncoats_silent_keep_changes_no_version_but_the_scouts():
     """Ann scouts Bo's X; Bo keeps it. Only Ann, now free to speak, sees a new view: Cai's and
     Dee's versions cannot tell that an X was scouted and kept."""
     deal = ("R1", "BX", "R4", "B3", "R7", "B1", "R3", "B5")
-    game = TableGame.deal(NOW, Variants(turncoat=True))
-    game.state = game.state._replace(
-        names=tuple(f"P{i}" for i in range(1, 9)),
-        virtual=(False,) * 8,
-        deal=deal,
-        cards=deal,
-        acted=(False,) * 8,
-    )
-    game.users, game.langs = tuple(range(101, 109)), ("en",) * 8
+    game = TableGame.deal(NOW, Variants(turncoat=True), deal)
     game.act(Action("scout", 1, target=2), NOW)
     before = {seat: view_version(game.view_of(seat)) for seat in range(1, 9)}
     assert game.view_of(2)["you"]["moves"] == {"swap": {"with": 1}, "keep": {}}
