@@ -24,6 +24,7 @@ class TableServer(ThreadingHTTPServer):
         self.game = game
         self.hits: dict[str, int] = {}
         self.hits_lock = threading.Lock()
+        self.unavailable = 0  # how many of the next view requests answer 503
 
     @property
     def base(self) -> str:
@@ -37,6 +38,13 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         with self.server.hits_lock:
             self.server.hits[url.path] = self.server.hits.get(url.path, 0) + 1
+            down = url.path == "/api/table" and self.server.unavailable > 0
+            self.server.unavailable -= down
+        if down:  # as API Gateway answers when the function fails
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         response = handle(

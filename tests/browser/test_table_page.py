@@ -11,8 +11,8 @@ import pytest
 from engine import Action
 from engine.variants import Variants
 from tests.browser.fake_api import serving
-from tests.browser.player import open_player
-from tests.support.table_game import TableGame
+from tests.browser.player import open_player, table_url
+from tests.support.table_game import OUTSIDER, TableGame
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 WAIT = 15_000  # ms: a poll comes every 1.5-4 s
@@ -174,6 +174,31 @@ def test_a_full_table_of_fourteen_seats_keeps_every_seat_apart(
             assert word in player.seat(number).get_attribute("aria-label")
         player.page.screenshot(path=shots / f"{player.lang}-light-fourteen-seats.png")
         assert player.errors == []
+
+
+def test_a_table_that_answers_503_at_first_is_shown_once_it_recovers(browser, pages, fake_bridge):
+    """The first poll meets a failing server: the page backs off and tries again until the
+    table comes."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        server.unavailable = 1
+        ann = open_player(browser, pages, server.base, fake_bridge, game, seat=1)
+        ann.status().filter(has_text="Your turn").wait_for(timeout=WAIT)
+        assert server.hits["/api/table"] >= 2
+        assert all("503" in error for error in ann.errors), ann.errors
+
+
+def test_someone_without_a_seat_is_told_so_and_shown_no_table(browser, pages, fake_bridge):
+    """A Telegram user with no seat at the game (a forwarded link) gets the API's refusal in
+    words, and no seat circle."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        stranger = {"id": OUTSIDER, "first_name": "Zed", "language_code": "en"}
+        url = table_url(server.base, stranger, dark=False)
+        zed = open_player(browser, pages, server.base, fake_bridge, game, seat=1, url=url)
+        zed.status().filter(has_text="You have no seat at this game.").wait_for()
+        assert zed.page.locator("button.seat").count() == 0
+        assert all("403" in error for error in zed.errors), zed.errors
 
 
 def test_opened_outside_telegram_it_says_how_to_open_it(browser, pages, fake_bridge):
