@@ -28,8 +28,14 @@ from infra.aws.config import (
     resolve_region,
 )
 from infra.aws.connections import close_connections, tls_context
-from infra.aws.factory import SWITCH, AwsClient, boto3_client, client
-from infra.aws.own_client import CONNECT_TIMEOUT, DEADLINE, READ_TIMEOUT, Client
+from infra.aws.factory import SWITCH, AwsClient, boto3_client, client, read_timeout
+from infra.aws.own_client import (
+    CONNECT_TIMEOUT,
+    DEADLINE,
+    DYNAMODB_READ_TIMEOUT,
+    READ_TIMEOUT,
+    Client,
+)
 from infra.aws.retries import MAX_ATTEMPTS, THROTTLING, backoff, retryable
 from infra.aws.signing import sign
 from infra.aws.wire import AwsError
@@ -37,6 +43,7 @@ from infra.aws.wire import AwsError
 __all__ = [
     "CONNECT_TIMEOUT",
     "DEADLINE",
+    "DYNAMODB_READ_TIMEOUT",
     "MAX_ATTEMPTS",
     "READ_TIMEOUT",
     "SERVICES",
@@ -53,6 +60,7 @@ __all__ = [
     "boto3_client",
     "client",
     "close_connections",
+    "read_timeout",
     "resolve_credentials",
     "resolve_endpoint",
     "resolve_region",
