@@ -7,7 +7,8 @@ and 102 + 61 ms for botocore (bench/aws_client.py: fresh processes, moto on loop
 warm calls cost the same. It is held to botocore where that matters: it retries what botocore
 retries and nothing else, refuses endpoints it would have to guess (FIPS, dual-stack, other
 partitions), drops connections idle for longer than a frozen Lambda's survive, and bounds each
-call by a deadline. DECAPITATION_AWS_CLIENT=boto3 makes `client()` return boto3's clients for
+call by a deadline (a DynamoDB answer, due in milliseconds, by 2 s, so a stalled write is sent
+again within it). DECAPITATION_AWS_CLIENT=boto3 makes `client()` return boto3's clients for
 anything beyond that. botocore is otherwise imported only to find credentials when the
 environment holds none (a laptop with a profile, never Lambda).
 
