@@ -149,9 +149,18 @@ class Host:
             deadline = new.next_wake()
             if deadline is not None and deadline != before:  # an unchanged one is set already
                 self.wake(chat, deadline)  # before the save: a run that dies after it loses none
-            self._save(
-                Item(key, version, new.data, self._game_expiry(new)), new, playing, now, outs
-            )
+            item = Item(key, version, new.data, self._game_expiry(new))
+            try:
+                self._save(item, new, playing, now, outs)
+            except Conflict:
+                raise
+            except Exception:
+                # No answer (a timeout, say): the write may have been applied, its messages
+                # owed under this run's lease. A timer at the lease's end sends them then, as
+                # for a run busy elsewhere, should nobody come back before.
+                if outs:
+                    self.wake(chat, now + LEASE)
+                raise
             keys = [batch.key for batch in taken] + ([mine] if outs else [])
             return Change(new, outs_of(taken) + outs, keys=keys, saved_version=version + 1)
 
@@ -273,7 +282,12 @@ class Host:
 
         try:
             return retry_on_conflict(attempt)
-        except Conflict:  # every attempt lost a race: the batches stay owed
+        except Exception as error:  # lost every race, or no answer: the batches stay owed
+            # The messages are out; only the mark is missing. The update does not fail for
+            # it: a timer at the lease's end sends what is still owed (at least once).
+            log.warning("could not mark delivered messages: %s", type(error).__name__)
+            if keys or retry:
+                self.wake(chat, self.clock() + LEASE)
             return False
 
     def _game_expiry(self, table: Table) -> int:

@@ -118,6 +118,8 @@ async def send(
     lobby = [out for out in outs if out.get("ref") == "lobby_msg" and out["op"] == "edit"]
     if lobby and table.status == LOBBY_STATUS and not latest:
         await settle_lobby(context, table, lobby[-1])
+    if "board" in delivery.ids and table.status == PLAYING and not latest:
+        await settle_board(context, table, delivery.ids["board"], keys)
     if table.to_reach(delivery.unreachable) and table.status == PLAYING:
         await tell_unreachable(context, table, table.to_reach(delivery.unreachable))
     if delivery.unreachable and table.status in (LOBBY_STATUS, PLAYING):
@@ -143,6 +145,21 @@ async def settle_lobby(context, table: Table, sent: dict) -> None:
             return
         await deliver(context.bot, [out], {})
         sent = out
+
+
+async def settle_board(context, table: Table, message_id: int, keys) -> None:
+    """A turn message this run posted, with another change saved before its delivery mark (the
+    next player acting at once, the game ending): if the table no longer has it as its turn
+    message, nobody will ever take its buttons off, so they come off now. (While the mark is
+    not written, its batch is owed and goes out again: the message is left as it is.)"""
+    latest = deps(context).host.latest(table.chat)
+    if latest is None or any(batch.get("key") in keys for batch in latest.data.get("owed") or []):
+        return
+    board = latest.data.get("board") or {}
+    current = latest.game == table.game and latest.status == PLAYING
+    if current and board.get("msg") == message_id:
+        return
+    await deliver(context.bot, [{"op": "drop_buttons", "chat": table.chat, "msg": message_id}], {})
 
 
 async def follow_upgrade(context, table: Table, delivery) -> None:

@@ -170,3 +170,64 @@ def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
     assert host.store.load(game_key(CHAT)).data["moved_to"] == new
     assert host.change(CHAT, 3, saying(HELLO)).table.data["applied"] == [1, 3]
     assert host.load(CHAT).data["applied"] == [1, 3]
+
+
+def test_a_delivery_mark_that_cannot_be_written_leaves_the_batch_to_a_timer(
+    host: Host, store, clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The messages are out; the mark finds no answer: the update does not fail, and a timer
+    at the lease's end sends what is still owed."""
+    woken: list[tuple[int, float]] = []
+    host.wake = lambda chat, when: woken.append((chat, when))
+    first = host.change(CHAT, 1, saying(HELLO))
+    save = store.save
+
+    def unanswered(item: Item) -> Item:
+        raise TimeoutError("no answer")
+
+    store.save = unanswered
+    assert not host.remember(CHAT, 1, {}, None, first.keys, saved_version=1)
+    store.save = save
+
+    assert woken == [(CHAT, clock.now + LEASE)]
+    assert "could not mark delivered messages: TimeoutError" in caplog.text
+    clock.now += LEASE
+    assert host.change(CHAT, 2, unchanged).outs == [HELLO]  # the timer's run
+
+
+def test_a_delivery_mark_losing_every_race_leaves_the_batch_to_a_timer(
+    host: Host, store, clock
+) -> None:
+    woken: list[tuple[int, float]] = []
+    host.wake = lambda chat, when: woken.append((chat, when))
+    first = host.change(CHAT, 1, saying(HELLO))
+
+    def losing(item: Item) -> Item:
+        raise Conflict(item.key, item.version)
+
+    store.save = losing
+    assert not host.remember(CHAT, 1, {}, None, first.keys)
+    assert woken == [(CHAT, clock.now + LEASE)]
+
+
+def test_a_change_whose_save_has_no_answer_sets_a_timer_at_its_lease_end(
+    host: Host, store, clock
+) -> None:
+    """The write may have been applied with its messages owed: should nobody come back, the
+    timer at the lease's end sends them, as for a run busy elsewhere."""
+    woken: list[tuple[int, float]] = []
+    host.wake = lambda chat, when: woken.append((chat, when))
+    save = store.save
+
+    def applied_unanswered(item: Item) -> Item:
+        save(item)
+        raise TimeoutError("no answer")
+
+    store.save = applied_unanswered
+    with pytest.raises(TimeoutError):
+        host.change(CHAT, 1, saying(HELLO))
+    store.save = save
+
+    assert woken == [(CHAT, clock.now + LEASE)]
+    clock.now += LEASE
+    assert host.change(CHAT, None, unchanged).outs == [HELLO]  # the timer's run
