@@ -31,6 +31,7 @@ from handlers.telegram.changes import (
     is_admin,
     is_group,
     lang_of,
+    membership,
     own_lang,
     reply,
     run,
@@ -113,6 +114,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reconnect(update, context)
         return
     chat, game = target
+    if not await may_join(update, context, chat, game):
+        return
 
     def join(table: Table | None):
         if table is None or table.game != game:
@@ -133,6 +136,24 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
     deps(context).host.point_user(user.id, chat)
+
+
+async def may_join(update: Update, context, chat: int, game: int) -> bool:
+    """Whether the joiner may take a seat in the group's open lobby: only its members may (a
+    forwarded lobby or a guessed link seats nobody else). Otherwise they are told privately
+    why, in their language: not a member, or Telegram could not say (then they try again)."""
+    user = update.effective_user
+    table = deps(context).host.load(chat)
+    if table is None or table.game != game or table.status != LOBBY_STATUS:
+        return True  # the change refuses a game no longer open
+    if table.is_player(user.id):
+        return True
+    member = await membership(context, table.chat, user.id)
+    if member is True:
+        return True
+    lang = table.lang_of(user.id, own_lang(user))
+    await reply(update, t(lang, "join_members_only" if member is False else "member_check_failed"))
+    return False
 
 
 async def reconnect(update: Update, context) -> None:
