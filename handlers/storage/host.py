@@ -38,7 +38,12 @@ from handlers.storage.owed import (
 )
 from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
-from handlers.storage.stats import counted_with_the_end, forget_player, keys_counted
+from handlers.storage.stats import (
+    counted_with_the_end,
+    forget_player,
+    holding_groups,
+    keys_counted,
+)
 from infra.store import Conflict, GameStore, Item
 
 __all__ = [
@@ -173,9 +178,9 @@ class Host:
         it) is counted in its statistics, and kept in its group's history (the end message in
         `outs` carries it), by the same write, all or nothing: exactly once."""
         ends = [(out["chat"], out["history"]) for out in outs if out.get("history")]
-        keys = keys_counted(playing, table) + [history_key(chat) for chat, _ in ends]
+        keys = keys_counted(playing, table, ends) + [history_key(chat) for chat, _ in ends]
         found = self.store.load_many(keys) if keys else {}
-        extra = counted_with_the_end(found, playing, table, now)
+        extra = counted_with_the_end(found, playing, table, now, ends)
         for chat, entry in ends:
             added = history.with_game(found.get(history_key(chat)), chat, entry, self.clock)
             extra += [added] if added is not None else []
@@ -299,10 +304,14 @@ class Host:
         """One more failed delivery of an update; how many there have been."""
         return records.count_failure(self.store, update_id, self.clock)
 
-    def forget_user(self, user: int) -> None:
-        """Erase the user's pointer at the groups they played in, and their statistics."""
+    def forget_user(self, user: int, chats: Collection[int] = ()) -> None:
+        """Erase the user from every group that holds them (those their statistics item names,
+        and `chats`): their name in its kept games, their place on its list for the next game
+        and on its leaderboard; then their statistics and their pointer."""
+        for chat in dict.fromkeys([*holding_groups(self.store, user), *chats]):
+            history.forget_player(self.store, chat, user)
+        forget_player(self.store, user, chats)
         records.forget(self.store, user_key(user))
-        forget_player(self.store, user)
 
     def point_user(self, user: int, chat: int) -> None:
         """Put `chat` first among the groups a user's private commands look in."""

@@ -20,8 +20,14 @@ from handlers.session.table import (
 )
 from handlers.session.table import LOBBY as LOBBY_STATUS
 from handlers.storage import history
-from handlers.storage.keys import group_stats_key, player_stats_key, prefs_key, user_key
-from handlers.storage.records import pointed_chats
+from handlers.storage.keys import (
+    game_key,
+    group_stats_key,
+    player_stats_key,
+    prefs_key,
+    user_key,
+)
+from handlers.storage.records import all_pointed, pointed_chats
 from handlers.telegram import buttondata as callbacks
 from handlers.telegram import render
 from handlers.telegram.absence import coming_back
@@ -31,6 +37,7 @@ from handlers.telegram.changes import (
     is_admin,
     is_group,
     lang_of,
+    membership,
     own_lang,
     reply,
     run,
@@ -113,6 +120,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reconnect(update, context)
         return
     chat, game = target
+    if not await may_join(update, context, chat, game):
+        return
 
     def join(table: Table | None):
         if table is None or table.game != game:
@@ -133,6 +142,24 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
     deps(context).host.point_user(user.id, chat)
+
+
+async def may_join(update: Update, context, chat: int, game: int) -> bool:
+    """Whether the joiner may take a seat in the group's open lobby: only its members may (a
+    forwarded lobby or a guessed link seats nobody else). Otherwise they are told privately
+    why, in their language: not a member, or Telegram could not say (then they try again)."""
+    user = update.effective_user
+    table = deps(context).host.load(chat)
+    if table is None or table.game != game or table.status != LOBBY_STATUS:
+        return True  # the change refuses a game no longer open
+    if table.is_player(user.id):
+        return True
+    member = await membership(context, table.chat, user.id)
+    if member is True:
+        return True
+    lang = table.lang_of(user.id, own_lang(user))
+    await reply(update, t(lang, "join_members_only" if member is False else "member_check_failed"))
+    return False
 
 
 async def reconnect(update: Update, context) -> None:
@@ -211,32 +238,45 @@ async def mycard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def forget(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/forget: erase what the bot keeps about you: the groups you played in, your place in
-    any lobby (not in a game in play, whose cards need their players until the end), your name
-    in those groups' kept games and your place on their lists for the next game."""
+    """/forget: erase what the bot keeps about you, in every group that holds you: your place
+    in any lobby (not in a game in play, whose cards need their players until the end), your
+    name and id in its kept games, on its leaderboard and on its list for the next game, your
+    statistics and the groups you played in."""
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
         await reply(update, t(lang_of(context, update.effective_chat.id, user), "private_only"))
         return
-    if playing_table(context, user.id, (PLAYING,)) is not None:
+    d = deps(context)
+    chats = all_pointed(d.host.get(user_key(user.id)))
+    d.host.prefetch([game_key(chat) for chat in chats])
+    if any(in_play(d.host.load(chat), user.id) for chat in chats):
         await reply(update, t(lang, "forget_playing"))
         return
-    d = deps(context)
-    for chat in pointed_chats(d.host.get(user_key(user.id))):
-        history.forget_player(d.host.store, chat, user.id)  # the games kept, the next's list
-        table = d.host.load(chat)
-        if table is not None and table.status == LOBBY_STATUS and table.is_player(user.id):
-            with suppress(ApplicationHandlerStop):  # a redelivery: left the first time
-                await run(context, chat, update.update_id, leave_lobby(user.id))
-    d.host.forget_user(user.id)
+    for chat in chats:
+        try:
+            await run(context, chat, update.update_id, leave_lobby(user.id))
+        except Refused:  # dealt since: they play it to its end
+            await reply(update, t(lang, "forget_playing"))
+            return
+        except ApplicationHandlerStop:  # a redelivery: left the first time
+            continue
+    d.host.forget_user(user.id, chats)
     await reply(update, t(lang, "forgotten"))
 
 
+def in_play(table: Table | None, user: int) -> bool:
+    """Whether `user` holds a seat in the table's game in play."""
+    return table is not None and table.status == PLAYING and table.seat_of(user) is not None
+
+
 def leave_lobby(user: int):
-    """A changer that takes `user` out of the lobby, if they are still in it."""
+    """A changer that takes `user` out of the lobby, if they are still in it; `Refused` when
+    the game has been dealt with them in it."""
 
     def leave(table: Table | None):
+        if in_play(table, user):
+            raise Refused("forget_playing")
         if table is None or table.status != LOBBY_STATUS or not table.is_player(user):
             return None, []
         return table, render.show(table, table.leave(user))

@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from telegram import InputFile, Update
-from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
@@ -18,7 +18,7 @@ from handlers.telegram import buttondata as callbacks
 from handlers.telegram import render
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.buttondata import Press
-from handlers.telegram.changes import deps, is_group, lang_of, own_lang, reply
+from handlers.telegram.changes import deps, is_group, lang_of, membership, own_lang, reply
 from handlers.telegram.outbox import deliver, markup
 from handlers.telegram.render import records as shown
 from handlers.telegram.render.common import join_url
@@ -56,17 +56,6 @@ def after_the_calls(context, chat: int, waiting: dict[int, str | None], update_i
 def presser_lang(user) -> str:
     """The language of an answer to one person: their Telegram app's."""
     return language_for(getattr(user, "language_code", None))
-
-
-async def is_member(context, chat: int, user: int) -> bool:
-    """True when `user` is in the group (its records and calls are for its members)."""
-    try:
-        member = await context.bot.get_chat_member(chat, user)
-    except TelegramError:
-        return False
-    if member.status == ChatMemberStatus.RESTRICTED:
-        return bool(getattr(member, "is_member", False))
-    return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
 async def send_record(context, user, chat: int, game: int) -> bool:
@@ -211,8 +200,9 @@ async def start_payload(update: Update, context, payload: str) -> bool:
     kind, chat, game = asked
     user = update.effective_user
     lang = presser_lang(user)
-    if not await is_member(context, chat, user.id):
-        await reply(update, t(lang, "not_in_group"))
+    member = await membership(context, chat, user.id)  # its records and calls: its members'
+    if member is not True:
+        await reply(update, t(lang, "not_in_group" if member is False else "member_check_failed"))
         return True
     try:
         if kind == callbacks.RECORD:
