@@ -13,7 +13,6 @@ from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
 from tests.deploy.cfn import log_filter_matches
 from tests.deploy.conftest import Packaged
-from tests.robustness.test_poison import break_item
 
 
 def printed_as_lambda_does(records: list[logging.LogRecord]) -> list[str]:
@@ -24,6 +23,15 @@ def printed_as_lambda_does(records: list[logging.LogRecord]) -> list[str]:
     )
     formatter = utils.JsonFormatter()
     return [formatter.format(record).rstrip("\n") for record in records]
+
+
+def break_item(bot: LambdaBot, chat: int) -> None:
+    """Store for the group an item the bot cannot read (its data is no compressed JSON)."""
+    store = getattr(bot.store, "backend", bot.store)
+    store.client.put_item(
+        TableName=store.table_name,
+        Item={"pk": {"S": f"game#{chat}"}, "version": {"N": "9"}, "data": {"B": b"not zlib"}},
+    )
 
 
 def give_up_on_an_update(bot: LambdaBot) -> tuple[Table, dict]:
