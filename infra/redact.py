@@ -126,8 +126,9 @@ def hide(*secrets: str) -> None:
 
 
 def quiet_libraries() -> None:
-    """Set python-telegram-bot's and the HTTP libraries' loggers to INFO or above (the level
-    they have now, if higher), so that a DEBUG root level does not print the calls' contents."""
+    """Give python-telegram-bot's and the HTTP libraries' loggers a level of their own, INFO (or
+    the higher one they have), so that a DEBUG root level, set before or after, does not print
+    the calls' contents."""
     for name in LIBRARIES:
         logger = logging.getLogger(name)
-        logger.setLevel(max(logging.INFO, logger.getEffectiveLevel()))
+        logger.setLevel(max(logging.INFO, logger.level))
