@@ -34,13 +34,13 @@ import hashlib
 import json
 import logging
 import os
-import secrets as random
 import string
 import time
 import traceback
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from secrets import choice as choose_securely
 from typing import Any
 
 from handlers.telegram.texts import ALLOWED_UPDATES, COMMANDS
@@ -317,7 +317,7 @@ def bot_answered(event: dict[str, Any], data: dict[str, str]) -> dict[str, Any]:
 
 def new_segment() -> str:
     """A path segment nobody can guess."""
-    return "".join(random.choice(SEGMENT_ALPHABET) for _ in range(SEGMENT_LENGTH))
+    return "".join(choose_securely(SEGMENT_ALPHABET) for _ in range(SEGMENT_LENGTH))
 
 
 def webhook_path(event: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
