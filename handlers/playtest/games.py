@@ -1,11 +1,12 @@
 """Stretches of play the tests and the transcripts use again and again: a seat's ordinary turn,
-a player who misses two turns, the card's worked example, a game ended at once."""
+a player who misses two turns, a seat removed, a game ended at once, the card's worked example."""
 
 from __future__ import annotations
 
 from handlers.playtest.deals import WORKED_EXAMPLE_SEED
 from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
+from handlers.playtest.fake_telegram import FakeMessage
+from handlers.playtest.players import Player, Table
 
 TURN = 90  # seconds: the default turn time
 
@@ -37,14 +38,21 @@ def miss_two_turns(bot: Bot, table: Table) -> int:
     return away
 
 
-def decapitate_the_next(table: Table, seed: int) -> str:
-    """Deal by `seed` (a lobby open), and the first player decapitates the next seat at once;
-    returns the game's end message."""
-    first = table.start(seed).first
-    table.decapitate(first, after(table, first))
+def remove(table: Table, by: Player, seat: int) -> str | None:
+    """`by` sends /remove in the group and presses the seat on the keyboard it shows; returns
+    the popup."""
+    by.say("/remove")
+    keyboard = table.group_messages()[-1]
+    return by.press(table.seat_label(seat), keyboard)
+
+
+def end_now(table: Table) -> FakeMessage:
+    """Whoever's turn it is decapitates the seat after theirs; the end message."""
+    seat = table.state.turn
+    table.decapitate(seat, after(table, seat))
     ending = table.ending()
     assert ending is not None, "the game did not end"
-    return ending.text or ""
+    return ending
 
 
 def worked_example(bot: Bot, table: Table, lobby_seconds: float = 0) -> dict | None:

@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Variants, captains
-from engine.cards import color
-from handlers.playtest.deals import find_seed, lone_x, x_apart
+from handlers.playtest.deals import find_seed, lone_x, spy_can_win, x_apart
 from handlers.playtest.drivers import START, Bot, FakeClock, LocalBot, MemoryBot
 from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
 from handlers.playtest.games import after, miss_two_turns
@@ -196,16 +195,6 @@ class Game:
     play: Callable[[Table, int, Move], None]
 
 
-def _spy_deal() -> int:
-    def wanted(state: Any) -> bool:
-        seat = state.holder("SPY")
-        first = color(state.cards[state.first - 1])
-        no_captain = None in captains(state.cards).values()
-        return seat not in (None, state.first) and first is not None and not no_captain
-
-    return find_seed(6, Variants(spy=True), wanted)[0]
-
-
 GAMES = {
     "short": Game(5, lambda: 33, short),
     "turncoat": Game(
@@ -213,7 +202,7 @@ GAMES = {
         lambda: find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))[0],
         turncoat,
     ),
-    "spy": Game(6, _spy_deal, spy),
+    "spy": Game(6, lambda: find_seed(6, Variants(spy=True), spy_can_win)[0], spy),
     "away": Game(4, lambda: 11, away),
 }
 
