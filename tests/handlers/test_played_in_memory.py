@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from handlers.playtest.drivers import Bot
+from handlers.playtest.games import after
 from handlers.playtest.players import OK_ANSWERS, Table
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import card_name
@@ -123,3 +124,22 @@ def test_a_redelivered_press_changes_the_game_once(memory_bot: Bot) -> None:
     memory_bot.redeliver(update)
     assert table.state.version == version
     assert scout.answer_to(update) in OK_ANSWERS
+
+
+def test_a_game_follows_its_group_upgraded_to_a_supergroup(memory_bot: Bot) -> None:
+    table = dealt(memory_bot)
+    first = table.state.first
+    old = table.chat
+    table.scout(first, after(table, first))
+    table.upgrade_to_supergroup()
+    assert table.chat != old and table.data()["chat"] == table.chat
+    table.done(first)  # a private button made before the upgrade
+    nxt = after(table, first)
+    board = table.board()
+    assert board.chat_id == table.chat
+    assert table.t("turn_line", name=table.seat_label(nxt)) in board.text
+    memory_bot.advance(table.data()["settings"]["turn_seconds"])  # a timer of the old chat id
+    skipped = table.t("skipped_line", name=table.seat_label(nxt))
+    assert skipped in "\n".join(table.group_texts())
+    table.decapitate(table.state.turn, first)
+    assert table.ending().chat_id == table.chat
