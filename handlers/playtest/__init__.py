@@ -11,6 +11,8 @@ tests and the benchmarks.
 - `deals`: seeds that deal what a game needs.
 - `leaks`: the check that no card reached someone who may not see it.
 
-No module of the bot imports this package (`tests/test_boundaries.py` checks), and the Lambda
-zip leaves it out (`infra/package.py`). `moto_server` needs the development dependencies.
+No module of the bot imports this package (the import contracts in `pyproject.toml`), and
+neither the Lambda zip (`infra/package.py`) nor an installed package (`pyproject.toml`) carries it:
+the tests and benchmarks import it from the source tree. `moto_server` needs the development
+dependencies.
 """
