@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from engine import Action, captains
 from engine.actions import DECAPITATE, END_TURN, PREDICT, SCOUT, SWAP
-from engine.cards import OBSERVER, color, is_x
+from engine.cards import OBSERVER, color
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed
+from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.session.stats import (
     GROUPS_KEPT,
     LEADERBOARD,
@@ -71,14 +71,10 @@ def test_a_right_observer_wins_and_is_counted_in_the_observers_role() -> None:
 
 
 def test_a_turncoat_who_swapped_is_counted_in_the_turncoats_role() -> None:
-    def x_holder(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first
-
-    seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = started(7, seed, turncoat=True, turncoat_seconds=10)
     first = table.state.first
-    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    holder = lone_x(table.state)
     table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
     table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)
     table.catch_up(NOW + 10)
