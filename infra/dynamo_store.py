@@ -6,6 +6,12 @@ condition. So every save writes a fresh random token (`wt`) with the item and as
 its failed condition met (ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent read where
 a backend returns none): if that item holds this save's token at the version it wrote, the save
 was applied and is reported done, not as a `Conflict`.
+
+A write may meet a transaction. While a TransactWriteItems (a game's end, saved with its
+statistics and history) holds an item, DynamoDB refuses a plain write to it with
+TransactionConflictException, which no client sends again: the store reports a `Conflict`, as
+for any write that lost a race (unless the item holds this save's own write), and the caller
+reloads and tries again.
 """
 
 from __future__ import annotations
@@ -70,12 +76,25 @@ def create_table(client: Any, table_name: str) -> None:
     )
 
 
-def _is_conflict(error: Exception) -> bool:
-    """Whether `error` (our AwsError or botocore's ClientError) is a failed write condition."""
+def _code(error: Exception) -> str | None:
+    """The error code of an AWS error answer (our AwsError or botocore's ClientError)."""
     response = getattr(error, "response", None)
     if not isinstance(response, dict):
-        return False
-    return (response.get("Error") or {}).get("Code") == "ConditionalCheckFailedException"
+        return None
+    return (response.get("Error") or {}).get("Code")
+
+
+def _is_conflict(error: Exception) -> bool:
+    """Whether `error` is a failed write condition."""
+    return _code(error) == "ConditionalCheckFailedException"
+
+
+def _met_a_transaction(error: Exception) -> bool:
+    """Whether `error` refused a plain write because a transaction in progress holds its item
+    (the end of a game saving the table with its statistics). Neither botocore's standard
+    retries nor the bot's own client send such a write again: the store takes it for a lost
+    race."""
+    return _code(error) == "TransactionConflictException"
 
 
 def _old_item(error: Exception) -> dict[str, Any] | None:
@@ -223,8 +242,9 @@ class DynamoStore:
         }
 
     def save(self, item: Item) -> Item:
-        """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`.
-        A try the client sent again after a lost answer, finding this save applied, is done."""
+        """Store `item` at `item.version + 1` if `item.version` is current; else `Conflict`
+        (also when a transaction in progress holds the item). A try the client sent again after
+        a lost answer, finding this save applied, is done."""
         check_item(item)
         token = secrets.token_hex(TOKEN_BYTES)
         put = self._put(item, token, self._now())
@@ -232,7 +252,7 @@ class DynamoStore:
         try:
             self.client.put_item(**put)
         except Exception as error:
-            if not _is_conflict(error):
+            if not (_is_conflict(error) or _met_a_transaction(error)):
                 raise
             if not self._wrote(item.key, item.version + 1, token, _old_item(error)):
                 raise Conflict(item.key, item.version) from None
@@ -276,7 +296,8 @@ class DynamoStore:
         return int(old.get(VERSION, {}).get("N", 0)) == version
 
     def delete(self, key: str, version: int) -> None:
-        """Delete the live item under `key` if it is at `version`; else `Conflict`.
+        """Delete the live item under `key` if it is at `version`; else `Conflict` (also when a
+        transaction in progress holds the item).
 
         A delete sent again after a lost answer finds the item gone, which it cannot tell from
         someone else's delete: it says `Conflict`, and the caller reloads and finds it gone
@@ -296,6 +317,6 @@ class DynamoStore:
                 },
             )
         except Exception as error:
-            if _is_conflict(error):
+            if _is_conflict(error) or _met_a_transaction(error):
                 raise Conflict(key, version) from None
             raise

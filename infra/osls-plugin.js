@@ -1,6 +1,6 @@
 'use strict';
 
-// The project's osls plugin (listed in serverless.yml), for two things osls does not do alone:
+// The project's osls plugin (listed in serverless.yml), for three things osls does not do alone:
 //
 // 1. Build the Lambda zip (`infra/package.py`: aarch64 wheels, no Docker) before osls packages.
 // 2. Hand the bot token to CloudFormation as the NoEcho stack parameter TelegramBotToken, only
@@ -14,6 +14,9 @@
 // Without it, a stage deployed before keeps the token it has (UsePreviousValue). The optional
 // AlarmEmail parameter (who is e-mailed when an alarm fires) comes the same way, from ALARM_EMAIL,
 // and is kept when not given again.
+//
+// 3. Say after every deploy whether an alarm reaches anyone: without a confirmed subscriber to
+//    the alarm topic (AlarmTopicArn), a warning says so and how to add one.
 
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
@@ -21,6 +24,9 @@ const path = require('node:path');
 const PARAMETER = 'TelegramBotToken';
 const EMAIL_PARAMETER = 'AlarmEmail';
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const HOW_TO_SUBSCRIBE =
+  'Add one: ALARM_EMAIL=you@example.org npx serverless deploy (AWS e-mails the address a link ' +
+  'to confirm), or subscribe any other endpoint to the topic.';
 // Same shape as the template parameter's AllowedPattern in serverless.yml.
 const TOKEN_PATTERN = /^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$/;
 
@@ -43,6 +49,7 @@ class DecapitationDeploy {
       'before:package:function:package': () => this.build(),
       'before:deploy:deploy': async () => this.chooseTokenParameter(),
       'before:aws:deploy:deploy:updateStack': () => this.passTokenParameter(),
+      'after:deploy:deploy': async () => this.reportAlarmSubscribers(),
     };
   }
 
@@ -113,18 +120,76 @@ class DecapitationDeploy {
     return []; // the template's default: no e-mail
   }
 
-  async stackParameters() {
+  async describeStack() {
     const { DescribeStacksCommand } = cloudFormationCommands();
     const client = await this.provider.getCloudFormationClient();
     const stackName = this.provider.naming.getStackName();
     try {
       const answer = await client.send(new DescribeStacksCommand({ StackName: stackName }));
-      const stack = (answer.Stacks || [])[0] || {};
-      return (stack.Parameters || []).map((p) => p.ParameterKey);
+      return (answer.Stacks || [])[0] || {};
     } catch (error) {
-      if (/does not exist/.test(String(error && error.message))) return [];
+      if (/does not exist/.test(String(error && error.message))) return {};
       throw error;
     }
+  }
+
+  async stackParameters() {
+    const stack = await this.describeStack();
+    return (stack.Parameters || []).map((p) => p.ParameterKey);
+  }
+
+  async topicSubscriptions(topicArn) {
+    const { SNSClient, ListSubscriptionsByTopicCommand } = require('@aws-sdk/client-sns');
+    const client = new SNSClient(await this.provider.getAwsSdkV3Config());
+    const found = [];
+    let NextToken;
+    do {
+      const page = await client.send(
+        new ListSubscriptionsByTopicCommand({ TopicArn: topicArn, NextToken })
+      );
+      found.push(...(page.Subscriptions || []));
+      NextToken = page.NextToken;
+    } while (NextToken);
+    return found;
+  }
+
+  warn(message) {
+    if (this.log) this.log.warning(message);
+  }
+
+  async reportAlarmSubscribers() {
+    let topic;
+    let subscriptions;
+    try {
+      const outputs = (await this.describeStack()).Outputs || [];
+      topic = (outputs.find((o) => o.OutputKey === 'AlarmTopicArn') || {}).OutputValue;
+      subscriptions = topic ? await this.topicSubscriptions(topic) : [];
+    } catch (error) {
+      const why = (error && (error.name || error.message)) || String(error);
+      this.warn(`Could not check whether an alarm reaches anyone (${why}). ${HOW_TO_SUBSCRIBE}`);
+      return;
+    }
+    if (!topic) {
+      this.warn('The stack has no alarm topic (AlarmTopicArn): no alarm reaches anyone.');
+      return;
+    }
+    const confirmed = subscriptions.filter((s) => /^arn:/.test(s.SubscriptionArn || ''));
+    const pending = subscriptions.filter((s) => s.SubscriptionArn === 'PendingConfirmation');
+    if (confirmed.length > 0) {
+      if (this.log) this.log.notice(`Alarms reach ${confirmed.length} subscriber(s) of ${topic}`);
+      return;
+    }
+    if (pending.length > 0) {
+      const who = pending.map((s) => s.Endpoint).join(', ');
+      this.warn(
+        `No alarm reaches anyone yet: ${who} has not confirmed the subscription to ${topic} ` +
+          '(AWS e-mailed a link to confirm; until then alarms go nowhere).'
+      );
+      return;
+    }
+    this.warn(
+      `No alarm reaches anyone: the alarm topic ${topic} has no subscriber. ${HOW_TO_SUBSCRIBE}`
+    );
   }
 
   passTokenParameter() {

@@ -1,7 +1,8 @@
 """Build the Lambda zip (Python 3.12 on arm64) without Docker: `python infra/package.py`.
 
 The project's runtime dependencies (less boto3, which the Lambda runtime provides) are installed
-from manylinux aarch64 wheels for CPython 3.12, next to the project's Python packages. When a
+from the run lock (requirements/run.txt: exact versions, each wheel checked against its hash), as
+manylinux aarch64 wheels for CPython 3.12, next to the project's Python packages. When a
 CPython 3.12 is at hand (`python3.12` on the PATH, pyenv's, or `PYTHON312`), everything is
 compiled for it, so that a cold start imports without compiling (about 3x faster); without
 one the zip carries sources only, which work the same, slower to import. The folder is zipped
@@ -17,9 +18,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
+import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
+
+try:
+    from packaging.requirements import Requirement
+except ImportError:  # a deploying Python with pip alone: pip carries the same library
+    from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
@@ -31,6 +38,23 @@ NOT_SHIPPED = ("handlers/playtest",)
 PROVIDED = {"boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six"}
 PLATFORM = "manylinux2014_aarch64"
 PYTHON_VERSION = "3.12"
+RUN_LOCK = ROOT / "requirements" / "run.txt"
+# The Lambda's Python as the lock's markers see it (PEP 508). pip would read them for the Python
+# that builds the zip, which may be another version on another machine.
+LAMBDA_ENVIRONMENT = {
+    "implementation_name": "cpython",
+    "implementation_version": "3.12.0",
+    "os_name": "posix",
+    "platform_machine": "aarch64",
+    "platform_python_implementation": "CPython",
+    "platform_release": "",
+    "platform_system": "Linux",
+    "platform_version": "",
+    "python_full_version": "3.12.0",
+    "python_version": PYTHON_VERSION,
+    "sys_platform": "linux",
+    "extra": "",
+}
 # Folders and files no Lambda needs (console scripts, caches, type stubs of nothing we run).
 _DROP_DIRS = {"__pycache__", "bin", "tests", "test"}
 _DROP_SUFFIXES = {".pyc", ".pyo"}
@@ -46,36 +70,79 @@ def requirement_name(requirement: str) -> str:
     return re.sub(r"[-_.]+", "-", match.group(1)).lower()
 
 
-def runtime_requirements(pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
-    """The project's runtime dependencies that the Lambda zip must carry."""
-    with pyproject.open("rb") as file:
-        dependencies = tomllib.load(file)["project"]["dependencies"]
-    return [dep for dep in dependencies if requirement_name(dep) not in PROVIDED]
+@dataclass(frozen=True)
+class Locked:
+    """One release of a lock: its requirement (name, ==version, markers) and its files' hashes."""
+
+    requirement: Requirement
+    hashes: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return requirement_name(self.requirement.name)
+
+    def pinned(self) -> str:
+        """The release as one requirements line for pip, its markers already judged."""
+        hashes = " ".join(f"--hash={digest}" for digest in self.hashes)
+        return f"{self.requirement.name}{self.requirement.specifier} {hashes}"
+
+
+def read_lock(lock: Path) -> list[Locked]:
+    """The releases a lock written by `make lock` pins (requirements lines with hashes)."""
+    releases = []
+    for line in lock.read_text().replace("\\\n", " ").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        requirement, *hashes = (part.strip() for part in line.split("--hash="))
+        releases.append(Locked(Requirement(requirement), tuple(hashes)))
+    return releases
+
+
+def lambda_requirements(lock: Path = RUN_LOCK) -> list[str]:
+    """The releases of the run lock that the zip carries, as pinned lines with their hashes:
+    those whose markers hold on the Lambda's Python, less what its runtime provides."""
+    return [
+        release.pinned()
+        for release in read_lock(lock)
+        if release.name not in PROVIDED
+        and (
+            release.requirement.marker is None
+            or release.requirement.marker.evaluate(LAMBDA_ENVIRONMENT)
+        )
+    ]
 
 
 def install_dependencies(target: Path, requirements: list[str]) -> None:
-    """pip-install `requirements` as aarch64 / CPython 3.12 wheels into `target`."""
-    command = [
-        sys.executable,
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "--no-input",
-        "--no-compile",
-        "--target",
-        str(target),
-        "--platform",
-        PLATFORM,
-        "--implementation",
-        "cp",
-        "--python-version",
-        PYTHON_VERSION,
-        "--only-binary=:all:",
-        *requirements,
-    ]
-    subprocess.run(command, check=True)
+    """pip-install the pinned, hashed `requirements` (and nothing else) as aarch64 / CPython
+    3.12 wheels into `target`."""
+    with tempfile.TemporaryDirectory() as folder:
+        listing = Path(folder) / "lambda-requirements.txt"
+        listing.write_text("".join(f"{line}\n" for line in requirements))
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-input",
+            "--no-compile",
+            "--require-hashes",
+            "--no-deps",
+            "--target",
+            str(target),
+            "--platform",
+            PLATFORM,
+            "--implementation",
+            "cp",
+            "--python-version",
+            PYTHON_VERSION,
+            "--only-binary=:all:",
+            "--requirement",
+            str(listing),
+        ]
+        subprocess.run(command, check=True)
     shipped = {requirement_name(p.name.split("-")[0]) for p in target.glob("*.dist-info")}
     unwanted = sorted(shipped & PROVIDED)
     if unwanted:
@@ -165,7 +232,7 @@ def build(out: Path = BUILD / "lambda.zip", *, quiet: bool = False) -> Path:
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
-    install_dependencies(staging, runtime_requirements())
+    install_dependencies(staging, lambda_requirements())
     copy_project(staging)
     prune(staging)
     compiled = compile_for_lambda(staging, python312())

@@ -1,20 +1,30 @@
 """Keeping secrets out of the logs.
 
 The bot token is part of every Bot API URL, and the libraries the bot uses log those URLs
-(httpx at INFO, python-telegram-bot at DEBUG). `hide` puts a `Redactor` filter on every handler
-of the root logger, which all records reach, so whatever a handler writes carries "[redacted]"
-instead of the strings it is given.
+(httpx at INFO, python-telegram-bot at DEBUG), or quote the token in an exception's message
+(python-telegram-bot's InvalidToken). `hide` puts a `Redactor` filter on every handler of the
+root logger, which all records reach, so whatever a handler writes carries "[redacted]" instead
+of the strings it is given: in the message, the traceback, the fields, and the exception itself,
+which Lambda's JSON log format prints as `errorMessage`. `scrub_error` does the same to an
+exception that leaves the bot (the Lambda runtime prints those without logging).
+
+At DEBUG, python-telegram-bot logs every call's parameters (the players' cards and names):
+`quiet_libraries` keeps it and the HTTP libraries at INFO or above, whatever the root level.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 
 REDACTED = "[redacted]"
+LIBRARIES = ("telegram", "telegram.ext", "httpx", "httpcore")
 
 _secrets: set[str] = set()
 _lock = threading.Lock()
+# What a LogRecord has of its own; anything else on it is a field a JSON formatter prints.
+_RECORD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
 def scrub(text: str) -> str:
@@ -24,8 +34,60 @@ def scrub(text: str) -> str:
     return text
 
 
+def _leaks(text: str) -> bool:
+    return any(secret in text for secret in tuple(_secrets))
+
+
+def _message(error: BaseException) -> str:
+    try:
+        return str(error)
+    except Exception:  # a broken __str__ prints as nothing
+        return ""
+
+
+def _text_attributes(error: BaseException) -> list[str]:
+    """The names of an exception's attributes, in its __dict__ and its classes' __slots__."""
+    names = list(vars(error))
+    for kind in type(error).__mro__:
+        slots = kind.__dict__.get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else list(slots)
+    return names
+
+
+def _scrub_one(error: BaseException) -> None:
+    """Rewrite one exception's args and text attributes without the hidden strings."""
+    args = tuple(scrub(a) if isinstance(a, str) else a for a in error.args)
+    if args != error.args:
+        error.args = args
+    for name in _text_attributes(error):  # e.g. TelegramError.message, a slot
+        value = getattr(error, name, None)
+        if isinstance(value, str) and _leaks(value):
+            with contextlib.suppress(AttributeError, TypeError):  # a read-only attribute
+                setattr(error, name, scrub(value))
+
+
+class RedactedError(Exception):
+    """Stands for an exception whose message could not be rewritten without a secret."""
+
+
+def scrub_error(error: BaseException) -> BaseException:
+    """`error`, and the exceptions it was raised from, rewritten in place without the hidden
+    strings (their args and text attributes). Returns `error`, or a `RedactedError` with its
+    type and scrubbed message when its message still quotes one (made of something else)."""
+    seen: set[int] = set()
+    each: BaseException | None = error
+    while each is not None and id(each) not in seen and _secrets:
+        seen.add(id(each))
+        _scrub_one(each)
+        each = each.__cause__ or each.__context__
+    if _leaks(_message(error)):
+        return RedactedError(f"{type(error).__name__}: {scrub(_message(error))}")
+    return error
+
+
 class Redactor(logging.Filter):
-    """Rewrites a record's message and traceback without the hidden strings; drops nothing."""
+    """Rewrites a record's message, fields, traceback and exception without the hidden
+    strings; drops nothing."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not _secrets:
@@ -34,11 +96,18 @@ class Redactor(logging.Filter):
             message = record.getMessage()
         except Exception:  # a record that cannot be formatted is logging's to report
             return True
-        if any(secret in message for secret in tuple(_secrets)):
+        if _leaks(message):
             record.msg, record.args = scrub(message), None
-        if record.exc_info and record.exc_info[0] is not None:
+        for name, value in list(vars(record).items()):
+            if name not in _RECORD_ATTRIBUTES and isinstance(value, str) and _leaks(value):
+                setattr(record, name, scrub(value))
+        if record.exc_info and record.exc_info[1] is not None:
+            kind, error, trace = record.exc_info
+            clean = scrub_error(error)  # what a formatter prints as the error's message
+            if clean is not error:
+                record.exc_info = (kind, clean, trace)
             text = record.exc_text or logging.Formatter().formatException(record.exc_info)
-            if any(secret in text for secret in tuple(_secrets)):
+            if _leaks(text):
                 record.exc_text = scrub(text)  # what handlers print instead of formatting anew
         return True
 
@@ -54,3 +123,12 @@ def hide(*secrets: str) -> None:
         for handler in logging.getLogger().handlers:
             if REDACTOR not in handler.filters:
                 handler.addFilter(REDACTOR)
+
+
+def quiet_libraries() -> None:
+    """Give python-telegram-bot's and the HTTP libraries' loggers a level of their own, INFO (or
+    the higher one they have), so that a DEBUG root level, set before or after, does not print
+    the calls' contents."""
+    for name in LIBRARIES:
+        logger = logging.getLogger(name)
+        logger.setLevel(max(logging.INFO, logger.level))

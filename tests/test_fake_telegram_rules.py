@@ -109,6 +109,37 @@ def test_commands_and_members(fake_telegram: FakeTelegram) -> None:
     assert len(fake.refused) == 2
 
 
+def test_getchatmember_tells_members_from_the_rest(fake_telegram: FakeTelegram) -> None:
+    fake = fake_telegram
+    ann, bob, cat, dan, eve, rex = (
+        fake.add_user(n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve", "Rex")
+    )
+    group = fake.add_group("Table", [bob, cat, dan, eve], owner=ann)
+    fake.restrict(cat, group, is_member=True)
+    fake.restrict(dan, group, is_member=False)
+    fake.ban(eve, group, by=ann)
+
+    async def scenario(bot: telegram.Bot) -> dict[str, tuple]:
+        seen = {}
+        for user in (ann, bob, cat, dan, eve, rex):
+            member = await bot.get_chat_member(group.id, user.id)
+            seen[user.first_name] = (member.status, getattr(member, "is_member", None))
+        return seen
+
+    assert run(fake, scenario) == {
+        "Ann": ("creator", None),
+        "Bob": ("member", None),
+        "Cat": ("restricted", True),
+        "Dan": ("restricted", False),
+        "Eve": ("kicked", None),
+        "Rex": ("left", None),  # never in the group
+    }
+    with pytest.raises(AssertionError, match="banned"):
+        fake.join(eve, group)
+    with pytest.raises(AssertionError, match="restricted"):
+        fake.send_text(cat, group, "hello")
+
+
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 def test_flood_control_surfaces_as_retry_after(fake_telegram: FakeTelegram) -> None:
     fake = fake_telegram

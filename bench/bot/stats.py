@@ -7,10 +7,11 @@ import random
 
 from bench.bot.meter import Meter, Sample, write_units
 from bench.bot.world import World, new_bot
-from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.drivers import START, LambdaBot
 from handlers.playtest.players import Table
 from handlers.session.stats import ROLES, add_to_group, add_to_player
 from handlers.storage.keys import group_stats_key, player_stats_key
+from handlers.storage.stats import held_in
 from infra.store import Item, size_of
 
 LATIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ "
@@ -55,8 +56,8 @@ def stored_sizes(bot: LambdaBot, table: Table) -> tuple[int, int]:
     return size_of(group), max(size_of(item) for item in players)
 
 
-def figures(rng: random.Random, chat: int, users: list[int], name) -> dict:
-    """A finished game's figures with random colours, roles and outcome."""
+def figures(rng: random.Random, chat: int, users: list[int], name, at: int = 0) -> dict:
+    """A finished game's figures with random colours, roles and outcome, ended at `at`."""
     winner = rng.choice(("red", "blue"))
     attacker = rng.choice(users)
     players = {}
@@ -75,6 +76,7 @@ def figures(rng: random.Random, chat: int, users: list[int], name) -> dict:
     seconds, turns = rng.randint(30, 900), rng.randint(1, 30)
     return {
         "chat": chat,
+        "at": at,
         "winner": winner,
         "worked": worked,
         "seconds": seconds,
@@ -89,8 +91,9 @@ def group_item(games: int, pool: int, name, seats: int = 12) -> Item:
     chat = -1_001_234_567_890
     users = [700_000_000 + i for i in range(pool)]
     data: dict = {}
-    for _ in range(games):
-        data = add_to_group(data, figures(rng, chat, rng.sample(users, seats), name))
+    for n in range(games):  # a game an hour
+        at = START + 3600 * n
+        data = add_to_group(data, figures(rng, chat, rng.sample(users, seats), name, at))
     return Item(group_stats_key(chat), games, data, None)
 
 
@@ -100,10 +103,11 @@ def player_item(games: int, groups: int, name) -> Item:
     data: dict = {}
     user = 700_000_000
     chats = [-1_001_000_000_000 - rng.randrange(10**9) for _ in range(groups)]
-    for n in range(games):
-        chat = chats[n % groups]
+    for n in range(games):  # a game an hour
+        chat, at = chats[n % groups], START + 3600 * n
         others = [user + i for i in range(1, 12)]
-        data = add_to_player(data, figures(rng, chat, [user, *others], name), str(user))
+        data = add_to_player(data, figures(rng, chat, [user, *others], name, at), str(user))
+        data = held_in(data, [chat], at)  # the groups that hold them
     return Item(player_stats_key(user), games, data, None)
 
 

@@ -8,13 +8,16 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hmac
 import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
+from infra import redact
 from infra.timers import SqsTimers, parse_wake
 
 log = logging.getLogger(__name__)
@@ -78,6 +81,7 @@ def application():
     from infra.read_cache import ReadCache
 
     env = os.environ
+    redact.quiet_libraries()
     clock = _hooks.get("clock") or time.time
     store = ReadCache(DynamoStore(env["DECAPITATION_TABLE"], clock=clock))
     queue = env.get("TIMER_QUEUE_URL")
@@ -126,6 +130,7 @@ def _answer(status: int, text: str = "") -> dict:
 
 MAX_BODY = 256 * 1024  # bytes; a Telegram update is a few kilobytes
 MAX_FAILURES = 3  # failed deliveries of one update before it is answered 200 and logged
+GIVEN_UP = "given_up"  # the field of that log line, which the stack's metric filter counts
 
 
 def _handle(app, update: Any) -> list[BaseException]:
@@ -150,26 +155,55 @@ def chat_of(data: dict) -> int | None:
     return chat_id if type(chat_id) is int else None
 
 
+def reported(entry: Callable[..., dict]) -> Callable[..., dict]:
+    """An entry whose failure (its Application that cannot start, a store that fails) is logged
+    and leaves without the hidden strings: Lambda's runtime prints the exception that escapes
+    a handler (`errorMessage`) past every logging filter."""
+
+    @functools.wraps(entry)
+    def run(event: dict, context: Any = None) -> dict:
+        try:
+            return entry(event, context)
+        except Exception as error:
+            clean = redact.scrub_error(error)
+            log.exception("the %s entry failed: %s", entry.__name__, type(error).__name__)
+            if clean is error:
+                raise
+            raise clean from None
+
+    return run
+
+
+def secret_given(headers: dict[str, Any]) -> bool:
+    """Whether the call carries the webhook's secret token (Secrets Manager is read only for
+    a call that carries one)."""
+    given = str(headers.get("x-telegram-bot-api-secret-token") or "")
+    if not given:
+        return False
+    secret = webhook_secret()
+    redact.hide(secret)
+    return bool(secret) and hmac.compare_digest(given.encode(), secret.encode())
+
+
+@reported
 def webhook(event: dict, context: Any = None) -> dict:
     """API Gateway (HTTP API v2) -> one Telegram update through the handlers.
 
-    403 without the secret, before anything is read. Past it, Telegram gets 200 for anything the
-    bot will never be able to handle (a body that is no update: logged), since it holds a chat's
-    later updates behind one it must deliver again. 500 when a handler failed: Telegram delivers
-    the update again, which is safe, as every change is keyed by its update; from its
-    `MAX_FAILURES`th failure on, it is answered 200 and logged at ERROR instead, so that one bad
-    update holds its group back for a minute at most.
+    403 without the secret, before anything is read or python-telegram-bot imported. Past it,
+    Telegram gets 200 for anything the bot will never be able to handle (a body that is no
+    update: logged), since it holds a chat's later updates behind one it must deliver again.
+    500 when a handler failed: Telegram delivers the update again, which is safe, as every
+    change is keyed by its update; from its `MAX_FAILURES`th failure on, it is answered 200 and
+    logged at ERROR (with the field `given_up`, which the stack's alarm counts) instead, so
+    that one bad update holds its group back for a minute at most.
     """
+    headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
+    if not secret_given(headers):
+        return _answer(403, "forbidden")
     from telegram import Update
 
-    from infra import logcontext, redact
+    from infra import logcontext
 
-    headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
-    secret = webhook_secret()
-    redact.hide(secret)
-    given = headers.get("x-telegram-bot-api-secret-token", "")
-    if not secret or not hmac.compare_digest(str(given).encode(), secret.encode()):
-        return _answer(403, "forbidden")
     data = update_data(event)
     if data is None:
         log.warning("ignored a body that is no update")
@@ -215,10 +249,15 @@ def given_up(app, update_id: int) -> tuple[int, str]:
         return 500, "failed"
     if failures < MAX_FAILURES:
         return 500, "failed"
-    log.error("update failed %d times: given up, so the chat's next updates come", failures)
+    log.error(
+        "update failed %d times: given up, so the chat's next updates come",
+        failures,
+        extra={GIVEN_UP: True},
+    )
     return 200, "given up"
 
 
+@reported
 def timer(event: dict, context: Any = None) -> dict:
     """SQS -> wake the tables whose deadlines have come.
 

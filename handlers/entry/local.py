@@ -39,9 +39,11 @@ def make_application(token: str, env, clock=None, seed=None):
     from handlers.telegram.app import build, register_commands
     from handlers.telegram.context import Runtime
     from handlers.telegram.group import Wake
+    from infra import redact
     from infra.sqlite_store import DEFAULT_DB_PATH, SQLiteStore
     from infra.timers import LocalTimers
 
+    redact.quiet_libraries()
     clock = clock or time.time
     store = SQLiteStore(env.get("DECAPITATION_DB") or DEFAULT_DB_PATH)
     timers = LocalTimers(clock)

@@ -1,7 +1,14 @@
-"""CloudFormation custom resources: the bot's account, and its Telegram webhook.
+"""CloudFormation custom resources: the bot's account, the webhook's path, and its Telegram
+webhook.
 
 Custom::TelegramBot, Create/Update: getMe, whose username the functions get as BOT_USERNAME
-(so that no cold start asks Telegram who the bot is); Delete: nothing to undo.
+(so that no cold start asks Telegram who the bot is); Delete: nothing to undo. Its physical id
+keeps the bot's id and username, and the previous bot's, so that an Update that asks Telegram
+nothing, or a rollback while Telegram is down, still answers them.
+
+Custom::WebhookPath, Create: a random path segment (32 letters and digits) for the webhook's
+route, so that API Gateway answers any other path 404 without running the function; it is kept
+in the physical id, and an Update answers it again. Delete: nothing to undo.
 
 Custom::TelegramWebhook, Create/Update: getMe (checks the token), setWebhook (the API's URL,
 the generated secret_token, only the update kinds the bot handles) and setMyCommands (English by
@@ -11,7 +18,8 @@ deleteWebhook.
 Telegram is asked only when what it holds changes (an Update whose bot, URL, secret, connection
 limit and offer are the same answers at once), and it can never leave a stack stuck: a Delete,
 or an Update while the stack rolls back, succeeds even when Telegram cannot be told (the Reason
-says so), since CloudFormation cannot roll back a failed rollback.
+says so), since CloudFormation cannot roll back a failed rollback. Every SUCCESS carries the
+attributes the template reads (`ATTRIBUTES`).
 
 Every invocation answers CloudFormation's pre-signed ResponseURL with SUCCESS or FAILED and a
 readable Reason, within the function's time limit. The bot token and the webhook secret come
@@ -26,11 +34,13 @@ import hashlib
 import json
 import logging
 import os
+import string
 import time
 import traceback
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from secrets import choice as choose_securely
 from typing import Any
 
 from handlers.telegram.texts import ALLOWED_UPDATES, COMMANDS
@@ -42,6 +52,9 @@ DEFAULT_API_BASE_URL = "https://api.telegram.org"  # TELEGRAM_API_BASE_URL overr
 DEFAULT_MAX_CONNECTIONS = 40
 PHYSICAL_RESOURCE_ID = "telegram-webhook"
 BOT_RESOURCE_TYPE, BOT_RESOURCE_ID = "Custom::TelegramBot", "telegram-bot"
+PATH_RESOURCE_TYPE, PATH_RESOURCE_ID = "Custom::WebhookPath", "webhook-path"
+SEGMENT_LENGTH = 32  # letters and digits: 190 bits
+SEGMENT_ALPHABET = string.ascii_letters + string.digits
 SUCCESS, FAILED = "SUCCESS", "FAILED"
 
 CALL_TIMEOUT = 10.0  # seconds for one Bot API call
@@ -59,6 +72,12 @@ WEBHOOK_FIELDS = (
     "Offer",
 )
 BOT_FIELDS = ("BotId", "TokenSecretArn")
+# What every SUCCESS of each resource carries in its Data (what the template may read).
+ATTRIBUTES = {
+    BOT_RESOURCE_TYPE: ("BotId", "BotUsername"),
+    PATH_RESOURCE_TYPE: ("Segment",),
+    "Custom::TelegramWebhook": (),
+}
 
 
 class SetupError(Exception):
@@ -255,32 +274,95 @@ def may_fail(event: dict[str, Any]) -> bool:
     return status is not None and "ROLLBACK" not in status
 
 
-def bot_physical_id(username: str) -> str:
-    """The bot resource's id, which keeps the username for Updates that ask Telegram nothing."""
-    return f"{BOT_RESOURCE_ID}:{username}"
+def bot_physical_id(bot_id: str, username: str, before: dict[str, str] | None = None) -> str:
+    """The bot resource's id: `telegram-bot:<id>:<username>`, then the bot it replaced (an
+    Update's old BotId, when another), so that a rollback can answer it without Telegram."""
+    fields = [BOT_RESOURCE_ID, bot_id, username]
+    for old_id, old_name in (before or {}).items():
+        if old_id and old_id != bot_id and old_name:
+            fields += [old_id, old_name]
+            break
+    return ":".join(fields)
+
+
+def known_bots(physical_id: str) -> dict[str, str]:
+    """Bot id -> username, as a bot resource's physical id keeps them (the current bot first;
+    an id made before ids were kept, `telegram-bot:<username>`, gives the id "")."""
+    prefix, _, rest = physical_id.partition(":")
+    if prefix != BOT_RESOURCE_ID or not rest:
+        return {}
+    fields = rest.split(":")
+    if len(fields) == 1:
+        return {"": fields[0]}
+    return dict(zip(fields[0::2], fields[1::2], strict=False))
+
+
+def bot_data(event: dict[str, Any]) -> dict[str, str]:
+    """The bot's id and username for the request's BotId, from the physical id alone ({} when
+    it does not know that bot)."""
+    bot_id = str((event.get("ResourceProperties") or {}).get("BotId") or "")
+    known = known_bots(str(event.get("PhysicalResourceId") or ""))
+    username = known.get(bot_id) or known.get("", "")
+    return {"BotId": bot_id, "BotUsername": username} if bot_id and username else {}
+
+
+def bot_answered(event: dict[str, Any], data: dict[str, str]) -> dict[str, Any]:
+    """The request, with the physical id that keeps the bot Telegram named and the one before."""
+    old = str((event.get("OldResourceProperties") or {}).get("BotId") or "")
+    known = known_bots(str(event.get("PhysicalResourceId") or ""))
+    before = {old: known.get(old) or known.get("", "")} if old else {}
+    physical = bot_physical_id(data["BotId"], data["BotUsername"], before)
+    return {**event, "PhysicalResourceId": physical}
+
+
+def new_segment() -> str:
+    """A path segment nobody can guess."""
+    return "".join(choose_securely(SEGMENT_ALPHABET) for _ in range(SEGMENT_LENGTH))
+
+
+def webhook_path(event: dict[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+    """The webhook path's request with its physical id, the Reason and the Data: the segment
+    made at Create, the same one at every Update."""
+    prefix, _, segment = str(event.get("PhysicalResourceId") or "").partition(":")
+    kept = prefix == PATH_RESOURCE_ID and len(segment) == SEGMENT_LENGTH
+    if not kept:
+        segment = new_segment()
+    event = {**event, "PhysicalResourceId": f"{PATH_RESOURCE_ID}:{segment}"}
+    reason = "the webhook's path is kept" if kept else "a path was made for the webhook"
+    return event, reason, {"Segment": segment}
+
+
+def path_secret(url: str) -> str:
+    """The segment after /webhook/ in a webhook URL (kept out of every Reason), or ""."""
+    head, _, segment = url.rstrip("/").rpartition("/webhook/")
+    return segment if head else ""
 
 
 def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
-    """Lambda entry for the custom resource; answers CloudFormation, returns what it said."""
+    """Lambda entry for the custom resources; answers CloudFormation, returns what it said."""
     request_type = event.get("RequestType")
     properties = event.get("ResourceProperties") or {}
     deadline = time.monotonic() + max(1.0, _remaining_seconds(context) - RESPONSE_RESERVE)
     secrets: list[str] = []
     status, reason, data = SUCCESS, "", {}
-    bot_only = event.get("ResourceType") == BOT_RESOURCE_TYPE
+    kind = event.get("ResourceType")
+    bot_only = kind == BOT_RESOURCE_TYPE
     if bot_only and not event.get("PhysicalResourceId"):
         event = {**event, "PhysicalResourceId": BOT_RESOURCE_ID}
+    if kind in (BOT_RESOURCE_TYPE, PATH_RESOURCE_TYPE) and request_type == "Delete":
+        return _answer(event, SUCCESS, "nothing to undo", {}, deadline, secrets)
+    if kind == PATH_RESOURCE_TYPE:
+        event, reason, data = webhook_path(event)
+        secrets.append(data["Segment"])
+        return _answer(event, SUCCESS, reason, data, deadline, secrets)
     try:
-        if bot_only and request_type == "Delete":
-            return _answer(event, SUCCESS, "nothing to undo", {}, deadline, secrets)
         fields = BOT_FIELDS if bot_only else WEBHOOK_FIELDS
         if request_type == "Update" and telegram_unchanged(event, fields):
-            status, reason, data = SUCCESS, "nothing Telegram holds has changed", {}
-            username = str(event.get("PhysicalResourceId") or "").partition(":")[2]
+            reason = "nothing Telegram holds has changed"
             if not bot_only:
                 data = {"WebhookUrl": str(properties.get("WebhookUrl") or "")}
-            elif username:
-                data = {"BotUsername": username}
+            else:
+                data = bot_data(event)
             if data:
                 return _answer(event, status, reason, data, deadline, secrets)
         token = read_secret(_property(properties, "TokenSecretArn"))
@@ -288,10 +370,11 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
         api = BotApi(token, deadline)
         if bot_only and request_type in ("Create", "Update"):
             data = identify(api)
-            event = {**event, "PhysicalResourceId": bot_physical_id(data["BotUsername"])}
+            event = bot_answered(event, data)
             reason = f"the bot is @{data['BotUsername']}"
         elif request_type in ("Create", "Update"):
             url = _property(properties, "WebhookUrl")
+            secrets.append(path_secret(url))
             secret_token = read_secret(_property(properties, "WebhookSecretArn"))
             secrets.append(secret_token)
             data = register(api, url, secret_token, _max_connections(properties))
@@ -310,6 +393,7 @@ def handler(event: dict[str, Any], context: Any = None) -> dict[str, str]:
         status, reason = FAILED, f"{type(error).__name__}: {error}"
     if status == FAILED and request_type in ("Update", "Delete") and not may_fail(event):
         status, reason = SUCCESS, f"Telegram left as it was ({reason})"
+        data = bot_data(event) if bot_only else {}
     return _answer(event, status, reason, data, deadline, secrets)
 
 

@@ -1,30 +1,61 @@
-"""A fault-injecting HTTP proxy on loopback in front of the moto server: it forwards every
-request, and can be told to apply the next few matching requests and lose their answers (the
-request reaches moto and is applied; the client's connection is then closed unanswered), as a
-dropped connection does to a write that AWS had already applied."""
+"""A fault-injecting HTTP proxy on loopback in front of the moto server. It forwards every
+request, and can be told to
+- apply the next few matching requests and lose their answers (the request reaches moto and is
+  applied; the client's connection is then closed unanswered), as a dropped connection does to
+  a write that AWS had already applied;
+- apply them and stall their answers (held until the client gives up and closes the connection,
+  or sent late), as a slow network does;
+- hold a TransactWriteItems open for a while before it reaches moto: meanwhile its items are in
+  a transaction, and a plain write to one of them (PutItem, UpdateItem, DeleteItem) is refused
+  with TransactionConflictException, as DynamoDB refuses it ("Transaction conflict handling" in
+  its developer guide), and another transaction on one of them is cancelled with the reason
+  TransactionConflict;
+- refuse the next few matching plain writes so, as if a transaction held their item;
+- keep a request from moto until an event is set, as a request slow on its way is."""
 
 from __future__ import annotations
 
 import http.client
 import ipaddress
 import json
+import select
 import socket
 import threading
+import time
+import uuid
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["DELETE_ITEM", "PUT_ITEM", "TRANSACT_WRITE_ITEMS", "AwsProxy", "Drop", "proxy"]
+__all__ = [
+    "DELETE_ITEM",
+    "PUT_ITEM",
+    "TRANSACT_WRITE_ITEMS",
+    "UPDATE_ITEM",
+    "AwsProxy",
+    "Drop",
+    "Hold",
+    "proxy",
+]
 
 PUT_ITEM = "DynamoDB_20120810.PutItem"
 DELETE_ITEM = "DynamoDB_20120810.DeleteItem"
+UPDATE_ITEM = "DynamoDB_20120810.UpdateItem"
 TRANSACT_WRITE_ITEMS = "DynamoDB_20120810.TransactWriteItems"
+PLAIN_WRITES = frozenset({PUT_ITEM, DELETE_ITEM, UPDATE_ITEM})
+# DynamoDB's answer to a plain write on an item an ongoing transaction holds.
+CONFLICT_TYPE = "com.amazonaws.dynamodb.v20120810#TransactionConflictException"
+CONFLICT_MESSAGE = "Transaction is ongoing for the item"
+CANCELLED_TYPE = "com.amazonaws.dynamodb.v20120810#TransactionCanceledException"
+KEY_NAMES = ("pk",)  # the key attributes of the tables behind the proxy (the bot's: pk)
 LIFETIME = 600.0  # seconds: a proxy left running stops by itself after this
 UPSTREAM_TIMEOUT = 10.0  # seconds to wait for the moto server's answer
 IDLE_TIMEOUT = 60.0  # seconds a client's kept-alive connection may wait for its next request
+HOLD_LIMIT = 30.0  # seconds a held transaction or a stalled answer waits at most
 MAX_BODY = 1 << 20  # bytes: a request body larger than this is refused (413), never forwarded
 # Not forwarded either way: they describe one connection, not the request.
 HOP_BY_HOP = frozenset(
@@ -39,26 +70,93 @@ HOP_BY_HOP = frozenset(
     }
 )
 
+Where = Callable[[dict[str, Any]], bool]
+ItemKey = tuple[str, str]  # (table, the key attributes as JSON)
+DROP, STALL, CONFLICT, WAIT = "drop", "stall", "conflict", "wait"
+
+
+def _parsed(body: bytes) -> dict[str, Any] | None:
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _matches(where: Where | None, body: bytes) -> bool:
+    if where is None:
+        return True
+    parsed = _parsed(body)
+    return parsed is not None and bool(where(parsed))
+
 
 @dataclass
 class Drop:
-    """Lose the answers of the next `times` requests whose X-Amz-Target is `target` and whose
-    JSON body satisfies `where` (every body, if None)."""
+    """A fault for the next `times` requests whose X-Amz-Target is `target` and whose JSON body
+    satisfies `where` (every body, if None): their answers lost (`kind` "drop"), stalled for
+    up to `seconds` ("stall"), a plain write refused with TransactionConflictException
+    ("conflict"), or the request kept from moto until `until` is set ("wait", for up to
+    `seconds`; `reached` is set when one arrives)."""
 
     target: str
     times: int
-    where: Callable[[dict[str, Any]], bool] | None = None
+    where: Where | None = None
+    kind: str = DROP
+    seconds: float = 0.0
+    until: threading.Event | None = None
+    reached: threading.Event = field(default_factory=threading.Event)
 
     def matches(self, target: str, body: bytes) -> bool:
         if self.times <= 0 or target != self.target:
             return False
-        if self.where is None:
-            return True
-        try:
-            parsed = json.loads(body)
-        except ValueError:
-            return False
-        return isinstance(parsed, dict) and bool(self.where(parsed))
+        return _matches(self.where, body)
+
+
+@dataclass
+class Hold:
+    """A TransactWriteItems held in progress before it reaches moto: from `arrived` on, until
+    `refused` plain writes to its items have been refused, `release()` is called or `seconds`
+    have passed. `done` is set once moto has applied it and its items are free."""
+
+    where: Where | None
+    refused: int
+    seconds: float
+    arrived: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)
+    keys: frozenset[ItemKey] = frozenset()
+    conflicts: int = 0
+    taken: bool = False
+    _free: threading.Event = field(default_factory=threading.Event)
+
+    def release(self) -> None:
+        """Let the held transaction go on to moto now."""
+        self._free.set()
+
+
+def _item_key(table: Any, attributes: Any) -> ItemKey | None:
+    if not isinstance(table, str) or not isinstance(attributes, dict):
+        return None
+    key = {name: attributes[name] for name in KEY_NAMES if name in attributes}
+    return (table, json.dumps(key, sort_keys=True)) if key else None
+
+
+def write_key(target: str, body: dict[str, Any]) -> ItemKey | None:
+    """The item a plain write (PutItem, UpdateItem, DeleteItem) writes."""
+    attributes = body.get("Item") if target == PUT_ITEM else body.get("Key")
+    return _item_key(body.get("TableName"), attributes)
+
+
+def transaction_keys(body: dict[str, Any]) -> list[ItemKey | None]:
+    """The items of a TransactWriteItems, one per action, in order."""
+    keys: list[ItemKey | None] = []
+    for entry in body.get("TransactItems") or []:
+        action = next(iter(entry.values()), None) if isinstance(entry, dict) else None
+        if not isinstance(action, dict):
+            keys.append(None)
+            continue
+        attributes = action.get("Item") if "Item" in action else action.get("Key")
+        keys.append(_item_key(action.get("TableName"), attributes))
+    return keys
 
 
 def _is_loopback(host: str) -> bool:
@@ -71,10 +169,11 @@ def _is_loopback(host: str) -> bool:
 
 
 class AwsProxy:
-    """The proxy: `url` to give a client as its endpoint, `drop_answers` to arm a fault;
-    `requests` lists the targets forwarded (in order) and `dropped` the ones whose answer was
-    lost. Listens on 127.0.0.1 only, forwards to a loopback upstream only, and stops after
-    `lifetime` seconds if nobody stops it before."""
+    """The proxy: `url` to give a client as its endpoint; `drop_answers`, `stall_answers`,
+    `refuse_writes` and `hold_transaction` arm faults. `requests` lists the targets forwarded
+    or refused (in order), `dropped` the ones whose answer was lost or stalled, `conflicts`
+    the plain writes refused for a transaction in progress. Listens on 127.0.0.1 only, forwards
+    to a loopback upstream only, and stops after `lifetime` seconds if nobody stops it before."""
 
     def __init__(self, upstream: str, *, lifetime: float = LIFETIME) -> None:
         parts = urlsplit(upstream)
@@ -87,7 +186,9 @@ class AwsProxy:
         self.lifetime = lifetime
         self.requests: list[str] = []
         self.dropped: list[str] = []
+        self.conflicts: list[str] = []
         self._drops: list[Drop] = []
+        self._holds: list[Hold] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -100,38 +201,119 @@ class AwsProxy:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def drop_answers(
-        self,
-        target: str = PUT_ITEM,
-        times: int = 1,
-        where: Callable[[dict[str, Any]], bool] | None = None,
-    ) -> Drop:
-        """Apply the next `times` requests to `target` (whose JSON body satisfies `where`) and
-        lose their answers; the other requests pass untouched."""
-        if times < 1:
-            raise ValueError(f"times must be at least 1, not {times}")
-        drop = Drop(target, times, where)
+    def _arm(self, drop: Drop) -> Drop:
+        if drop.times < 1:
+            raise ValueError(f"times must be at least 1, not {drop.times}")
         with self._lock:
             self._drops.append(drop)
         return drop
+
+    def drop_answers(
+        self, target: str = PUT_ITEM, times: int = 1, where: Where | None = None
+    ) -> Drop:
+        """Apply the next `times` requests to `target` (whose JSON body satisfies `where`) and
+        lose their answers; the other requests pass untouched."""
+        return self._arm(Drop(target, times, where))
+
+    def stall_answers(
+        self,
+        target: str = PUT_ITEM,
+        times: int = 1,
+        where: Where | None = None,
+        seconds: float = HOLD_LIMIT,
+    ) -> Drop:
+        """Apply the next `times` matching requests and hold back their answers until the
+        client gives up waiting (closes the connection), or, after `seconds`, answer late."""
+        return self._arm(Drop(target, times, where, STALL, seconds))
+
+    def refuse_writes(
+        self, target: str = PUT_ITEM, times: int = 1, where: Where | None = None
+    ) -> Drop:
+        """Refuse the next `times` matching plain writes with TransactionConflictException, as
+        DynamoDB does while another transaction holds their item; nothing reaches moto."""
+        if target not in PLAIN_WRITES:
+            raise ValueError(f"only plain writes meet a transaction's conflict, not {target}")
+        return self._arm(Drop(target, times, where, CONFLICT))
+
+    def delay_until(
+        self,
+        until: threading.Event,
+        target: str = PUT_ITEM,
+        where: Where | None = None,
+        seconds: float = HOLD_LIMIT,
+    ) -> Drop:
+        """Keep the next matching request from moto until `until` is set (or `seconds` have
+        passed), as a request slow on its way is; then handle it as any other. The fault's
+        `reached` is set when the request arrives."""
+        return self._arm(Drop(target, 1, where, WAIT, seconds, until))
+
+    def hold_transaction(
+        self, where: Where | None = None, *, refused: int = 1, seconds: float = HOLD_LIMIT
+    ) -> Hold:
+        """Hold the next TransactWriteItems (whose body satisfies `where`) in progress before
+        it reaches moto, until `refused` plain writes to its items have met it, `release()` is
+        called, or `seconds` have passed; then apply and answer it."""
+        hold = Hold(where, refused, seconds)
+        with self._lock:
+            self._holds.append(hold)
+        return hold
 
     def clear(self) -> None:
         """Forget every armed fault (and what was forwarded and dropped)."""
         with self._lock:
             self._drops.clear()
+            for hold in self._holds:
+                hold.release()
+            self._holds.clear()
             self.requests.clear()
             self.dropped.clear()
+            self.conflicts.clear()
 
-    def _take_drop(self, target: str, body: bytes) -> bool:
-        """Whether this request's answer is to be lost (and counts it against its fault)."""
+    def _take_fault(self, target: str, body: bytes) -> Drop | None:
+        """The fault this request meets (counted against it), if any."""
         with self._lock:
             self.requests.append(target)
             for drop in self._drops:
                 if drop.matches(target, body):
                     drop.times -= 1
-                    self.dropped.append(target)
+                    if drop.kind in (DROP, STALL):
+                        self.dropped.append(target)
+                    return drop
+            return None
+
+    def _in_transaction(self, target: str, body: bytes) -> bool:
+        """Whether a plain write's item is held by a transaction in progress (counted)."""
+        parsed = _parsed(body)
+        key = write_key(target, parsed) if parsed is not None else None
+        with self._lock:
+            for hold in self._holds:
+                if key is not None and hold.arrived.is_set() and key in hold.keys:
+                    hold.conflicts += 1
+                    self.conflicts.append(target)
+                    if hold.conflicts >= hold.refused:
+                        hold.release()
                     return True
             return False
+
+    def _take_hold(self, body: bytes) -> tuple[Hold | None, list[bool]]:
+        """The hold a TransactWriteItems is to wait in, and which of its items another
+        transaction in progress holds already."""
+        parsed = _parsed(body) or {}
+        keys = transaction_keys(parsed)
+        with self._lock:
+            busy = [
+                key is not None and any(h.arrived.is_set() and key in h.keys for h in self._holds)
+                for key in keys
+            ]
+            if any(busy):
+                return None, busy
+            for hold in self._holds:
+                if not hold.taken and _matches(hold.where, body):
+                    hold.taken = True
+                    hold.keys = frozenset(key for key in keys if key is not None)
+                    hold.arrived.set()
+                    return hold, busy
+        return None, busy
 
     def start(self) -> AwsProxy:
         proxy = self
@@ -147,6 +329,8 @@ class AwsProxy:
             def finish(self) -> None:
                 try:
                     super().finish()
+                except OSError:
+                    pass  # the client closed a connection whose answer was held back
                 finally:
                     proxy._track(self.connection, opened=False)
 
@@ -181,6 +365,8 @@ class AwsProxy:
             server, self._server = self._server, None
             timer, self._timer = self._timer, None
             connections, self._connections = self._connections, set()
+            for hold in self._holds:
+                hold.release()
         if timer is not None and timer is not threading.current_thread():
             timer.cancel()
         if server is not None:
@@ -204,7 +390,48 @@ class AwsProxy:
             return
         body = handler.rfile.read(length) if length else b""
         target = handler.headers.get("X-Amz-Target", "")
-        drop = self._take_drop(target, body)
+        fault = self._take_fault(target, body)
+        if fault is not None and fault.kind == WAIT and fault.until is not None:
+            fault.reached.set()
+            fault.until.wait(fault.seconds)
+        refused = fault is not None and fault.kind == CONFLICT
+        if refused or (target in PLAIN_WRITES and self._in_transaction(target, body)):
+            if refused:
+                with self._lock:
+                    self.conflicts.append(target)
+            self._refuse(handler, CONFLICT_TYPE, {"message": CONFLICT_MESSAGE})
+            return
+        hold: Hold | None = None
+        if target == TRANSACT_WRITE_ITEMS:
+            hold, busy = self._take_hold(body)
+            if any(busy):
+                self._refuse(handler, CANCELLED_TYPE, _cancelled(busy))
+                return
+            if hold is not None:
+                hold._free.wait(hold.seconds)
+        try:
+            answer = self._forward(handler, body)
+        finally:
+            if hold is not None:
+                with self._lock:
+                    hold.keys = frozenset()
+                hold.done.set()
+        if answer is None:
+            handler.send_error(502)
+            handler.close_connection = True
+            return
+        if fault is not None and fault.kind == DROP:  # applied upstream; never heard of
+            handler.close_connection = True
+            return
+        if fault is not None and fault.kind == STALL and _client_gave_up(handler, fault.seconds):
+            handler.close_connection = True
+            return
+        self._send(handler, *answer)
+
+    def _forward(
+        self, handler: BaseHTTPRequestHandler, body: bytes
+    ) -> tuple[int, str, list[tuple[str, str]], bytes] | None:
+        """The moto server's answer to the request (None if it gave none)."""
         headers = {
             name: value
             for name, value in handler.headers.items()
@@ -222,22 +449,66 @@ class AwsProxy:
                 for name, value in answer.getheaders()
                 if name.lower() not in HOP_BY_HOP and name.lower() != "content-length"
             ]
-            status, reason = answer.status, answer.reason
+            return answer.status, answer.reason, answer_headers, data
         except (OSError, http.client.HTTPException):
-            handler.send_error(502)
-            handler.close_connection = True
-            return
+            return None
         finally:
             upstream.close()
-        if drop:  # applied upstream; the client never hears of it
-            handler.close_connection = True
-            return
-        handler.send_response_only(status, reason)
-        for name, value in answer_headers:
-            handler.send_header(name, value)
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        handler.wfile.write(data)
+
+    @staticmethod
+    def _send(
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        reason: str,
+        headers: list[tuple[str, str]],
+        data: bytes,
+    ) -> None:
+        with suppress(OSError):  # a client that gave up has closed its end
+            handler.send_response_only(status, reason)
+            for name, value in headers:
+                handler.send_header(name, value)
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+
+    def _refuse(self, handler: BaseHTTPRequestHandler, kind: str, more: dict[str, Any]) -> None:
+        """DynamoDB's 400 answer of error `kind`, as it sends it (with its CRC32)."""
+        data = json.dumps({"__type": kind, **more}).encode()
+        headers = [
+            ("Content-Type", "application/x-amz-json-1.0"),
+            ("x-amzn-RequestId", uuid.uuid4().hex.upper()),
+            ("x-amz-crc32", str(zlib.crc32(data))),
+        ]
+        self._send(handler, 400, "Bad Request", headers, data)
+
+
+def _cancelled(busy: list[bool]) -> dict[str, Any]:
+    """The body of a transaction cancelled because other transactions hold some of its items."""
+    reasons = [
+        {"Code": "TransactionConflict", "Message": CONFLICT_MESSAGE} if held else {"Code": "None"}
+        for held in busy
+    ]
+    codes = ", ".join(reason["Code"] for reason in reasons)
+    return {
+        "message": f"Transaction cancelled, please refer cancellation reasons for specific "
+        f"reasons [{codes}]",
+        "CancellationReasons": reasons,
+    }
+
+
+def _client_gave_up(handler: BaseHTTPRequestHandler, seconds: float) -> bool:
+    """Wait up to `seconds` for the client to close the connection its answer is held back on;
+    whether it did (else the answer goes out late)."""
+    connection = handler.connection
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        readable, _, _ = select.select([connection], [], [], left)
+        if readable:
+            try:
+                return connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
+    return False
 
 
 @contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import GameState, Variants, captains, new_game
-from engine.cards import BLUE, OBSERVER, RED, color
+from engine.cards import BLUE, OBSERVER, RED, SPY, color, is_x
 from handlers.playtest.players import NAMES, Table
 
 SEARCH = 100_000
@@ -23,6 +23,36 @@ def find_seed(
         if wanted(state):
             return seed, state
     raise AssertionError("no seed deals what the test needs")
+
+
+def x_holders(state: GameState) -> list[int]:
+    """The seats dealt an X card (the Turncoat's card), in seat order."""
+    return [seat for seat, card in enumerate(state.cards, 1) if is_x(card)]
+
+
+def lone_x(state: GameState) -> int | None:
+    """The seat of the deal's only X card, or None when it deals none or two."""
+    holders = x_holders(state)
+    return holders[0] if len(holders) == 1 else None
+
+
+def x_apart(state: GameState, *seats: int) -> bool:
+    """The deal has one X card, held by none of `seats` (the first player when none is named):
+    one of them can scout it and see the Turncoat's window."""
+    holder = lone_x(state)
+    return holder is not None and holder not in (seats or (state.first,))
+
+
+def spy_waits(state: GameState) -> bool:
+    """The Spy is dealt to someone who does not play first, and the first player holds a
+    colour: their decapitation opens the Spy's wait."""
+    spy = state.holder(SPY)
+    return spy not in (None, state.first) and color(state.cards[state.first - 1]) is not None
+
+
+def spy_can_win(state: GameState) -> bool:
+    """`spy_waits`, and both captains are dealt: the Spy can name them both."""
+    return spy_waits(state) and None not in captains(state.cards).values()
 
 
 def observer_first(state: GameState) -> bool:

@@ -1,6 +1,7 @@
-"""The bot under test, run two ways: the local poller on SQLite, and the Lambda entries on moto.
+"""The bot under test, run three ways: the local poller on SQLite, the Lambda entries on moto, and
+the local bot's Application with Telegram answered in memory (the fast tier).
 
-Both offer the same small surface to the simulated players: `act` (a user does something in
+All offer the same small surface to the simulated players: `act` (a user does something in
 Telegram, then the bot handles it), `advance` (the clock moves on and due timers fire) and
 `item` (what the store holds for a group).
 """
@@ -10,16 +11,18 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from telegram import Update
-from telegram.ext import Application, TypeHandler
+from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
 from handlers.playtest.fake_telegram import FakeTelegram
+from handlers.playtest.fake_telegram.memory import MEMORY_URL, MemoryRequest
 from handlers.playtest.fake_telegram.webhook_queue import WebhookQueue
 from handlers.telegram.group import Wake
 from handlers.telegram.texts import ALLOWED_UPDATES
@@ -327,3 +330,86 @@ class LocalBot(Bot):
             assert not self._thread.is_alive(), "the local bot did not stop"
         if self._crash is not None:
             raise self._crash
+
+
+class MemoryBot(Bot):
+    """The local bot's Application (SQLite, its handlers as `make play` registers them) with
+    Telegram answered in memory: no server, no socket, no thread. Each update a user's act
+    makes is handed to the Application at once, and a timer fires when the clock reaches it."""
+
+    kind = "memory"
+
+    def __init__(self, fake: FakeTelegram, clock: FakeClock, db: Path) -> None:
+        super().__init__(fake, clock)
+        env = {"DECAPITATION_DB": str(db), "TELEGRAM_API_BASE_URL": MEMORY_URL}
+        with answered_in_memory(fake):
+            app = make_application(fake.token, env, clock=clock, seed=lambda: self.seed)
+        app.add_error_handler(self._on_error)
+        self._app = app
+        self._timers: dict[int, float] = {}  # chat -> when the bot asked to be woken
+        app.bot_data["runtime"].host.wake = self._wake_at
+        self._loop = asyncio.new_event_loop()
+        self._loop.run_until_complete(app.initialize())
+        self._loop.run_until_complete(app.post_init(app))
+
+    @property
+    def application(self) -> Application:
+        return self._app
+
+    def _wake_at(self, chat: int, when: float) -> None:
+        self._timers[chat] = when
+
+    def _handle(self, update: object) -> None:
+        self._loop.run_until_complete(self._app.process_update(update))
+
+    def settle(self) -> None:
+        while updates := self.fake.next_updates():
+            for update in updates:
+                self._handle(Update.de_json(update, self._app.bot))
+
+    def act(self, deed: Callable[[], dict | None]) -> dict | None:
+        update = deed()
+        self.settle()
+        return update
+
+    def redeliver(self, update: dict) -> None:
+        self._handle(Update.de_json(update, self._app.bot))
+        self.settle()
+
+    def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        for _ in range(20):
+            due = sorted(chat for chat, when in self._timers.items() if when <= self.clock())
+            if not due:
+                return
+            for chat in due:
+                del self._timers[chat]
+                self._handle(Wake(chat))
+            self.settle()
+        raise AssertionError("timers keep firing")
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        self._loop.run_until_complete(self._app.post_stop(self._app))
+        self._loop.run_until_complete(self._app.shutdown())
+        self._app.bot_data["runtime"].host.store.close()
+        self._loop.close()
+
+
+@contextmanager
+def answered_in_memory(fake: FakeTelegram) -> Iterator[None]:
+    """Applications built meanwhile send their requests to `fake` in memory: given to their
+    builder, as python-telegram-bot's own tests give theirs (the entry builds it out of reach)."""
+    build = ApplicationBuilder.build
+
+    def built(builder: ApplicationBuilder) -> Application:
+        answered = MemoryRequest(fake)
+        builder.request(answered).get_updates_request(answered)
+        return build(builder)
+
+    ApplicationBuilder.build = built  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        ApplicationBuilder.build = build  # type: ignore[method-assign]

@@ -169,6 +169,14 @@ class Table:
         for player in self.players:
             player.group = self.group
 
+    def member(self, name: str = "Zoe", started: bool = True) -> Player:
+        """Someone who joins the group without playing (in the table's language); `started`:
+        they have pressed Start in the bot's private chat."""
+        code = "zh-hans" if self.lang == "zh" else "en"
+        user = self.fake.add_user(name, language_code=code, started=started)
+        self.bot.act(lambda: self.fake.join(user, self.group))
+        return Player(self.bot, user, self.group)
+
     @property
     def host(self) -> Player:
         return self.players[0]

@@ -1,28 +1,41 @@
-"""A whole game played through the bot by five people, printed as they saw it: every message,
+"""A whole game played through the bot by its people, printed as they saw it: every message,
 edit and popup in order, each under the move that caused it.
 
-    python -m handlers.playtest.transcript [--lang zh] [--seed 33]
+    python -m handlers.playtest.transcript [--lang zh] [--game turncoat] [--seed 33] [--bot poller]
+    python -m handlers.playtest.transcript --write-golden      # rewrite tests/golden/*.txt
 
-The bot runs as `make play` runs it (long polling, SQLite in a temporary folder) against the fake
-Bot API on loopback; nothing reaches Telegram.
+The bot's Application is the one `make play` builds (SQLite in a temporary folder), and the fake
+Bot API answers it in memory (`--bot poller`: long polling against the fake on loopback, as `make
+play` runs); nothing reaches Telegram. The golden transcripts (`tests/golden/`, one per game and
+language, compared as text by `tests/test_golden_transcripts.py`) are this output: after a
+change of text on purpose, `--write-golden` writes them again, to be read in the diff.
 """
 
 from __future__ import annotations
 
 import argparse
 import html
+import io
 import re
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handlers.playtest.drivers import START, FakeClock, LocalBot
+from engine import Variants, captains
+from handlers.playtest.deals import find_seed, lone_x, spy_can_win, x_apart
+from handlers.playtest.drivers import START, Bot, FakeClock, LocalBot, MemoryBot
 from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
+from handlers.playtest.games import after, miss_two_turns
 from handlers.playtest.players import Table
 
 SHOWN = ("sendMessage", "editMessageText", "sendDocument", "answerCallbackQuery")
+GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"  # in the source tree
+LANGS = ("en", "zh")
+
+Move = Callable[[str], Any]
 
 
 def plain(text: str) -> str:
@@ -78,13 +91,21 @@ class Transcript:
         self.flush()
 
 
-def play(table: Table, seed: int, move: Callable[[str], Any]) -> None:
-    """A short game: a lobby, a scout from the group, a private scout, a turn left to run out,
-    and a decapitation."""
-    names = [p.name for p in table.players]
-    with move(f"{names[0]} sends /newgame; the others press Join"):
+def opened(table: Table, move: Move, **settings: Any) -> None:
+    """The host opens a lobby, the others join, and the host sets `settings` (if any)."""
+    with move(f"{table.host.name} sends /newgame; the others press Join"):
         table.open()
-    with move(f"{names[0]} presses Start"):
+    if settings:
+        shown = ", ".join(f"{key}={value}" for key, value in settings.items())
+        with move(f"{table.host.name} sets {shown} in Settings"):
+            table.configure(**settings)
+
+
+def short(table: Table, seed: int, move: Move) -> None:
+    """A lobby, a scout from the group, a private scout, a turn left to run out, and a
+    decapitation (five players)."""
+    opened(table, move)
+    with move(f"{table.host.name} presses Start"):
         state = table.start(seed=seed)
     first = state.first
     second, third = first % 5 + 1, (first + 1) % 5 + 1
@@ -102,19 +123,156 @@ def play(table: Table, seed: int, move: Callable[[str], Any]) -> None:
         table.decapitate(attacker, target)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", choices=("en", "zh"), default="en")
-    parser.add_argument("--seed", type=int, default=33)
-    args = parser.parse_args(argv)
-    with FakeTelegram(TEST_TOKEN) as fake, tempfile.TemporaryDirectory() as home:
-        bot = LocalBot(fake, FakeClock(START), Path(home) / "games.sqlite3").start()
+def turncoat(table: Table, seed: int, move: Move) -> None:
+    """The Turncoat's window: the first player scouts the X card's holder, who swaps in secret;
+    the group hears of it when the window ends (seven players)."""
+    opened(table, move, turncoat=True, turncoat_seconds=10)
+    with move(f"{table.host.name} presses Start"):
+        state = table.start(seed=seed)
+    first = state.first
+    holder = lone_x(state)
+    assert holder is not None, "the deal has no lone X card"
+    with move(f"{table.player_at(first).name} scouts seat {holder} (the X card) privately"):
+        table.scout(first, holder)
+    with move(f"{table.player_at(holder).name} swaps, in secret"):
+        table.swap(holder)
+    with move("The Turncoat's window ends"):
+        table.bot.advance(10)
+    with move(f"{table.player_at(first).name} presses Done"):
+        table.done(first)
+    attacker = table.state.turn
+    target = next(s for s in range(1, 8) if s not in (attacker, first, holder))
+    with move(f"{table.player_at(attacker).name} decapitates seat {target}"):
+        table.decapitate(attacker, target)
+
+
+def spy(table: Table, seed: int, move: Move) -> None:
+    """The Spy's wait: the first player announces a decapitation, the Spy names both captains,
+    and the target opens when the wait ends (six players)."""
+    opened(table, move, spy=True, spy_seconds=15)
+    with move(f"{table.host.name} presses Start"):
+        state = table.start(seed=seed)
+    first, seat = state.first, state.holder("SPY")
+    caps = captains(state.cards)
+    target = next(s for s in range(1, 7) if s not in (first, seat))
+    with move(f"{table.player_at(first).name} decapitates seat {target}"):
+        table.decapitate(first, target)
+    with move(f"{table.player_at(seat).name}, the Spy, names both captains"):
+        table.spy_guess(seat, caps["red"], caps["blue"])
+    with move("The Spy's wait ends"):
+        table.bot.advance(15)
+
+
+def away(table: Table, seed: int, move: Move) -> None:
+    """Absence: a player misses two turns and is marked away, comes back, /status, the end,
+    and Play again (four players)."""
+    opened(table, move)
+    with move(f"{table.host.name} presses Start"):
+        state = table.start(seed=seed)
+    missing = table.player_at(after(table, state.first))
+    with move(f"{missing.name} misses two turns while the others scout"):
+        miss_two_turns(table.bot, table)
+    with move(f"{missing.name} presses I'm back"):
+        missing.press(table.t_for(missing, "btn_back_in"))
+    with move(f"{table.host.name} sends /status"):
+        table.host.say("/status")
+    attacker = table.state.turn
+    target = after(table, attacker)
+    with move(f"{table.player_at(attacker).name} decapitates seat {target}"):
+        table.decapitate(attacker, target)
+    with move(f"{missing.name} presses Play again"):
+        ending = table.ending()
+        assert ending is not None
+        missing.press(table.t("btn_play_again"), ending, table.group)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A scripted game: its players, the deal it needs, and its moves."""
+
+    players: int
+    deal: Callable[[], int]
+    play: Callable[[Table, int, Move], None]
+
+
+GAMES = {
+    "short": Game(5, lambda: 33, short),
+    "turncoat": Game(
+        7,
+        lambda: find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))[0],
+        turncoat,
+    ),
+    "spy": Game(6, lambda: find_seed(6, Variants(spy=True), spy_can_win)[0], spy),
+    "away": Game(4, lambda: 11, away),
+}
+
+
+@contextmanager
+def running(kind: str) -> Iterator[Bot]:
+    """The bot on the fake Bot API, in memory or polling it on loopback, on a temporary store."""
+    fake = FakeTelegram(TEST_TOKEN)
+    with tempfile.TemporaryDirectory() as home:
+        db = Path(home) / "games.sqlite3"
+        if kind == "poller":
+            fake.start()
+            bot: Bot = LocalBot(fake, FakeClock(START), db).start()
+        else:
+            bot = MemoryBot(fake, FakeClock(START), db)
         try:
-            table = Table.of(bot, 5, lang=args.lang)
-            transcript = Transcript(table)
-            play(table, args.seed, transcript.move)
+            yield bot
         finally:
             bot.close()
+            fake.stop()
+
+
+def transcript(game: str, lang: str, seed: int | None = None, bot: str = "memory") -> str:
+    """The text of `game` played in `lang` (its own deal unless `seed` is given)."""
+    script = GAMES[game]
+    out = io.StringIO()
+    with running(bot) as running_bot, redirect_stdout(out):
+        table = Table.of(running_bot, script.players, lang=lang)
+        shown = Transcript(table)
+        script.play(table, script.deal() if seed is None else seed, shown.move)
+    return out.getvalue()
+
+
+def golden_path(game: str, lang: str, folder: Path = GOLDEN) -> Path:
+    """Where the golden transcript of `game` in `lang` is kept."""
+    return folder / f"{game}.{lang}.txt"
+
+
+def write_golden(folder: Path = GOLDEN) -> list[Path]:
+    """Write every game's transcript in every language into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for game in GAMES:
+        for lang in LANGS:
+            path = golden_path(game, lang, folder)
+            path.write_text(transcript(game, lang), encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", choices=LANGS, default="en")
+    parser.add_argument("--game", choices=sorted(GAMES), default="short")
+    parser.add_argument("--seed", type=int, default=None, help="another deal than the game's")
+    parser.add_argument("--bot", choices=("memory", "poller"), default="memory")
+    parser.add_argument(
+        "--write-golden",
+        nargs="?",
+        const=GOLDEN,
+        type=Path,
+        metavar="FOLDER",
+        help="write every game in both languages into FOLDER (default tests/golden)",
+    )
+    args = parser.parse_args(argv)
+    if args.write_golden is not None:
+        for path in write_golden(args.write_golden):
+            print(f"wrote {path}")
+        return
+    print(transcript(args.game, args.lang, args.seed, args.bot), end="")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ class Play(Prompts, Absence):
         seat = self.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
-        self.check_version(version)
-        return self.act(user, action._replace(seat=seat), now)
+        news = self.catch_up(now)
+        self.check_version(version)  # a deadline that passed first has moved the game on
+        return news + self._apply(user, action._replace(seat=seat), now)
 
     def menu_of(self, user: int, version: int, menu: str, target: int = 0) -> int:
         """The seat of `user`, who opens `menu` on a private prompt made for `version` ("scout",
@@ -63,7 +64,8 @@ class Play(Prompts, Absence):
         """A press on the group's turn message made for `version`: the acting player's Scout
         (`listed`) or Back, a seat to scout, Done (`action`); anyone else is told whose turn
         it is (public, whatever the game waits on in secret)."""
-        self.check_version(version)
+        news = self.catch_up(now)
+        self.check_version(version)  # a deadline that passed first has moved the game on
         state = self.state
         turn = state.turn
         scouted = action.target if action is not None and action.act == SCOUT else None
@@ -72,15 +74,18 @@ class Play(Prompts, Absence):
         if self.seat_of(user) != turn:
             raise Refused("turn_of", seat=turn)
         if action is None:
-            return self.list_seats(user, listed, now)
-        return self.act(user, action._replace(seat=turn), now)
+            return news + self.list_seats(user, listed, now)
+        return news + self._apply(user, action._replace(seat=turn), now)
 
     def act(self, user: int, action: Action, now: float) -> list[Event]:
         """Apply a seated user's decision, unless a deadline passed before it came."""
-        version = self.state.version if self.status == PLAYING else None
+        version = self.public_version if self.status == PLAYING else -1
         news = self.catch_up(now)
-        if self.status != PLAYING or self.state.version != version:
-            raise Refused("too_late")
+        self.check_version(version)
+        return news + self._apply(user, action, now)
+
+    def _apply(self, user: int, action: Action, now: float) -> list[Event]:
+        """Apply a seated user's decision to the game as it is now (its deadlines caught up)."""
         seat = self.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
@@ -101,7 +106,7 @@ class Play(Prompts, Absence):
             self._acted(seat)
         self._set_state(state, secret)
         closed = self._close_prompt(seat, decided)  # however the decision came
-        return news + closed + self._deliver(events, now)
+        return closed + self._deliver(events, now)
 
     def _held_from(self, seat: int) -> bool:
         """During a hold only the Turncoat or the Spy may decide; the scout's moment waits."""

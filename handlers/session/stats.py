@@ -20,6 +20,7 @@ from handlers.session.base import Seats
 
 LEADERBOARD = 50  # players a group's item keeps, those with the most games
 GROUPS_KEPT = 50  # groups a player's item names, the latest first
+LINE_KEPT = 365 * 24 * 3600  # a line on a group's board goes a year after its player's last game
 ROLES = ("captain", "observer", "spy", "turncoat")
 
 Figures = dict[str, Any]
@@ -68,6 +69,7 @@ def finished_game(table: Seats, now: float) -> Figures:
     turns = sum(1 for event in events_for(state, None) if event["type"] == TURN_BEGINS)
     return {
         "chat": table.chat,
+        "at": int(now),
         "winner": winner,
         "worked": worked,
         "seconds": max(0, round(now - table.data.get("start", now))),
@@ -91,26 +93,36 @@ def _common(data: dict[str, Any], figures: Figures) -> dict[str, Any]:
     return data
 
 
+def dated_board(board: dict[str, list], now: int) -> dict[str, list]:
+    """A leaderboard without the lines of players who have not played for `LINE_KEPT`, each
+    line ending with when its player last played (a line from before lines were dated: now)."""
+    dated = {user: [*line[:5], line[5] if len(line) > 5 else now] for user, line in board.items()}
+    return {user: line for user, line in dated.items() if line[5] > now - LINE_KEPT}
+
+
 def add_to_group(data: dict[str, Any], figures: Figures) -> dict[str, Any]:
-    """A group's figures with one finished game more; the leaderboard keeps its top players."""
+    """A group's figures with one finished game more; the leaderboard keeps its top players
+    among those who played in the last `LINE_KEPT`."""
     data = _common(data, figures)
+    now = figures["at"]
     wins = dict(data.get("wins") or dict.fromkeys(COLORS, 0))
     wins[figures["winner"]] = wins.get(figures["winner"], 0) + 1
     data["wins"] = wins
     data["tried"] = data.get("tried", 0) + 1
     data["worked"] = data.get("worked", 0) + int(figures["worked"])
     roles = dict(data.get("roles") or {})
-    board = dict(data.get("players") or {})
+    board = dated_board(data.get("players") or {}, now)
     for user, player in figures["players"].items():
         for role in player["roles"]:
             _count(roles, role, player["won"])
-        _, games, wins_, worked, _ = board.get(user, ["", 0, 0, 0, 0])
+        _, games, wins_, worked = board.get(user, ["", 0, 0, 0])[:4]
         board[user] = [
             player["name"],
             games + 1,
             wins_ + int(player["won"]),
             worked + int(player["worked"]),
             data["games"],  # when they last played: the group's game count then
+            now,  # and the time
         ]
     data["roles"] = roles
     kept = sorted(board.items(), key=lambda entry: (-entry[1][1], -entry[1][4]))[:LEADERBOARD]

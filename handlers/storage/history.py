@@ -75,13 +75,15 @@ def forget_player(store: GameStore, chat: int, user: int) -> None:
 def anonymous(entry: dict[str, Any], user: int) -> dict[str, Any]:
     """A kept game with `user`'s seats named `FORGOTTEN` and no longer pointing at them."""
     users = list(entry.get("users") or [])
-    if user not in users or not entry.get("record"):
+    if user not in users:
         return entry
+    left = [0 if u == user else u for u in users]
+    if not entry.get("record"):  # kept without its record (too big): only the ids name them
+        return {**entry, "users": left}
     seats = [
         {**seat, "name": FORGOTTEN} if i < len(users) and users[i] == user else seat
         for i, seat in enumerate(entry["record"]["seats"])
     ]
-    left = [0 if u == user else u for u in users]
     return {**entry, "record": {**entry["record"], "seats": seats}, "users": left}
 
 

@@ -43,7 +43,12 @@ from handlers.storage.owed import (
 )
 from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
-from handlers.storage.stats import counted_with_the_end, forget_player, keys_counted
+from handlers.storage.stats import (
+    counted_with_the_end,
+    forget_player,
+    holding_groups,
+    keys_counted,
+)
 from infra.store import Conflict, GameStore, Item
 
 __all__ = [
@@ -142,16 +147,26 @@ class Host:
             item, records = found.pop(key), found
         else:
             item, records = self.store.load(key), {}
+        return self._followed(chat, item, records)
+
+    def load_all(self, chats: Collection[int]) -> list[Loaded]:
+        """Several groups' items, read together (one call where the store allows)."""
+        found = self.store.load_many([game_key(chat) for chat in chats]) if chats else {}
+        return [self._followed(chat, found.get(game_key(chat))) for chat in chats]
+
+    def _followed(
+        self, chat: int, item: Item | None, records: dict[str, Item | None] | None = None
+    ) -> Loaded:
+        """The group's item as read, or, for a group that became a supergroup, its new one."""
         moved = item.data.get("moved_to") if item else None
         if moved is None:
-            return Loaded(chat, item, records)
-        return Loaded(moved, self.store.load(game_key(moved)), records)
+            return Loaded(chat, item, records or {})
+        return Loaded(moved, self.store.load(game_key(moved)), records or {})
 
-    def latest(self, chat: int) -> Table | None:
-        """The group's table as stored this very moment (past any cache of the update's reads)."""
+    def latest(self, chat: int) -> Loaded:
+        """The group's item as stored this very moment (past any cache of the update's reads)."""
         store = getattr(self.store, "backend", self.store)
-        item = store.load(game_key(chat))
-        return Table(item.data) if item else None
+        return Loaded(chat, store.load(game_key(chat)))
 
     def save(self, loaded: Loaded, change: Change, update_id: int | None) -> Saved:
         """Save `change` over `loaded` in one conditional write, with the messages it owes and
@@ -177,7 +192,17 @@ class Host:
         if deadline is not None and deadline != before:  # an unchanged one is set already
             self.wake(loaded.chat, deadline)  # before the save: a run that dies after loses none
         saved = Item(game_key(loaded.chat), version, new.data, self._game_expiry(new))
-        self._save(saved, change.ending)
+        try:
+            self._save(saved, change.ending)
+        except Conflict:
+            raise
+        except Exception:
+            # No answer (a timeout, say): the write may have been applied, its messages owed
+            # under this run's lease. A timer at the lease's end sends them then, as for a run
+            # busy elsewhere, should nobody come back before.
+            if change.outs:
+                self.wake(loaded.chat, now + LEASE)
+            raise
         keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
         outs = outs_of(taken) + list(change.outs)
         done = Item(saved.key, version + 1, new.data, saved.expires_at)
@@ -191,7 +216,7 @@ class Host:
             return
         keys = [*keys_counted(ending), history_key(ending.chat)]
         found = self.store.load_many(keys)
-        extra = counted_with_the_end(found, ending)
+        extra = counted_with_the_end(found, ending, self.clock())
         kept = found.get(history_key(ending.chat))
         added = history.with_game(kept, ending.chat, ending.kept, self.clock)
         extra += [added] if added is not None else []
@@ -304,7 +329,12 @@ class Host:
 
         try:
             return retry_on_conflict(attempt)
-        except Conflict:  # every attempt lost a race: the batches stay owed
+        except Exception as error:  # lost every race, or no answer: the batches stay owed
+            # The messages are out; only the mark is missing. The update does not fail for
+            # it: a timer at the lease's end sends what is still owed (at least once).
+            log.warning("could not mark delivered messages: %s", type(error).__name__)
+            if keys or retry:
+                self.wake(chat, self.clock() + LEASE)
             return False
 
     def _game_expiry(self, table: Table) -> int:
@@ -316,10 +346,14 @@ class Host:
         """One more failed delivery of an update; how many there have been."""
         return records.count_failure(self.store, update_id, self.clock)
 
-    def forget_user(self, user: int) -> None:
-        """Erase the user's pointer at the groups they played in, and their statistics."""
+    def forget_user(self, user: int, chats: Collection[int] = ()) -> None:
+        """Erase the user from every group that holds them (those their statistics item names,
+        and `chats`): their name in its kept games, their place on its list for the next game
+        and on its leaderboard; then their statistics and their pointer."""
+        for chat in dict.fromkeys([*holding_groups(self.store, user), *chats]):
+            history.forget_player(self.store, chat, user)
+        forget_player(self.store, user, chats)
         records.forget(self.store, user_key(user))
-        forget_player(self.store, user)
 
     def point_user(self, user: int, chat: int) -> None:
         """Put `chat` first among the groups a user's private commands look in."""

@@ -26,7 +26,8 @@ def waiting_key(chat: int) -> str:
 
 
 def user_key(user: int) -> str:
-    """The store key that points a user at the groups they last joined."""
+    """The store key that points a user at the groups they joined, opened a lobby in or asked
+    to hear of the next game from."""
     return f"user#{user}"
 
 

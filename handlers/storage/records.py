@@ -1,5 +1,5 @@
 """Small records beside the tables: a group's saved preferences and a user's pointer at the
-groups they last joined; each write conditional, retried on a lost race."""
+groups they joined, hosted in or asked about; each write conditional, retried on a lost race."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from infra.store import Conflict, GameStore, Item
 
 PREFS_TTL = 30 * 24 * 3600  # a group's saved settings and a user's pointer last a month
 APPLIED_PREFS = 10  # updates remembered in a small record
-POINTED = 4  # groups a user's pointer keeps, the latest first
+POINTED = 4  # groups a user's private commands look in, the latest first
+# A group stays on the pointer two months after it was last put first: longer than anything
+# there (a list for the next game: a month from the last request) can hold the user.
+POINTER_KEEPS = 2 * PREFS_TTL
 FAILURE_TTL = 24 * 3600  # Telegram gives up on an update after a day: so does its count
 
 Clock = Callable[[], float]
@@ -27,27 +30,40 @@ def get(store: GameStore, key: str) -> dict[str, Any] | None:
 
 
 def pointed_chats(data: dict[str, Any] | None) -> list[int]:
-    """The groups a user's pointer names, the latest first."""
-    return [int(chat) for chat in (data or {}).get("chats", [])][:POINTED]
+    """The groups a user's private commands look in: the latest `POINTED` of the pointer's."""
+    return all_pointed(data)[:POINTED]
+
+
+def all_pointed(data: dict[str, Any] | None) -> list[int]:
+    """Every group a user's pointer names (where they may be in a lobby, a game or a list for
+    the next game), the latest first."""
+    return [int(chat) for chat in (data or {}).get("chats", [])]
 
 
 def point_user(store: GameStore, user: int, chat: int, clock: Clock = time.time) -> None:
-    """Put `chat` first among the groups a user's private commands look in (no write when
-    it is first already and the pointer has more than half its time to live)."""
+    """Put `chat` first among the groups a user's pointer names (no write when it is first
+    already and the pointer has more than half its time to live). Groups not put first for
+    `POINTER_KEEPS` leave it."""
     key = user_key(user)
 
     def attempt(_: int) -> None:
         item = store.load(key)
-        chats = pointed_chats(item.data if item else None)
-        latest = [chat, *(c for c in chats if c != chat)][:POINTED]
+        data = item.data if item else {}
+        chats = all_pointed(data)
         expires = expiry(clock, PREFS_TTL)
         if (
             item is not None
-            and chats == latest
+            and chats[:1] == [chat]
             and (item.expires_at or 0) > expires - (PREFS_TTL // 2)
         ):
             return
-        store.save(Item(key, item.version if item else 0, {"chats": latest}, expires))
+        now = int(clock())
+        when = {str(c): (data.get("at") or {}).get(str(c), now) for c in chats}  # undated: now
+        when[str(chat)] = now
+        latest = [c for c in [chat, *chats] if when[str(c)] > now - POINTER_KEEPS]
+        latest = list(dict.fromkeys(latest))
+        kept = {"chats": latest, "at": {str(c): when[str(c)] for c in latest}}
+        store.save(Item(key, item.version if item else 0, kept, expires))
 
     with suppress(Conflict):  # every attempt lost a race: the winners' pointers stand
         retry_on_conflict(attempt)

@@ -43,6 +43,22 @@ def group_lang(context: BotContext, loaded: Loaded | None, user) -> str:
     return language_for(getattr(user, "language_code", None))
 
 
+IN_GROUP = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
+
+
+async def membership(context: BotContext, chat: int, user: int) -> bool | None:
+    """Whether `user` is in the group (a restricted user only while still a member); None
+    when Telegram cannot say."""
+    try:
+        member = await context.bot.get_chat_member(chat, user)
+    except TelegramError as err:
+        log.info("membership unknown: %s", type(err).__name__)
+        return None
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return bool(getattr(member, "is_member", False))
+    return member.status in IN_GROUP
+
+
 async def is_admin(context: BotContext, chat: int, user: int) -> bool:
     """True when `user` administers the group."""
     try:

@@ -27,7 +27,7 @@ from handlers.storage.keys import (
     user_key,
     waiting_key,
 )
-from handlers.storage.records import pointed_chats
+from handlers.storage.records import all_pointed, pointed_chats
 from handlers.telegram import hub, presses, render
 from handlers.telegram.absence import coming_back
 from handlers.telegram.chats import (
@@ -37,6 +37,7 @@ from handlers.telegram.chats import (
     is_admin,
     is_group,
     may_manage_here,
+    membership,
     own_lang,
     reply,
 )
@@ -123,6 +124,8 @@ async def start(update: Update, context: BotContext) -> None:
         return
     chat, game = target
     loaded = await hub.read(context, chat, update.update_id, [user_key(user.id)])
+    if not await may_join(update, context, loaded.table, game):
+        return
 
     def join(table: Table | None) -> Decided:
         if table is None or table.game != game:
@@ -142,6 +145,23 @@ async def start(update: Update, context: BotContext) -> None:
         await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
     context.runtime.host.point_user(user.id, chat)
+
+
+async def may_join(update: Update, context: BotContext, table: Table | None, game: int) -> bool:
+    """Whether the joiner may take a seat in the group's open lobby: only its members may (a
+    forwarded lobby or a guessed link seats nobody else). Otherwise they are told privately
+    why, in their language: not a member, or Telegram could not say (then they try again)."""
+    user = update.effective_user
+    if table is None or table.game != game or table.status != LOBBY_STATUS:
+        return True  # the change refuses a game no longer open
+    if table.is_player(user.id):
+        return True
+    member = await membership(context, table.chat, user.id)
+    if member is True:
+        return True
+    lang = table.lang_of(user.id, own_lang(user))
+    await reply(update, t(lang, "join_members_only" if member is False else "member_check_failed"))
+    return False
 
 
 async def reconnect(update: Update, context: BotContext) -> None:
@@ -223,33 +243,45 @@ async def mycard(update: Update, context: BotContext) -> None:
 
 
 async def forget(update: Update, context: BotContext) -> None:
-    """/forget: erase what the bot keeps about you: the groups you played in, your place in
-    any lobby (not in a game in play, whose cards need their players until the end), your name
-    in those groups' kept games and your place on their lists for the next game."""
+    """/forget: erase what the bot keeps about you, in every group that holds you: your place
+    in any lobby (not in a game in play, whose cards need their players until the end), your
+    name and id in its kept games, on its leaderboard and on its list for the next game, your
+    statistics and the groups you played in."""
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
         await reply(update, t(await chat_lang(context, update), "private_only"))
         return
-    if await playing_table(context, user.id, (PLAYING,)) is not None:
+    host = context.runtime.host
+    chats = all_pointed(host.get(user_key(user.id)))
+    loaded = host.load_all(chats)
+    if any(in_play(each.table, user.id) for each in loaded):
         await reply(update, t(lang, "forget_playing"))
         return
-    host = context.runtime.host
-    for chat in pointed_chats(host.get(user_key(user.id))):
-        history.forget_player(host.store, chat, user.id)  # the games kept, the next's list
-        with suppress(ApplicationHandlerStop):  # a redelivery: left the first time
-            loaded = await hub.read(context, chat, update.update_id)
-            table = loaded.table
-            if table is not None and table.status == LOBBY_STATUS and table.is_player(user.id):
-                await hub.handle(context, loaded, leave_lobby(context, user.id), update.update_id)
-    host.forget_user(user.id)
+    for each in loaded:
+        try:
+            await hub.handle(context, each, leave_lobby(context, user.id), update.update_id)
+        except Refused:  # dealt since: they play it to its end
+            await reply(update, t(lang, "forget_playing"))
+            return
+        except ApplicationHandlerStop:  # a redelivery: left the first time
+            continue
+    host.forget_user(user.id, chats)
     await reply(update, t(lang, "forgotten"))
 
 
+def in_play(table: Table | None, user: int) -> bool:
+    """Whether `user` holds a seat in the table's game in play."""
+    return table is not None and table.status == PLAYING and table.seat_of(user) is not None
+
+
 def leave_lobby(context: BotContext, user: int) -> hub.Step:
-    """A step that takes `user` out of the lobby, if they are still in it."""
+    """A step that takes `user` out of the lobby, if they are still in it; `Refused` when the
+    game has been dealt with them in it."""
 
     def leave(table: Table | None) -> Decided:
+        if in_play(table, user):
+            raise Refused("forget_playing")
         if table is None or table.status != LOBBY_STATUS or not table.is_player(user):
             return Decided(None)
         return shown(context, table, table.leave(user))

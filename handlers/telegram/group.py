@@ -91,9 +91,14 @@ async def wake(update: Wake, context: BotContext) -> None:
         # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
         # A timer early for what is next due (a resumed one, or a hop towards a wait longer than
         # SQS's delays) is set again; one for a time since replaced is dropped (the new time has
-        # a timer of its own).
+        # a timer of its own). A hop towards the table's own next wake hops on even when an owed
+        # batch is due before it: that batch is sent by a timer of its own, or claimed now.
         when = runtime.host.next_due(table)
-        if when is not None and when > now and (update.due is None or same_time(update.due, when)):
+        if wake_at is not None and update.due is not None and same_time(update.due, wake_at):
+            runtime.host.wake(update.chat, wake_at)
+        elif (
+            when is not None and when > now and (update.due is None or same_time(update.due, when))
+        ):
             runtime.host.wake(update.chat, when)
         return Decided(None)
 

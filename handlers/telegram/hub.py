@@ -26,7 +26,7 @@ from handlers.storage.retry import backoff
 from handlers.telegram import render
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.context import BotContext
-from handlers.telegram.messages import Edit, Out, Send, from_stored, to_stored
+from handlers.telegram.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.telegram.outbox import Delivery, deliver
 from handlers.telegram.texts import t
 from infra.store import Conflict
@@ -159,6 +159,8 @@ async def follow_up(
     lobby = [out for out in outs if isinstance(out, Edit) and out.ref == "lobby_msg"]
     if lobby and table.status == LOBBY and not latest:
         await settle_lobby(context, table, lobby[-1])
+    if "board" in delivery.ids and table.status == PLAYING and not latest:
+        await settle_board(context, table, delivery.ids["board"], saved.keys)
     if table.to_reach(delivery.unreachable) and table.status == PLAYING:
         await tell_unreachable(context, table, table.to_reach(delivery.unreachable))
     if delivery.unreachable and table.status in (LOBBY, PLAYING):
@@ -175,7 +177,7 @@ async def settle_lobby(context: BotContext, table: Table, sent: Edit) -> None:
     out of order; so after its edit each run looks again, and while the stored lobby reads
     otherwise than what it sent last, it sends that. The last edit to land is then the newest."""
     for _ in range(5):
-        latest = context.runtime.host.latest(table.chat)
+        latest = context.runtime.host.latest(table.chat).table
         if latest is None or latest.game != table.game or latest.status != LOBBY:
             return
         out = render.lobby_message(latest, context.runtime.username)
@@ -183,6 +185,23 @@ async def settle_lobby(context: BotContext, table: Table, sent: Edit) -> None:
             return
         await deliver(context.bot, [out])
         sent = out
+
+
+async def settle_board(
+    context: BotContext, table: Table, message_id: int, keys: Collection[str]
+) -> None:
+    """A turn message this run posted, with another change saved before its delivery mark (the
+    next player acting at once, the game ending): if the table no longer has it as its turn
+    message, nobody will ever take its buttons off, so they come off now. (While the mark is
+    not written, its batch is owed and goes out again: the message is left as it is.)"""
+    latest = context.runtime.host.latest(table.chat)
+    current = latest.table
+    if current is None or any(batch.key in keys for batch in latest.owed()):
+        return
+    board = current.data.get("board") or {}
+    if current.game == table.game and current.status == PLAYING and board.get("msg") == message_id:
+        return
+    await deliver(context.bot, [DropButtons(table.chat, message_id, side=False)])
 
 
 async def tell_unreachable(context: BotContext, table: Table, users: list[int]) -> None:

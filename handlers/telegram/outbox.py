@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,10 @@ from telegram.error import (
 from handlers.telegram.messages import Delete, DropButtons, Edit, Keyboard, Out, Send, op
 
 log = logging.getLogger(__name__)
+
+# python-telegram-bot gives a 429's retry_after as a timedelta when PTB_TIMEDELTA is set (its next
+# major version's only way); unset, it warns of the change at every 429 it reads.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 MAX_WAIT = 5.0  # longest 429 wait sat through inside one update; longer ones are sent later
 TRIES = 3
@@ -218,10 +222,8 @@ def _seconds(wait: Any) -> float:
 
 
 def _retry_after(err: RetryAfter) -> float:
-    """The seconds a 429 asks to wait (python-telegram-bot warns that the type will change)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return _seconds(err.retry_after)
+    """The seconds a 429 asks to wait."""
+    return _seconds(err.retry_after)
 
 
 def _later(delivery: Delivery, out: Out | None, wait: float) -> None:

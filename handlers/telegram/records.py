@@ -7,14 +7,14 @@ from __future__ import annotations
 import logging
 
 from telegram import InputFile, Update
-from telegram.constants import ChatMemberStatus, ParseMode
+from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 
 from handlers.session.table import Refused, Table
 from handlers.storage import history
 from handlers.telegram import hub, presses, render
 from handlers.telegram.answers import PressAnswer
-from handlers.telegram.chats import group_lang, is_group, own_lang, reply
+from handlers.telegram.chats import group_lang, is_group, membership, own_lang, reply
 from handlers.telegram.context import BotContext
 from handlers.telegram.messages import DropButtons, Edit, Out
 from handlers.telegram.outbox import deliver, markup
@@ -56,17 +56,6 @@ def after_the_calls(
 def presser_lang(user) -> str:
     """The language of an answer to one person: their Telegram app's."""
     return language_for(getattr(user, "language_code", None))
-
-
-async def is_member(context: BotContext, chat: int, user: int) -> bool:
-    """True when `user` is in the group (its records and calls are for its members)."""
-    try:
-        member = await context.bot.get_chat_member(chat, user)
-    except TelegramError:
-        return False
-    if member.status == ChatMemberStatus.RESTRICTED:
-        return bool(getattr(member, "is_member", False))
-    return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
 async def send_record(context: BotContext, user, chat: int, game: int) -> bool:
@@ -214,8 +203,9 @@ async def start_payload(update: Update, context: BotContext, payload: str) -> bo
     kind, chat, game = asked
     user = update.effective_user
     lang = presser_lang(user)
-    if not await is_member(context, chat, user.id):
-        await reply(update, t(lang, "not_in_group"))
+    member = await membership(context, chat, user.id)  # its records and calls: its members'
+    if member is not True:
+        await reply(update, t(lang, "not_in_group" if member is False else "member_check_failed"))
         return True
     try:
         if kind == presses.RECORD:

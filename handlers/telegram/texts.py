@@ -93,6 +93,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_open_chat": {EN: "💬 Open my chat", ZH: "💬 打开私聊"},
     "joined": {EN: "You joined the game in {group}.", ZH: "你已加入「{group}」的游戏。"},
     "already_joined": {EN: "You are already in this game.", ZH: "你已经在这局游戏中了。"},
+    "join_members_only": {
+        EN: "Only members of the group can join its game.",
+        ZH: "只有该群的成员才能加入这局游戏。",
+    },
+    "member_check_failed": {
+        EN: "I could not check that you are in the group. Please try again in a moment.",
+        ZH: "我暂时无法确认你是否在群里，请稍后再试。",
+    },
     "left": {EN: "You left the game.", ZH: "你已退出游戏。"},
     "not_in_lobby": {EN: "You are not in this game.", ZH: "你不在这局游戏中。"},
     "lobby_full": {EN: "The game is full ({max} players).", ZH: "人数已满（{max} 人）。"},

@@ -7,7 +7,8 @@ and 102 + 61 ms for botocore (bench/aws_client.py: fresh processes, moto on loop
 warm calls cost the same. It is held to botocore where that matters: it retries what botocore
 retries and nothing else, refuses endpoints it would have to guess (FIPS, dual-stack, other
 partitions), drops connections idle for longer than a frozen Lambda's survive, and bounds each
-call by a deadline. DECAPITATION_AWS_CLIENT=boto3 makes `client()` return boto3's clients for
+call by a deadline (a DynamoDB answer, due in milliseconds, by 2 s, so a stalled write is sent
+again within it). DECAPITATION_AWS_CLIENT=boto3 makes `client()` return boto3's clients for
 anything beyond that. botocore is otherwise imported only to find credentials when the
 environment holds none (a laptop with a profile, never Lambda).
 
@@ -28,8 +29,14 @@ from infra.aws.config import (
     resolve_region,
 )
 from infra.aws.connections import close_connections, tls_context
-from infra.aws.factory import SWITCH, AwsClient, boto3_client, client
-from infra.aws.own_client import CONNECT_TIMEOUT, DEADLINE, READ_TIMEOUT, Client
+from infra.aws.factory import SWITCH, AwsClient, boto3_client, client, read_timeout
+from infra.aws.own_client import (
+    CONNECT_TIMEOUT,
+    DEADLINE,
+    DYNAMODB_READ_TIMEOUT,
+    READ_TIMEOUT,
+    Client,
+)
 from infra.aws.retries import MAX_ATTEMPTS, THROTTLING, backoff, retryable
 from infra.aws.signing import sign
 from infra.aws.wire import AwsError
@@ -37,6 +44,7 @@ from infra.aws.wire import AwsError
 __all__ = [
     "CONNECT_TIMEOUT",
     "DEADLINE",
+    "DYNAMODB_READ_TIMEOUT",
     "MAX_ATTEMPTS",
     "READ_TIMEOUT",
     "SERVICES",
@@ -53,6 +61,7 @@ __all__ = [
     "boto3_client",
     "client",
     "close_connections",
+    "read_timeout",
     "resolve_credentials",
     "resolve_endpoint",
     "resolve_region",

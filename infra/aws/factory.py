@@ -6,11 +6,17 @@ import os
 from typing import Any, Protocol
 
 from infra.aws.config import SERVICES, Credentials, resolve_endpoint, resolve_region
-from infra.aws.own_client import CONNECT_TIMEOUT, READ_TIMEOUT, Client
+from infra.aws.own_client import CONNECT_TIMEOUT, DYNAMODB_READ_TIMEOUT, READ_TIMEOUT, Client
 from infra.aws.retries import MAX_ATTEMPTS
 
 SWITCH = "DECAPITATION_AWS_CLIENT"  # "own" (the default) or "boto3"
 CHOICES = ("own", "boto3")
+READ_TIMEOUTS = {"dynamodb": DYNAMODB_READ_TIMEOUT}  # by service; READ_TIMEOUT for the others
+
+
+def read_timeout(service: str) -> float:
+    """Seconds a call to `service` waits for each read of its answer, both clients alike."""
+    return READ_TIMEOUTS.get(service, READ_TIMEOUT)
 
 
 class AwsClient(Protocol):
@@ -37,6 +43,7 @@ def client(service: str, **options: Any) -> AwsClient:
     if choice not in CHOICES:
         raise ValueError(f"{SWITCH}={choice!r}: expected one of {', '.join(map(repr, CHOICES))}")
     region = resolve_region(options.pop("region_name", None))
+    options.setdefault("read_timeout", read_timeout(service))
     if choice == "boto3":
         return boto3_client(service, region, **options)
     spec = SERVICES[service]
@@ -49,14 +56,15 @@ def client(service: str, **options: Any) -> AwsClient:
 
 
 def boto3_client(service: str, region: str, **options: Any) -> AwsClient:
-    """boto3's client for `service` in `region`, with the own client's timeouts and attempts
-    (botocore's standard retries); botocore resolves endpoint and credentials itself."""
+    """boto3's client for `service` in `region`, with the own client's timeouts (the service's
+    read timeout) and attempts (botocore's standard retries); botocore resolves endpoint and
+    credentials itself."""
     import boto3
     from botocore.config import Config
 
     config = Config(
         connect_timeout=options.pop("connect_timeout", CONNECT_TIMEOUT),
-        read_timeout=options.pop("read_timeout", READ_TIMEOUT),
+        read_timeout=options.pop("read_timeout", read_timeout(service)),
         retries={
             "mode": "standard",
             "total_max_attempts": options.pop("max_attempts", MAX_ATTEMPTS),

@@ -15,6 +15,12 @@ from infra.aws.wire import AwsError, check_crc32, encode, parse
 
 CONNECT_TIMEOUT = 3.0  # seconds
 READ_TIMEOUT = 10.0  # seconds
+# Seconds DynamoDB calls wait for each read of their answer. DynamoDB answers in milliseconds
+# (single-digit for an item, tens for a transaction or a full BatchGetItem), so an answer still
+# missing after 2 s is stalled: the write may well have been applied. Cutting it short there
+# leaves room within the DEADLINE for two more tries (the second finds the first's write by its
+# token), where waiting out the whole deadline left no second try at all.
+DYNAMODB_READ_TIMEOUT = 2.0
 # Seconds one call may take, all its attempts, backoffs and timeouts added up: no attempt
 # starts after it, and socket timeouts shrink to what is left. The webhook Lambda has 25 s
 # (serverless.yml) for an update's few calls, most of them at most a DynamoDB read and a write.

@@ -28,7 +28,7 @@ REGION = "us-east-1"
 # Shaped like a real token (the template's AllowedPattern) and easy to search for.
 DUMMY_TOKEN = "99900:DUMMY-bot-token-for-the-template-check"  # not shaped like a real one
 COPIED = ("serverless.yml", "package.json", "package-lock.json", "pyproject.toml")
-COPIED_DIRS = ("engine", "handlers", "infra")
+COPIED_DIRS = ("engine", "handlers", "infra", "requirements")
 PACKAGE_TIMEOUT = 600
 
 

@@ -17,23 +17,43 @@ pytestmark = pytest.mark.slow  # every test runs the plugin under node
 PLUGIN = ROOT / "infra" / "osls-plugin.js"
 
 # Builds the plugin with a stand-in `serverless` whose CloudFormation client answers
-# DescribeStacks from STACK (JSON: null = no such stack), runs one hook, prints what happened.
+# DescribeStacks from STACK (its parameters; JSON null = no such stack) and OUTPUTS, and whose
+# SNS answers ListSubscriptionsByTopic from SUBSCRIPTIONS (or fails with the error named by
+# {"error": name}); runs the hooks, prints what happened and what it logged.
 HARNESS = r"""
 const [pluginPath, hook] = process.argv.slice(1);
+const path = require('node:path');
 const Plugin = require(pluginPath);
 class ServerlessError extends Error {
   constructor(message, code) { super(message); this.code = code; }
 }
 const stack = JSON.parse(process.env.STACK || 'null');
+const outputs = JSON.parse(process.env.OUTPUTS || '[]');
+const subscriptions = JSON.parse(process.env.SUBSCRIPTIONS || '[]');
 const calls = [];
+const logs = [];
+const sns = require(require.resolve('@aws-sdk/client-sns', { paths: [path.dirname(pluginPath)] }));
+sns.SNSClient.prototype.send = async (command) => {
+  calls.push(command.constructor.name + ' ' + command.input.TopicArn);
+  if (subscriptions.error) {
+    const error = new Error('not allowed');
+    error.name = subscriptions.error;
+    throw error;
+  }
+  return { Subscriptions: subscriptions };
+};
 const provider = {
   naming: { getStackName: () => 'decapitation-ci' },
   getCloudFormationClient: async () => ({
     send: async (command) => {
       calls.push(command.constructor.name);
       if (stack === null) throw new Error('Stack with id decapitation-ci does not exist');
-      return { Stacks: [{ StackName: 'decapitation-ci', Parameters: stack }] };
+      return { Stacks: [{ StackName: 'decapitation-ci', Parameters: stack, Outputs: outputs }] };
     },
+  }),
+  getAwsSdkV3Config: async () => ({
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
   }),
 };
 const serverless = {
@@ -42,9 +62,13 @@ const serverless = {
   service: { provider: {} },
   getProvider: () => provider,
 };
-const plugin = new Plugin(serverless, {}, { log: { notice() {} } });
+const log = {
+  notice: (message) => logs.push(['notice', message]),
+  warning: (message) => logs.push(['warning', message]),
+};
+const plugin = new Plugin(serverless, {}, { log });
 (async () => {
-  const out = { hooks: Object.keys(plugin.hooks), calls };
+  const out = { hooks: Object.keys(plugin.hooks), calls, logs };
   try {
     for (const name of hook.split(',')) {
       await plugin.hooks[name]();
@@ -60,14 +84,31 @@ const plugin = new Plugin(serverless, {}, { log: { notice() {} } });
 CHOOSE = "before:deploy:deploy"
 PASS = "before:aws:deploy:deploy:updateStack"
 BUILD = "before:package:createDeploymentArtifacts"
+DEPLOYED = "after:deploy:deploy"
 
 
-def run(hooks: str, *, token: str | None, stack: Any = None, **env: str) -> dict[str, Any]:
+def run(
+    hooks: str,
+    *,
+    token: str | None,
+    stack: Any = None,
+    outputs: Any = (),
+    subscriptions: Any = (),
+    **env: str,
+) -> dict[str, Any]:
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules" / "osls").exists():
         pytest.skip("node or node_modules/osls is absent: run `npm ci` (.ci/deploy-check does)")
     environ = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
-    environ.update(STACK=json.dumps(stack), SERVICE_DIR=str(ROOT), **env)
+    environ.update(
+        STACK=json.dumps(stack),
+        OUTPUTS=json.dumps(list(outputs)),
+        SUBSCRIPTIONS=json.dumps(
+            subscriptions if isinstance(subscriptions, dict) else list(subscriptions)
+        ),
+        SERVICE_DIR=str(ROOT),
+        **env,
+    )
     if token is not None:
         environ["TELEGRAM_BOT_TOKEN"] = token
     result = subprocess.run(
@@ -144,3 +185,54 @@ def test_the_build_reports_a_missing_python() -> None:
 
     assert out["error"]["code"] == "DECAPITATION_BUILD"
     assert "Install Python 3.11+" in out["error"]["message"]
+
+
+TOPIC = "arn:aws:sns:us-east-1:123456789012:decapitation-ci-alarms"
+DEPLOYED_STACK = [{"ParameterKey": "TelegramBotToken", "ParameterValue": "****"}]
+OUTPUTS = [{"OutputKey": "AlarmTopicArn", "OutputValue": TOPIC}]
+HOW = "ALARM_EMAIL=you@example.org npx serverless deploy"
+
+
+def after_deploy(subscriptions: Any) -> dict[str, Any]:
+    """What the plugin says once a deploy is done, with these subscriptions to the topic."""
+    return run(
+        DEPLOYED, token=None, stack=DEPLOYED_STACK, outputs=OUTPUTS, subscriptions=subscriptions
+    )
+
+
+def warnings(out: dict[str, Any]) -> list[str]:
+    return [message for level, message in out["logs"] if level == "warning"]
+
+
+def test_a_deploy_without_a_subscriber_says_so_and_how_to_add_one() -> None:
+    out = after_deploy([])
+
+    assert out["calls"] == ["DescribeStacksCommand", f"ListSubscriptionsByTopicCommand {TOPIC}"]
+    (warning,) = warnings(out)
+    assert warning.startswith("No alarm reaches anyone")
+    assert TOPIC in warning and HOW in warning
+
+
+def test_an_unconfirmed_address_is_named_until_it_confirms() -> None:
+    pending = {"SubscriptionArn": "PendingConfirmation", "Protocol": "email"}
+
+    out = after_deploy([{**pending, "Endpoint": "ops@example.org", "TopicArn": TOPIC}])
+
+    (warning,) = warnings(out)
+    assert "ops@example.org" in warning and "confirm" in warning
+
+
+def test_a_confirmed_subscriber_silences_the_warning() -> None:
+    confirmed = {"SubscriptionArn": f"{TOPIC}:0f1e2d3c", "Protocol": "email", "TopicArn": TOPIC}
+
+    out = after_deploy([{**confirmed, "Endpoint": "ops@example.org"}])
+
+    assert warnings(out) == []
+    assert [level for level, _ in out["logs"]] == ["notice"]
+
+
+def test_a_subscription_list_it_may_not_read_is_still_a_warning_with_how_to_add_one() -> None:
+    out = after_deploy({"error": "AuthorizationErrorException"})
+
+    (warning,) = warnings(out)
+    assert "AuthorizationErrorException" in warning and HOW in warning

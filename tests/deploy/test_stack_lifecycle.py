@@ -19,6 +19,7 @@ from moto.cloudformation.models import cloudformation_backends
 from handlers.entry import webhook_setup
 from handlers.playtest.fake_telegram import BOT_USERNAME, FakeTelegram
 from tests.deploy.test_webhook_setup import (
+    TOKEN_ARN,
     URL,
     Context,
     Responses,
@@ -29,7 +30,7 @@ from tests.deploy.test_webhook_setup import (
 )
 
 REGION = "us-east-1"
-NEW_URL = "https://zzz999yyy8.execute-api.us-east-1.amazonaws.com/webhook"
+NEW_URL = "https://zzz999yyy8.execute-api.us-east-1.amazonaws.com/webhook/0therPath0f32LettersAndDigits000"
 
 
 class Stack:
@@ -143,13 +144,21 @@ def test_an_update_that_changes_nothing_telegram_holds_asks_telegram_nothing(
         request("Update", responses, stack, old={**same, "ServiceTimeout": "60"}), Context()
     )
     assert answer(responses)["Status"] == "SUCCESS"
-    bot = bot_event("Update", responses)
-    bot["PhysicalResourceId"] = webhook_setup.bot_physical_id(BOT_USERNAME)
-    bot["OldResourceProperties"] = dict(bot["ResourceProperties"])
-    bot["StackId"] = stack.id
-    webhook_setup.handler(bot, Context())
-    said = answer(responses)
-    assert said["Status"] == "SUCCESS" and said["Data"] == {"BotUsername": BOT_USERNAME}
+    bot_id = str(fake_telegram.bot_id)
+    # The physical id as it is now, and as a stack deployed before it kept the bot's id has it.
+    for physical in (
+        webhook_setup.bot_physical_id(bot_id, BOT_USERNAME),
+        f"{webhook_setup.BOT_RESOURCE_ID}:{BOT_USERNAME}",
+    ):
+        bot = bot_event("Update", responses)
+        bot["PhysicalResourceId"] = physical
+        bot["OldResourceProperties"] = dict(bot["ResourceProperties"])
+        bot["StackId"] = stack.id
+        webhook_setup.handler(bot, Context())
+        said = answer(responses)
+        assert said["Status"] == "SUCCESS", said
+        assert said["Data"] == {"BotUsername": BOT_USERNAME, "BotId": bot_id}
+        assert said["PhysicalResourceId"] == physical
     assert fake_telegram.calls == []
 
 
@@ -174,3 +183,68 @@ def test_a_change_telegram_holds_registers_again(
     webhook_setup.handler(request("Update", responses, stack, old={**now, **change}), Context())
     assert answer(responses)["Status"] == "SUCCESS"
     assert "setWebhook" in [c.method for c in fake_telegram.calls]
+
+
+OTHER_TOKEN = "654321:ANOTHER-bot-the-stack-changes-to-abcdefghij"
+OTHER_USERNAME = "another_decapitation_bot"
+
+
+def bot_request(
+    kind: str, sink: Responses, stack: Stack, bot_id: int, *, old: int | None = None, physical=None
+) -> dict[str, Any]:
+    """A request for the bot resource, for the bot `bot_id` (after `old`)."""
+    body = bot_event(kind, sink)
+    body["StackId"] = stack.id
+    body["ResourceProperties"]["BotId"] = str(bot_id)
+    if old is not None:
+        body["OldResourceProperties"] = {**body["ResourceProperties"], "BotId": str(old)}
+    if physical is not None:
+        body["PhysicalResourceId"] = physical
+    return body
+
+
+def carries_what_the_template_reads(answer: dict[str, Any]) -> bool:
+    read = webhook_setup.ATTRIBUTES[webhook_setup.BOT_RESOURCE_TYPE]
+    return answer["Status"] == "SUCCESS" and set(read) <= set(answer["Data"])
+
+
+def test_rolling_back_a_change_of_bot_with_telegram_down_answers_the_old_bot(
+    fake_telegram: FakeTelegram,
+    secrets: dict,  # noqa: F811
+    responses: Responses,  # noqa: F811
+    stack: Stack,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stack.status("CREATE_IN_PROGRESS")
+    first = fake_telegram.bot_id
+    webhook_setup.handler(bot_request("Create", responses, stack, first), Context())
+    created = answer(responses)
+    assert carries_what_the_template_reads(created), created
+
+    with FakeTelegram(OTHER_TOKEN, bot_username=OTHER_USERNAME) as other:  # a change of bot
+        secrets[TOKEN_ARN] = OTHER_TOKEN
+        monkeypatch.setenv("TELEGRAM_API_BASE_URL", other.url)
+        stack.status("UPDATE_IN_PROGRESS")
+        change = bot_request(
+            "Update",
+            responses,
+            stack,
+            other.bot_id,
+            old=first,
+            physical=created["PhysicalResourceId"],
+        )
+        webhook_setup.handler(change, Context())
+        changed = answer(responses)
+        assert carries_what_the_template_reads(changed), changed
+        assert changed["Data"]["BotUsername"] == OTHER_USERNAME
+
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", closed_port())  # Telegram goes down
+    secrets[TOKEN_ARN] = fake_telegram.token
+    stack.status("UPDATE_ROLLBACK_IN_PROGRESS")  # another resource failed: back to the first
+    for physical in (changed["PhysicalResourceId"], created["PhysicalResourceId"]):
+        back = bot_request("Update", responses, stack, first, old=other.bot_id, physical=physical)
+        webhook_setup.handler(back, Context())
+        rolled = answer(responses)
+        assert carries_what_the_template_reads(rolled), rolled
+        assert rolled["Data"] == {"BotUsername": BOT_USERNAME, "BotId": str(first)}
+        assert "could not reach Telegram" in rolled["Reason"]

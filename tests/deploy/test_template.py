@@ -49,6 +49,9 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "WebhookSecret AWS::SecretsManager::Secret",
         "TelegramWebhook Custom::TelegramWebhook",
         "TelegramBot Custom::TelegramBot",
+        "WebhookPath Custom::WebhookPath",
+        "GivenUpUpdatesFilter AWS::Logs::MetricFilter",
+        "GivenUpUpdatesAlarm AWS::CloudWatch::Alarm",
         "ServerlessDeploymentBucket AWS::S3::Bucket",
         "ServerlessDeploymentBucketPolicy AWS::S3::BucketPolicy",
         "AlarmTopic AWS::SNS::Topic",
@@ -110,7 +113,8 @@ def test_the_functions_log_json_lines(packaged: Packaged) -> None:
 
 def test_the_webhook_is_one_post_route_to_the_webhook_function(packaged: Packaged) -> None:
     routes = packaged.of_type("AWS::ApiGatewayV2::Route")
-    assert [r["Properties"]["RouteKey"] for r in routes.values()] == ["POST /webhook"]
+    keys = [r["Properties"]["RouteKey"]["Fn::Join"][1][0] for r in routes.values()]
+    assert keys == ["POST /webhook/"]  # then the path made at deploy (test_webhook_route.py)
     route = next(iter(routes.values()))["Properties"]
     integration_id = route["Target"]["Fn::Join"][1][1]["Ref"]
     integration = packaged.resources[integration_id]["Properties"]

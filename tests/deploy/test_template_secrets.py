@@ -17,9 +17,11 @@ def test_the_custom_resource_registers_the_api_url_with_the_secrets(packaged: Pa
     props = hook["Properties"]
     assert target(props["ServiceToken"]) == "WebhookSetupLambdaFunction"
     assert props["ServiceToken"]["Fn::GetAtt"][1] == "Arn"
-    assert props["WebhookUrl"] == {
-        "Fn::Join": ["", [{"Fn::GetAtt": ["HttpApi", "ApiEndpoint"]}, "/webhook"]]
-    }
+    api, segment = (
+        {"Fn::GetAtt": ["HttpApi", "ApiEndpoint"]},
+        {"Fn::GetAtt": ["WebhookPath", "Segment"]},
+    )
+    assert props["WebhookUrl"] == {"Fn::Join": ["", [api, "/webhook/", segment]]}
     assert target(props["TokenSecretArn"]) == "BotTokenSecret"
     assert target(props["WebhookSecretArn"]) == "WebhookSecret"
     assert 1 <= int(props["MaxConnections"]) <= 100

@@ -20,7 +20,8 @@ from handlers.playtest.fake_telegram import BOT_USERNAME, FakeTelegram
 TOKEN_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:bot-token-AbCdEf"
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:webhook-secret-GhIjKl"
 WEBHOOK_SECRET = "Gen3rated0Secret0Token0Of0Letters0And0Digits0Only0abcdefghijklmno"
-URL = "https://abc123def4.execute-api.us-east-1.amazonaws.com/webhook"
+SEGMENT = "Pa7hMadeAtDeploy0f32LettersDigit"  # the webhook path's secret segment
+URL = f"https://abc123def4.execute-api.us-east-1.amazonaws.com/webhook/{SEGMENT}"
 STACK_ID = "arn:aws:cloudformation:us-east-1:123456789012:stack/decapitation-ci/0f1e2d3c"
 
 
@@ -136,7 +137,11 @@ def test_create_sets_the_webhook_and_the_commands(
     assert answer["RequestId"] == "req-create"
     assert answer["LogicalResourceId"] == "TelegramWebhook"
     assert answer["Data"] == {"BotUsername": BOT_USERNAME, "WebhookUrl": URL}
-    assert URL in answer["Reason"]
+    assert (
+        "set to https://abc123def4.execute-api.us-east-1.amazonaws.com/webhook/***"
+        in (answer["Reason"])
+    )
+    assert SEGMENT not in answer["Reason"]  # CloudFormation's events show the Reason
     assert fake_telegram.webhook is not None
     assert fake_telegram.webhook["url"] == URL
     assert fake_telegram.webhook["secret_token"] == WEBHOOK_SECRET
@@ -166,7 +171,7 @@ def test_the_answer_is_a_put_without_a_content_type(
 def test_update_points_the_webhook_at_the_new_url(
     fake_telegram: FakeTelegram, secrets: dict[str, str], responses: Responses
 ) -> None:
-    new_url = "https://zyx987wvu6.execute-api.us-east-1.amazonaws.com/webhook"
+    new_url = f"https://zyx987wvu6.execute-api.us-east-1.amazonaws.com/webhook/{SEGMENT}"
     result = webhook_setup.handler(event("Update", responses, WebhookUrl=new_url), Context())
 
     assert result["Status"] == "SUCCESS", result
@@ -361,7 +366,8 @@ def test_the_bot_resource_gives_the_bots_username_and_sets_nothing(
     assert answer["Status"] == "SUCCESS", answer
     assert answer["Data"]["BotUsername"] == BOT_USERNAME
     assert answer["Data"]["BotId"] == str(fake_telegram.bot_id)
-    assert answer["PhysicalResourceId"] == webhook_setup.bot_physical_id(BOT_USERNAME)
+    physical = webhook_setup.bot_physical_id(str(fake_telegram.bot_id), BOT_USERNAME)
+    assert answer["PhysicalResourceId"] == physical
     assert [c.method for c in fake_telegram.calls] == ["getMe"]
 
 
@@ -387,3 +393,44 @@ def test_the_bot_resource_fails_readably_on_a_refused_token(
     answer = responses.only()
     assert answer["Status"] == "FAILED"
     assert answer["Reason"] == "Telegram refused the bot token (401)"
+
+
+def path_event(request_type: str, responses: Responses, physical: str | None = None) -> dict:
+    """A request for the webhook path's resource (Custom::WebhookPath)."""
+    body = event(request_type, responses)
+    body["ResourceType"] = webhook_setup.PATH_RESOURCE_TYPE
+    body["LogicalResourceId"] = "WebhookPath"
+    body["ResourceProperties"] = {"ServiceToken": body["ResourceProperties"]["ServiceToken"]}
+    body.pop("PhysicalResourceId", None)
+    if physical is not None:
+        body["PhysicalResourceId"] = physical
+    return body
+
+
+def test_the_webhook_path_is_made_at_create_and_kept_by_every_update(
+    fake_telegram: FakeTelegram, responses: Responses, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_secrets(arn: str) -> str:
+        raise AssertionError("the path needs no secret")
+
+    monkeypatch.setattr(webhook_setup, "read_secret", no_secrets)
+    made = []
+    for _ in range(2):
+        webhook_setup.handler(path_event("Create", responses), Context())
+        made.append(responses.received.pop()[1])
+    segments = [answer["Data"]["Segment"] for answer in made]
+    assert all(answer["Status"] == "SUCCESS" for answer in made), made
+    assert segments[0] != segments[1]  # made anew for each stack, by chance
+    for answer, segment in zip(made, segments, strict=True):
+        assert len(segment) == 32 and segment.isascii() and segment.isalnum(), segment
+        assert answer["PhysicalResourceId"] == f"webhook-path:{segment}"
+        assert segment not in answer["Reason"]
+
+    kept = made[0]["PhysicalResourceId"]
+    webhook_setup.handler(path_event("Update", responses, kept), Context())
+    again = responses.received.pop()[1]
+    assert again["Status"] == "SUCCESS"
+    assert (again["PhysicalResourceId"], again["Data"]) == (kept, {"Segment": segments[0]})
+    webhook_setup.handler(path_event("Delete", responses, kept), Context())
+    assert responses.only()["Status"] == "SUCCESS"
+    assert fake_telegram.calls == []

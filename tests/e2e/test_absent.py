@@ -9,44 +9,10 @@ from engine import Variants, captains
 from engine.cards import color
 from handlers.playtest.deals import find_seed
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
-from handlers.playtest.players import Player, Table
+from handlers.playtest.games import TURN, after, miss_two_turns, remove, scout_the_next
+from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import card_name
-
-TURN = 90  # the default turn time
-
-
-def after(table: Table, seat: int) -> int:
-    """The seat after `seat` round the table."""
-    return seat % len(table.state.cards) + 1
-
-
-def play(table: Table, seat: int) -> None:
-    """The seat's player scouts the seat after theirs and ends the turn."""
-    table.scout_and_done(seat, after(table, seat))
-
-
-def miss_two_turns(bot: Bot, table: Table) -> int:
-    """The second player misses two turns in a row while the others play; the seat marked
-    away."""
-    first = table.state.first
-    away = after(table, first)
-    play(table, first)
-    assert table.state.turn == away
-    bot.advance(TURN)
-    seat = table.state.turn
-    while seat != away:
-        play(table, seat)
-        seat = table.state.turn
-    bot.advance(TURN)
-    return away
-
-
-def remove(table: Table, by: Player, seat: int) -> str | None:
-    """`by` sends /remove in the group and presses the seat on the keyboard it shows."""
-    by.say("/remove")
-    keyboard = table.group_messages()[-1]
-    return by.press(table.seat_label(seat), keyboard)
 
 
 def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
@@ -68,9 +34,9 @@ def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
     # The next time round, the away seat's turn passes at once: nobody waits for it.
     seat = table.state.turn
     while after(table, seat) != away:
-        play(table, seat)
+        scout_the_next(table, seat)
         seat = table.state.turn
-    play(table, seat)
+    scout_the_next(table, seat)
     assert table.state.turn == after(table, away)
     passed = table.t("passed_away_line", name=table.seat_label(away))
     assert passed in table.group_texts()[-2].splitlines()
@@ -83,12 +49,12 @@ def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
     assert told.buttons == []
     seat = table.state.turn
     while seat != away:
-        play(table, seat)
+        scout_the_next(table, seat)
         seat = table.state.turn
     assert absent.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
     bot.advance(TURN - 1)
     assert table.state.turn == away
-    play(table, away)
+    scout_the_next(table, away)
     assert table.state.turn == after(table, away)
 
 
@@ -111,9 +77,9 @@ def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
     for _ in range(2):
         seat = table.state.turn
         while after(table, seat) != away:
-            play(table, seat)
+            scout_the_next(table, seat)
             seat = table.state.turn
-        play(table, seat)
+        scout_the_next(table, seat)
     assert table.group_texts().count(marked) == 1
 
     # /mycard in private brings them back; the group hears it when their turn comes.
@@ -125,7 +91,7 @@ def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
     assert back not in table.group_texts()
     seat = table.state.turn
     while seat != away:
-        play(table, seat)
+        scout_the_next(table, seat)
         seat = table.state.turn
     assert table.group_texts()[-2] == back
     assert table.group_texts()[-1].startswith(f"▶️ 轮到 {table.seat_label(away)}")
@@ -146,7 +112,7 @@ def test_the_group_is_told_when_a_player_is_marked_away_in_english(local_bot: Lo
     table.player_at(away).press("👋 I'm back")
     seat = table.state.turn
     while seat != away:
-        play(table, seat)
+        scout_the_next(table, seat)
         seat = table.state.turn
     assert table.group_texts()[-2] == f"👋 {table.seat_label(away)} is back and plays again."
 
@@ -177,9 +143,9 @@ def test_the_host_can_remove_a_player_and_their_seat_is_skipped(bot: Bot) -> Non
     for rounds in (1, 2):
         seat = table.state.turn
         while after(table, seat) != gone:
-            play(table, seat)
+            scout_the_next(table, seat)
             seat = table.state.turn
-        play(table, seat)
+        scout_the_next(table, seat)
         assert table.state.turn == after(table, gone)
         lines = [line for text in table.group_texts() for line in text.splitlines()]
         assert lines.count(passed) == rounds
@@ -230,8 +196,8 @@ def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) 
         "轮到你的座位时会直接跳过；所有人物牌在结算时公开。"
     )
     card = card_name("zh", state.cards[gone - 1])
-    play(table, first)
-    play(table, table.state.turn)
+    scout_the_next(table, first)
+    scout_the_next(table, table.state.turn)
     assert table.state.turn == after(table, gone)
     # The leaks check (run after every e2e test) shows that no card reached the group before
     # the end; the end shows the removed seat's card with everyone's.

@@ -4,9 +4,16 @@ shows, and Play again."""
 from __future__ import annotations
 
 from engine import Variants, captains
-from engine.cards import color, is_x
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED, a_right_prediction, find_seed
+from engine.cards import color
+from handlers.playtest.deals import (
+    WORKED_EXAMPLE_SEED,
+    a_right_prediction,
+    find_seed,
+    lone_x,
+    x_apart,
+)
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.games import worked_example
 from handlers.playtest.players import Table
 from handlers.telegram.texts import card_name
 
@@ -21,24 +28,9 @@ def lines(text: str) -> list[str]:
     return text.splitlines()
 
 
-def worked_example(bot: Bot, table: Table) -> None:
-    """The card's worked example, 2 min 5 s from the deal to the end, in three turns."""
-    table.open()
-    bot.advance(30)  # time in the lobby is not the game's
-    table.start(seed=WORKED_EXAMPLE_SEED)
-    bot.advance(20)
-    table.scout_and_done(1, 5)
-    bot.advance(25)
-    table.scout(2, 3)
-    bot.advance(40)
-    table.done(2)
-    bot.advance(40)
-    table.decapitate(3, 5)  # Blue wins: seats 3, 4 and 6 hold B7, B4, B3
-
-
 def test_the_end_names_the_winners_the_length_and_the_turns(bot: Bot) -> None:
     table = Table.of(bot, 6)
-    worked_example(bot, table)
+    worked_example(bot, table, lobby_seconds=30)
     text = table.ending().text
     assert text.startswith("🏁 Blue wins!")
     blue = ", ".join(table.seat_label(seat) for seat in (3, 4, 6))
@@ -50,7 +42,7 @@ def test_the_end_names_the_winners_the_length_and_the_turns_in_chinese(
     lambda_bot: LambdaBot,
 ) -> None:
     table = Table.of(lambda_bot, 6, lang="zh")
-    worked_example(lambda_bot, table)
+    worked_example(lambda_bot, table, lobby_seconds=30)
     text = table.ending().text
     assert text.startswith("🏁 蓝方获胜！")
     blue = "、".join(table.seat_label(seat) for seat in (3, 4, 6))
@@ -71,10 +63,9 @@ def test_a_right_observer_is_named_among_the_winners(lambda_bot: LambdaBot) -> N
 def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -> None:
     def swap_changes_sides(state):
         first, second = state.first, state.first % 7 + 1
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        if len(xs) != 1 or xs[0] in (first, second):
+        if not x_apart(state, first, second):
             return False
-        x = color(state.cards[xs[0] - 1])
+        x = color(state.cards[lone_x(state) - 1])
         return color(state.cards[first - 1]) != x and color(state.cards[second - 1]) != x
 
     seed, _ = find_seed(7, Variants(turncoat=True), swap_changes_sides)
@@ -83,7 +74,7 @@ def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
     scout, second = state.first, state.first % 7 + 1
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    holder = lone_x(state)
     x_colour = color(state.cards[holder - 1])
     table.scout(scout, holder)
     table.swap(holder)

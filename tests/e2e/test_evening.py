@@ -7,63 +7,18 @@ from __future__ import annotations
 import pytest
 
 from handlers.playtest.drivers import Bot, LocalBot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import Player, Table
+from handlers.playtest.games import (
+    after,
+    end_now,
+    miss_two_turns,
+    remove,
+    scout_the_next,
+)
+from handlers.playtest.players import Table
 from handlers.telegram import presses
 from handlers.telegram.render import isolate
 
-TURN = 90  # the default turn time
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
-
-
-def after(table: Table, seat: int) -> int:
-    """The seat after `seat` round the table."""
-    return seat % len(table.state.cards) + 1
-
-
-def play(table: Table, seat: int) -> None:
-    """The seat's player scouts the seat after theirs and ends the turn."""
-    table.scout_and_done(seat, after(table, seat))
-
-
-def miss_two_turns(bot: Bot, table: Table) -> int:
-    """The player after the first misses two turns in a row while the others play; returns
-    their seat, marked away."""
-    first = table.state.first
-    away = after(table, first)
-    play(table, first)
-    bot.advance(TURN)
-    seat = table.state.turn
-    while seat != away:
-        play(table, seat)
-        seat = table.state.turn
-    bot.advance(TURN)
-    assert away in table.data()["away"]
-    return away
-
-
-def remove(table: Table, by: Player, seat: int) -> str | None:
-    """`by` sends /remove in the group and presses the seat on the keyboard it shows."""
-    by.say("/remove")
-    keyboard = table.group_messages()[-1]
-    return by.press(table.seat_label(seat), keyboard)
-
-
-def finish(table: Table) -> FakeMessage:
-    """Whoever's turn it is decapitates the seat after theirs; the end message."""
-    seat = table.state.turn
-    table.decapitate(seat, after(table, seat))
-    ending = table.ending()
-    assert ending is not None
-    return ending
-
-
-def member(table: Table, name: str, started: bool = True) -> Player:
-    """Someone in the group who does not play."""
-    code = "zh-hans" if table.lang == "zh" else "en"
-    user = table.fake.add_user(name, language_code=code, started=started)
-    table.bot.act(lambda: table.fake.join(user, table.group))
-    return Player(table.bot, user, table.group)
 
 
 def live_buttons(bot: Bot) -> list[tuple[int, str, str]]:
@@ -112,7 +67,7 @@ def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyo
     gone = next(s for s in range(1, 6) if s not in (away, table.state.turn))
     absent, leaver = table.player_at(away), table.player_at(gone)
     assert remove(table, table.host, gone) is None
-    ending = finish(table)
+    ending = end_now(table)
     assert_nothing_live_but_what_lasts(bot)
 
     # The removed player's Play again is refused like their other buttons.
@@ -132,13 +87,13 @@ def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyo
     assert table.data()["away"] == [] and table.data()["removed"] == []
     seat = state.first
     while seat != table.seat_of(absent):
-        play(table, seat)
+        scout_the_next(table, seat)
         seat = table.state.turn
     assert absent.labels() == [
         table.t_for(absent, "btn_scout"),
         table.t_for(absent, "btn_decapitate"),
     ]
-    finish(table)
+    end_now(table)
     assert_nothing_live_but_what_lasts(bot)
 
 
@@ -187,7 +142,7 @@ def test_a_removed_player_who_blocked_the_bot_is_neither_named_unreachable_nor_a
     ]
     table.host.say("/status")
     assert table.t("status_unreachable", names=name) not in table.group_texts()[-1]
-    finish(table)
+    end_now(table)
     assert_nothing_live_but_what_lasts(bot)
 
 
@@ -221,7 +176,7 @@ def test_stats_count_the_game_but_not_for_the_player_removed_from_it(bot: Bot, l
     gone = next(s for s in range(1, 6) if s != state.turn)
     leaver = table.player_at(gone)
     assert remove(table, table.host, gone) is None
-    finish(table)
+    end_now(table)
     table.host.say("/stats")
     lines = table.group_texts()[-1].splitlines()
     assert table.t("stats_games", n=1) in lines
@@ -260,11 +215,11 @@ def test_a_lost_player_marked_away_who_opens_the_chat_again_plays_from_their_nex
     assert table.t_for(lost, "back_private", group=isolate(table.title)) in lost.texts()
     seat = table.state.turn
     while seat != away:
-        play(table, seat)
+        scout_the_next(table, seat)
         seat = table.state.turn
     assert table.group_texts()[-2] == table.t("away_returned", name=name)
     assert lost.labels() == [table.t_for(lost, "btn_scout"), table.t_for(lost, "btn_decapitate")]
-    finish(table)
+    end_now(table)
     assert_nothing_live_but_what_lasts(bot)
 
 
@@ -276,7 +231,7 @@ def test_newgame_after_a_game_takes_play_again_off_its_end_message(bot: Bot, lan
     table = Table.of(bot, 4, lang=lang)
     table.open()
     table.start(seed=11)
-    ending = finish(table)
+    ending = end_now(table)
     assert ending.button_labels[0] == table.t("btn_play_again")
     table.players[1].say("/newgame")
     assert table.data()["status"] == "lobby"
@@ -292,11 +247,11 @@ def test_the_next_game_confirmation_loses_its_cancel_once_the_call_is_made(
     bot: Bot, lang: str
 ) -> None:
     table = Table.of(bot, 4, lang=lang)
-    zoe = member(table, "Zoe")
+    zoe = table.member("Zoe")
     seated = table.players[1]
     table.open()
     table.start(seed=11)
-    ending = finish(table)
+    ending = end_now(table)
     zoe.say("/nextgame")
     seated.press(table.t("btn_next_game"), ending, chat=table.group)  # they will play again
     confirmations = [zoe.prompt(), seated.prompt()]
@@ -321,7 +276,7 @@ def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
     bot: Bot, lang: str
 ) -> None:
     table = Table.of(bot, 6, lang=lang)
-    stranger = member(table, "Zed", started=False)
+    stranger = table.member("Zed", started=False)
     late = table.players[5]
     table.open(table.players[1:5])
     # The host looks at Settings when the countdown deals: the game starts all the same.
@@ -346,7 +301,7 @@ def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
     leaver = table.player_at(gone)
     assert remove(table, table.host, gone) is None
     assert absent.press(table.t_for(absent, "btn_back_in")) is None
-    ending = finish(table)
+    ending = end_now(table)
     assert_nothing_live_but_what_lasts(bot)
     assert stranger.press(table.t("btn_record"), ending, chat=table.group) == table.t(
         "open_chat_first"
@@ -386,7 +341,7 @@ def test_calling_off_the_next_game_in_the_group_takes_the_cancel_off_the_confirm
     bot: Bot, lang: str
 ) -> None:
     table = Table.of(bot, 4, lang=lang)
-    zoe = member(table, "Zoe")
+    zoe = table.member("Zoe")
     zoe.say("/nextgame")
     confirmation = zoe.prompt()
     assert confirmation.button_labels == [table.t_for(zoe, "btn_stop_waiting")]
@@ -425,7 +380,7 @@ def test_a_play_again_lobby_waits_for_start_since_its_players_never_pressed_join
     table = Table.of(bot, 4, lang=lang)
     table.open()
     table.start(seed=11)
-    ending = finish(table)
+    ending = end_now(table)
     assert table.players[2].press(table.t("btn_play_again"), ending, chat=table.group) is None
     lobby = table.lobby_message()
     countdown = next(line for line in lobby.text.splitlines() if line.startswith("⏳"))

@@ -13,14 +13,6 @@ from handlers.storage.history import waiting
 LANGS = ["en", "zh"]
 
 
-def member(table: Table, name: str = "Zoe", started: bool = True) -> Player:
-    """Someone in the group who does not play."""
-    code = "zh-hans" if table.lang == "zh" else "en"
-    user = table.fake.add_user(name, language_code=code, started=started)
-    table.bot.act(lambda: table.fake.join(user, table.group))
-    return Player(table.bot, user, table.group)
-
-
 def title(table: Table) -> str:
     return f"\u2068{table.title}\u2069"
 
@@ -41,7 +33,7 @@ def test_nextgame_tells_the_player_privately_when_the_next_lobby_opens_once(
     bot: Bot, lang: str
 ) -> None:
     table = Table.of(bot, 4, lang=lang)
-    zoe = member(table)
+    zoe = table.member()
     before = len(table.group_messages())
     zoe.say("/nextgame")
     assert len(table.group_messages()) == before  # the group is not told
@@ -64,7 +56,7 @@ def test_the_end_message_calls_to_the_next_game(bot: Bot, lang: str) -> None:
     table = Table.of(bot, 4, lang=lang)
     table.open()
     finish(table)
-    zoe = member(table)
+    zoe = table.member()
     ending = table.ending()
     assert zoe.press(table.t("btn_next_game"), ending) == table.t("next_on")
     assert zoe.last_text() == table.t_for(zoe, "next_waiting", group=title(table))
@@ -82,7 +74,7 @@ def test_the_end_message_calls_to_the_next_game(bot: Bot, lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_nextgame_can_be_cancelled(bot: Bot, lang: str) -> None:
     table = Table.of(bot, 4, lang=lang)
-    zoe, yan = member(table), member(table, "Yan")
+    zoe, yan = table.member(), table.member("Yan")
     zoe.say("/nextgame")
     confirmation = zoe.prompt()
     assert zoe.press(table.t_for(zoe, "btn_stop_waiting"), confirmation) == table.t_for(
@@ -103,7 +95,7 @@ def test_the_next_game_button_twice_calls_it_off(bot: Bot, lang: str) -> None:
     table = Table.of(bot, 4, lang=lang)
     table.open()
     finish(table)
-    zoe = member(table)
+    zoe = table.member()
     assert zoe.press(table.t("btn_next_game"), table.ending()) == table.t("next_on")
     assert zoe.press(table.t("btn_next_game"), table.ending()) == table.t("next_off")
     bot.advance(60)
@@ -113,7 +105,7 @@ def test_the_next_game_button_twice_calls_it_off(bot: Bot, lang: str) -> None:
 
 def test_a_player_who_blocked_the_bot_is_skipped_when_the_lobby_opens(bot: Bot) -> None:
     table = Table.of(bot, 4)
-    zoe, yan = member(table), member(table, "Yan")
+    zoe, yan = table.member(), table.member("Yan")
     zoe.say("/nextgame")
     yan.say("/nextgame")
     bot.act(lambda: bot.fake.block(yan.user))
@@ -128,7 +120,7 @@ def test_a_player_who_blocked_the_bot_is_skipped_when_the_lobby_opens(bot: Bot) 
 @pytest.mark.parametrize("lang", LANGS)
 def test_someone_who_never_opened_the_private_chat_is_shown_the_way(bot: Bot, lang: str) -> None:
     table = Table.of(bot, 4, lang=lang)
-    xia = member(table, "Xia", started=False)
+    xia = table.member("Xia", started=False)
     xia.say("/nextgame")
     hint = table.group_messages()[-1]
     assert hint.text == table.t("next_open_chat", name="\u2068Xia\u2069")
@@ -143,7 +135,7 @@ def test_the_next_game_button_sends_one_who_never_opened_the_chat_there(bot: Bot
     table = Table.of(bot, 4)
     table.open()
     finish(table)
-    xia = member(table, "Xia", started=False)
+    xia = table.member("Xia", started=False)
     ending = table.ending()
     update = bot.act(
         lambda: bot.fake.press(xia.user, table.group, ending.message_id, table.t("btn_next_game"))

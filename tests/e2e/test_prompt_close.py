@@ -8,10 +8,10 @@ import random
 import pytest
 
 from engine import Variants, captains
-from engine.cards import OBSERVER, SPY, color, is_x
+from engine.cards import OBSERVER, SPY, color
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
-from handlers.playtest.deals import find_seed, observer_opens
+from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_waits, x_apart
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
@@ -105,19 +105,14 @@ def test_a_prediction_closes_the_observers_speaking_prompt(lambda_bot: LambdaBot
     assert_closed(table, observer, speak, "closed_predict", colour=colour_name("en", "red"))
 
 
-def turncoat_deal(state) -> bool:
-    xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-    return len(xs) == 1 and xs[0] != state.first
-
-
 @LANGS
 def test_a_turncoat_offer_is_closed_when_its_window_ends(lambda_bot: LambdaBot, lang: str) -> None:
-    seed, _ = find_seed(7, Variants(turncoat=True), turncoat_deal)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = Table.of(lambda_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    holder = lone_x(state)
     table.scout(state.first, holder)
     turncoat = table.player_at(holder)
     offer = turncoat.prompt()
@@ -131,12 +126,12 @@ def test_a_turncoat_offer_is_closed_when_its_window_ends(lambda_bot: LambdaBot, 
 
 
 def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
-    seed, _ = find_seed(7, Variants(turncoat=True), turncoat_deal)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = Table.of(local_bot, 7)
     table.open()
     table.configure(turncoat=True)
     state = table.start(seed)
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    holder = lone_x(state)
     scout = state.first
     table.scout(scout, holder)
     turncoat = table.player_at(holder)
@@ -157,11 +152,7 @@ def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
 
 
 def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(local_bot: LocalBot) -> None:
-    def spy_with_a_human(state):
-        spy = state.holder(SPY)
-        return spy not in (None, state.first) and color(state.cards[state.first - 1]) is not None
-
-    seed, _ = find_seed(6, Variants(spy=True), spy_with_a_human)
+    seed, _ = find_seed(6, Variants(spy=True), spy_waits)
     table = Table.of(local_bot, 6, lang="zh")
     table.open()
     table.configure(spy=True, spy_seconds=10)
@@ -177,12 +168,12 @@ def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(local_bot: LocalBo
 
 @LANGS
 def test_a_cancelled_game_closes_every_open_prompt(lambda_bot: LambdaBot, lang: str) -> None:
-    seed, _ = find_seed(7, Variants(turncoat=True), turncoat_deal)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = Table.of(lambda_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True)
     state = table.start(seed)
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    holder = lone_x(state)
     first = table.player_at(state.first)
     turn = first.prompt()
     table.scout(state.first, holder)

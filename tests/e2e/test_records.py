@@ -38,14 +38,6 @@ def winner_of(table: Table) -> str:
     raise AssertionError(f"no winner in {text!r}")
 
 
-def member(table: Table, name: str = "Zoe", started: bool = True) -> Player:
-    """Someone in the group who does not play."""
-    code = "zh-hans" if table.lang == "zh" else "en"
-    user = table.fake.add_user(name, language_code=code, started=started)
-    table.bot.act(lambda: table.fake.join(user, table.group))
-    return Player(table.bot, user, table.group)
-
-
 def documents(player: Player) -> list[FakeMessage]:
     return [m for m in player.fake.chat(player.user) if m.document is not None]
 
@@ -106,8 +98,8 @@ def test_the_record_reaches_the_presser_privately_not_the_group(
     table = Table.of(bot, 4, lang=lang)
     table.open()
     winner = finish(table)
-    onlooker = member(table)
-    stranger = member(table, "Yan", started=False)
+    onlooker = table.member()
+    stranger = table.member("Yan", started=False)
     ending = table.ending()
     assert onlooker.press(table.t("btn_record"), ending) == table.t("record_sent")
     assert len(documents(onlooker)) == 1
@@ -159,7 +151,7 @@ def test_history_lists_the_last_ten_games_with_their_records(
         bot.advance(60)
         assert table.host.press(table.t("btn_play_again"), table.ending()) is None
         winners.append(finish(table, seed=50 + n))
-    onlooker = member(table)
+    onlooker = table.member()
     onlooker.say("/history")
     listing = table.group_messages()[-1]
     lines = listing.text.splitlines()
@@ -258,7 +250,7 @@ def test_a_game_in_play_is_not_in_history(bot: Bot, lang: str) -> None:
     assert table.host.press(table.t("btn_play_again"), table.ending()) is None
     state = table.start(52)
     table.scout(state.first, state.first % 4 + 1)
-    onlooker = member(table)
+    onlooker = table.member()
     onlooker.say("/history")
     listing = table.group_messages()[-1]
     lines = [line for line in listing.text.splitlines() if line[:2] in ("1.", "2.")]
@@ -280,7 +272,7 @@ def test_forget_takes_a_player_s_name_out_of_the_kept_games(
     winner = finish(table)
     ben = table.players[1]
     ben.private("/forget")
-    onlooker = member(table)
+    onlooker = table.member()
     onlooker.say("/history")
     listing = table.group_messages()[-1]
     assert "Ben" not in listing.text and "Ann" in listing.text

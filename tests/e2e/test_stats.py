@@ -5,36 +5,14 @@ from __future__ import annotations
 
 from engine import captains
 from engine.cards import color
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED, a_right_prediction
+from handlers.playtest.deals import a_right_prediction
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.games import worked_example
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
 from infra.store import Item
 
 STATS_KEYS = ("stats#group#", "stats#user#")
-
-
-def worked_example(bot: Bot, table: Table) -> dict | None:
-    """The card's worked example, 2 min 5 s from the deal to the end, in three turns; Blue
-    wins (seats 3, 4 and 6), seat 3's decapitation of seat 5 works. Returns the end's update."""
-    table.open()
-    table.start(seed=WORKED_EXAMPLE_SEED)
-    bot.advance(20)
-    table.scout_and_done(1, 5)
-    bot.advance(25)
-    table.scout(2, 3)
-    bot.advance(40)
-    table.done(2)
-    bot.advance(40)
-    attacker = table.player_at(3)
-    attacker.press(table.t_for(attacker, "btn_decapitate"))
-    attacker.press(table.seat_label(5, attacker.lang))
-    prompt, confirm = attacker.prompt(), table.t_for(attacker, "btn_confirm")
-    update = bot.act(
-        lambda: bot.fake.press(attacker.user, prompt.chat_id, prompt.message_id, confirm)
-    )
-    assert table.ending() is not None
-    return update
 
 
 def quick_game(table: Table, seed: int) -> None:

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from engine import Variants
-from engine.cards import SPY, color, is_x
-from handlers.playtest.deals import find_seed
+from engine.cards import SPY, color
+from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
 
@@ -140,12 +140,10 @@ def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
 
     def deal(state) -> bool:
         first, nxt = state.first, state.first % 7 + 1
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
         spy = state.holder(SPY)
         return (
-            len(xs) == 1
-            and xs[0] not in (first, nxt)
-            and spy not in (None, first, nxt, xs[0])
+            x_apart(state, first, nxt)
+            and spy not in (None, first, nxt, lone_x(state))
             and bool(color(state.cards[first - 1]))
             and bool(color(state.cards[nxt - 1]))
         )
@@ -157,7 +155,7 @@ def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
     state = table.start(seed)
     label = table.seat_label
     first, nxt = state.first, state.first % 7 + 1
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    holder = lone_x(state)
 
     table.scout(first, holder)
     lambda_bot.advance(4)

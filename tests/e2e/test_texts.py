@@ -8,8 +8,8 @@ import re
 import pytest
 
 from engine import Variants, captains
-from engine.cards import SPY, color, is_x
-from handlers.playtest.deals import find_seed
+from engine.cards import SPY, color
+from handlers.playtest.deals import find_seed, x_holders
 from handlers.playtest.drivers import Bot, LambdaBot
 from handlers.playtest.leaks import versions
 from handlers.playtest.players import Table
@@ -43,7 +43,7 @@ def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
     variants = Variants(virtual_players=1, bodyguards=True, turncoat=True, spy=True)
 
     def deal(state) -> bool:
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c) and not state.virtual[s - 1]]
+        xs = [s for s in x_holders(state) if not state.virtual[s - 1]]
         spy = state.holder(SPY)
         second = state.first % 7 + 1
         return (
@@ -61,7 +61,7 @@ def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
     table.configure(virtual_players=1, bodyguards=True, turncoat=True, spy=True)
     state = table.start(seed)
     first, second = state.first, state.first % 7 + 1
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c) and not state.virtual[s - 1])
+    holder = next(s for s in x_holders(state) if not state.virtual[s - 1])
 
     seating = table.lobby_message().text
     for seat in range(1, 8):

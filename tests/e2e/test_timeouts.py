@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from engine import Variants, captains
-from engine.cards import color, is_x
 from handlers.playtest import leaks
-from handlers.playtest.deals import find_seed
+from handlers.playtest.deals import find_seed, lone_x, spy_waits, x_apart
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
 
@@ -55,16 +54,12 @@ def test_speaking_moment_that_runs_out_ends_the_turn(bot: Bot) -> None:
 
 
 def test_turncoat_who_stays_silent_keeps_the_card(lambda_bot: LambdaBot) -> None:
-    def x_scoutable(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first
-
-    seed, _ = find_seed(7, Variants(turncoat=True), x_scoutable)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = Table.of(lambda_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    holder = lone_x(state)
     table.scout(state.first, holder)
     turncoat = table.player_at(holder)
     offer = turncoat.prompt()
@@ -82,11 +77,7 @@ def test_turncoat_who_stays_silent_keeps_the_card(lambda_bot: LambdaBot) -> None
 
 
 def test_spy_who_makes_no_guess_in_time_loses(local_bot: LocalBot) -> None:
-    def spy_with_a_human(state):
-        spy = state.holder("SPY")
-        return spy not in (None, state.first) and color(state.cards[state.first - 1]) is not None
-
-    seed, _ = find_seed(6, Variants(spy=True), spy_with_a_human)
+    seed, _ = find_seed(6, Variants(spy=True), spy_waits)
     table = Table.of(local_bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=10)

@@ -1,4 +1,5 @@
-"""The transcript of a whole game, as its people saw it, in each language."""
+"""The transcript of a whole game, as its people saw it, in each language, with the bot polling
+the fake Bot API over HTTP as `make play` runs (`tests/test_golden_transcripts.py`: in memory)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from handlers.playtest.players import Table
 def test_a_transcript_shows_a_whole_game_in_its_language(
     lang: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    transcript.main(["--lang", lang, "--seed", "33"])
+    transcript.main(["--lang", lang, "--seed", "33", "--bot", "poller"])  # over HTTP, polling
     lines = capsys.readouterr().out.splitlines()
     moves = [line for line in lines if line.startswith("» ")]
     assert len(moves) == 7

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from engine import Variants, captains
-from engine.cards import color, is_x
+from engine.cards import color
 from engine.resolution import bodyguard_beside
-from handlers.playtest.deals import find_seed
+from handlers.playtest.deals import find_seed, lone_x, spy_can_win, x_apart
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
 
@@ -127,17 +127,13 @@ def test_uncertain_sides_deals_from_two_more_cards_and_sets_two_aside(
 def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) -> None:
     variants = Variants(turncoat=True)
 
-    def x_with_a_human(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first and xs[0] != state.first % 7 + 1
-
-    seed, _ = find_seed(7, variants, x_with_a_human)
+    seed, _ = find_seed(7, variants, lambda s: x_apart(s, s.first, s.first % 7 + 1))
     table = Table.of(bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
     scout = state.first
-    holder = next(s for s, c in enumerate(state.cards, 1) if is_x(c))
+    holder = lone_x(state)
     x_card, scout_card = state.cards[holder - 1], state.cards[scout - 1]
     x_name = ("Red" if x_card == "RX" else "Blue") + " X"
     assert table.t("hint_x_turncoat") in table.player_at(holder).texts()[-1]
@@ -279,15 +275,8 @@ def test_observer_who_never_predicts_loses(local_bot: LocalBot) -> None:
     assert f"👁 The Observer {table.seat_label(state.first)} never predicted and loses." in ending
 
 
-def spy_with_a_human(state) -> bool:
-    spy = state.holder("SPY")
-    caps = captains(state.cards)
-    first = color(state.cards[state.first - 1])
-    return spy not in (None, state.first) and first is not None and None not in caps.values()
-
-
 def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None:
-    seed, _ = find_seed(6, Variants(spy=True), spy_with_a_human)
+    seed, _ = find_seed(6, Variants(spy=True), spy_can_win)
     table = Table.of(bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=15)

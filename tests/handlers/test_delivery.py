@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import GameState, Variants
 from engine.cards import color, is_x
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed
+from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed, lone_x, x_apart
 from handlers.playtest.drivers import Bot, LambdaBot
 from handlers.playtest.players import GROUP_TITLE, NAMES, Table
 
@@ -93,8 +93,7 @@ def test_unreachable_spy_is_not_named_when_the_secret_wait_begins_or_ends(bot: B
 
 def host_holds_the_x(state) -> bool:
     """One X in the deal, held by the host, who does not play first."""
-    xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-    return len(xs) == 1 and xs[0] != state.first and state.names[xs[0] - 1] == NAMES[0]
+    return x_apart(state) and state.names[lone_x(state) - 1] == NAMES[0]
 
 
 def unreachable_turncoat(bot: Bot, seconds: int) -> tuple[Table, GameState, int]:
@@ -142,12 +141,8 @@ def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
     lambda_bot: LambdaBot,
 ) -> None:
     def x_apart_from_the_first_two(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return (
-            len(xs) == 1
-            and state.names[state.first - 1] == NAMES[0]
-            and xs[0] not in (state.first, state.first % 7 + 1)
-        )
+        first = state.first
+        return state.names[first - 1] == NAMES[0] and x_apart(state, first, first % 7 + 1)
 
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart_from_the_first_two)
     table = Table.of(lambda_bot, 7)

@@ -1,10 +1,13 @@
-"""/forget in the private chat erases what the bot keeps about a player: the groups they
-played in, their place in a lobby; during a game in play it waits for the end."""
+"""/forget in the private chat erases what the bot keeps about a player, in every group that
+holds them: the groups they played in, their place in a lobby, their name in kept games, on
+leaderboards and on lists for the next game; during a game in play it waits for the end."""
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
+from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.players import Player, Table
+from handlers.storage import history
+from handlers.storage.keys import group_stats_key, player_stats_key, user_key
 
 
 def test_forget_erases_the_pointer_and_leaves_the_lobby(lambda_bot: LambdaBot) -> None:
@@ -41,3 +44,37 @@ def test_forget_waits_for_the_end_of_a_game_in_play(lambda_bot: LambdaBot) -> No
     player.private("/forget")
     assert player.last_text() == table.t("forgotten")
     assert lambda_bot.store.load(f"user#{player.id}") is None
+
+
+def test_forget_after_playing_in_five_groups_erases_the_player_from_all_of_them(
+    bot: Bot,
+) -> None:
+    zoe = bot.fake.add_user("Zoe", started=True)
+    tables = []
+    for n in range(5):
+        users = [bot.fake.add_user(f"{name}{n}", started=True) for name in ("Ann", "Ben", "Cat")]
+        group = bot.fake.add_group(f"Club {n}", [*users, zoe], owner=users[0])
+        players = [Player(bot, user, group) for user in [*users, zoe]]
+        table = Table(bot, players, group, "en", f"Club {n}")
+        table.open()
+        state = table.start(seed=51)
+        table.decapitate(state.first, state.first % 4 + 1)
+        players[3].say("/nextgame")  # and she asks to hear of the next game there
+        tables.append(table)
+    store = bot.store
+    for table in tables:
+        assert zoe.id in history.waiting(store, table.chat)
+        assert str(zoe.id) in store.load(group_stats_key(table.chat)).data["players"]
+
+    tables[0].players[3].private("/forget")
+
+    assert tables[0].players[3].last_text() == tables[0].t("forgotten")
+    for table in tables:
+        for game in history.games(store, table.chat):
+            assert zoe.id not in game["users"]
+            names = [seat["name"] for seat in game["record"]["seats"]]
+            assert "Zoe" not in names and history.FORGOTTEN in names
+        assert str(zoe.id) not in store.load(group_stats_key(table.chat)).data["players"]
+        assert zoe.id not in history.waiting(store, table.chat)
+    assert store.load(player_stats_key(zoe.id)) is None
+    assert store.load(user_key(zoe.id)) is None

@@ -6,9 +6,8 @@ import pytest
 
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
-from engine.cards import is_x
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed
+from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.telegram import presses, render
 from handlers.telegram.messages import Edit, Send
 from tests.support.tables import CHAT, NOW, lobby, started
@@ -175,14 +174,10 @@ def test_status_names_the_public_phase_only() -> None:
 
 
 def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
-    def x_holder(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first
-
-    seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = started(7, seed, turncoat=True, turncoat_seconds=10)
     first = table.state.first
-    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    holder = lone_x(table.state)
     x = render.card(table, table.state.cards[holder - 1])
     third = next(s for s in range(1, 8) if s not in (first, holder))
     table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
@@ -301,13 +296,12 @@ def test_after_a_swap_both_players_learn_their_team_and_that_the_x_is_spent(
     from handlers.telegram.texts import colour_name
 
     def x_holder(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first and color(state.cards[state.first - 1])
+        return x_apart(state) and color(state.cards[state.first - 1])
 
     seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
     table = make(7, seed, turncoat=True)
     first = table.state.first
-    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    holder = lone_x(table.state)
     x, given = table.state.cards[holder - 1], table.state.cards[first - 1]
     events = table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
     events += table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import botocore
 import botocore.session
@@ -13,21 +14,32 @@ import pytest
 
 from infra import aws
 
-PARTITIONS = json.loads((Path(botocore.__file__).parent / "data" / "partitions.json").read_text())
-(STANDARD,) = [partition for partition in PARTITIONS["partitions"] if partition["id"] == "aws"]
-REGIONS = sorted(region for region in STANDARD["regions"] if region != "aws-global")
 SUFFIXES = {"dynamodb": "DYNAMODB", "sqs": "SQS", "secretsmanager": "SECRETS_MANAGER"}
 
 
-def test_the_standard_partitions_regions_are_botocores() -> None:
-    assert aws.config.STANDARD_REGION.pattern == STANDARD["regionRegex"]
-    assert STANDARD["outputs"]["dnsSuffix"] == "amazonaws.com"
+@pytest.fixture(scope="module")
+def standard_partition() -> dict[str, Any]:
+    """botocore's own description of the standard partition (`aws`), read from its data files
+    here rather than at import, so that a botocore that moved it fails these tests only."""
+    partitions = json.loads(
+        (Path(botocore.__file__).parent / "data" / "partitions.json").read_text()
+    )
+    (standard,) = [partition for partition in partitions["partitions"] if partition["id"] == "aws"]
+    return standard
+
+
+def test_the_standard_partitions_regions_are_botocores(standard_partition: dict[str, Any]) -> None:
+    assert aws.config.STANDARD_REGION.pattern == standard_partition["regionRegex"]
+    assert standard_partition["outputs"]["dnsSuffix"] == "amazonaws.com"
 
 
 @pytest.mark.parametrize("service", sorted(aws.SERVICES))
-def test_every_standard_region_gets_botocores_endpoint(service: str, aws_env: None) -> None:
+def test_every_standard_region_gets_botocores_endpoint(
+    service: str, aws_env: None, standard_partition: dict[str, Any]
+) -> None:
     session = botocore.session.get_session()
-    for region in REGIONS:
+    regions = sorted(region for region in standard_partition["regions"] if region != "aws-global")
+    for region in regions:
         theirs = session.create_client(service, region_name=region).meta.endpoint_url
 
         assert aws.resolve_endpoint(aws.SERVICES[service], region, {}) == theirs

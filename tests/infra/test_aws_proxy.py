@@ -1,18 +1,27 @@
 """The test harness's fault-injecting proxy (`handlers.playtest.aws_proxy`): it forwards every
-call to the moto server, and loses the answers of the next few matching calls after moto has
-applied them."""
+call to the moto server, and loses or stalls the answers of the next few matching calls after
+moto has applied them, holds a transaction in progress (refusing plain writes to its items as
+DynamoDB does), or refuses plain writes as if one were."""
 
 from __future__ import annotations
 
 import http.client
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from botocore.exceptions import ConnectionClosedError
+from botocore.exceptions import ClientError, ConnectionClosedError, ReadTimeoutError
 
-from handlers.playtest.aws_proxy import DELETE_ITEM, PUT_ITEM, AwsProxy, proxy
+from handlers.playtest.aws_proxy import (
+    DELETE_ITEM,
+    PUT_ITEM,
+    TRANSACT_WRITE_ITEMS,
+    UPDATE_ITEM,
+    AwsProxy,
+    proxy,
+)
 from handlers.playtest.moto_server import REGION
 from infra import aws
 from infra.dynamo_store import create_table
@@ -141,3 +150,112 @@ def test_stopping_closes_the_connections_the_clients_keep(
 
     assert kept.sock is not None and kept.sock.recv(1) == b""  # closed from the proxy's side
     kept.close()
+
+
+def test_a_stalled_answer_is_applied_and_held_until_the_client_gives_up(
+    aws_env: None, running: AwsProxy, table: str, moto_clients: Callable[[str], Any]
+) -> None:
+    impatient = aws.boto3_client(
+        "dynamodb", REGION, endpoint_url=running.url, max_attempts=1, read_timeout=0.3
+    )
+    running.stall_answers(PUT_ITEM)
+    with pytest.raises(ReadTimeoutError):
+        put(impatient, table, "a", "one")
+    assert stored(moto_clients, table, "a") == "one"  # moto applied it
+    put(impatient, table, "a", "two")  # the fault was for one call only
+    assert running.dropped == [PUT_ITEM] and stored(moto_clients, table, "a") == "two"
+
+
+def test_a_stalled_answer_goes_out_late_to_a_client_that_waits(
+    aws_env: None, running: AwsProxy, table: str
+) -> None:
+    client = one_try(running.url)
+    running.stall_answers(PUT_ITEM, seconds=0.2)
+    put(client, table, "a", "one")  # answered, late
+    assert running.dropped == [PUT_ITEM]
+
+
+def refused_code(call: Callable[[], Any]) -> str:
+    with pytest.raises(ClientError) as refused:
+        call()
+    assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    return refused.value.response["Error"]["Code"]
+
+
+def test_a_held_transaction_refuses_plain_writes_to_its_items_until_it_is_applied(
+    aws_env: None, running: AwsProxy, table: str, moto_clients: Callable[[str], Any]
+) -> None:
+    client = one_try(running.url)
+    put(client, table, "a", "before")
+    hold = running.hold_transaction(refused=3)
+    puts = [
+        {"Put": {"TableName": table, "Item": {"pk": {"S": key}, "v": {"S": "in"}}}}
+        for key in ("a", "b")
+    ]
+    writer = threading.Thread(target=lambda: client.transact_write_items(TransactItems=puts))
+    writer.start()
+    try:
+        assert hold.arrived.wait(10)
+        assert (
+            refused_code(lambda: put(client, table, "a", "plain"))
+            == "TransactionConflictException"
+        )
+        assert (
+            refused_code(lambda: client.delete_item(TableName=table, Key={"pk": {"S": "b"}}))
+            == "TransactionConflictException"
+        )
+        put(client, table, "c", "free")  # an item the transaction does not hold
+        other = [{"Put": {"TableName": table, "Item": {"pk": {"S": "b"}}}}]
+        with pytest.raises(ClientError) as cancelled:
+            client.transact_write_items(TransactItems=other)
+        assert cancelled.value.response["Error"]["Code"] == "TransactionCanceledException"
+        assert cancelled.value.response["CancellationReasons"][0]["Code"] == "TransactionConflict"
+        assert stored(moto_clients, table, "a") == "before"  # reads see what is committed
+        assert (
+            refused_code(lambda: client.update_item(TableName=table, Key={"pk": {"S": "a"}}))
+            == "TransactionConflictException"
+        )  # the third refusal lets it go on
+        assert hold.done.wait(10)
+    finally:
+        hold.release()
+        writer.join(10)
+    assert stored(moto_clients, table, "a") == stored(moto_clients, table, "b") == "in"
+    put(client, table, "a", "after")  # applied: its items are free again
+    assert running.conflicts == [PUT_ITEM, DELETE_ITEM, UPDATE_ITEM]
+    assert running.requests.count(TRANSACT_WRITE_ITEMS) == 2
+
+
+def test_refused_writes_never_reach_moto(
+    aws_env: None, running: AwsProxy, table: str, moto_clients: Callable[[str], Any]
+) -> None:
+    client = one_try(running.url)
+    running.refuse_writes(PUT_ITEM, times=2, where=lambda body: body["Item"]["pk"]["S"] == "b")
+    put(client, table, "a", "one")
+    for value in ("one", "two"):
+        assert refused_code(lambda v=value: put(client, table, "b", v)) == (
+            "TransactionConflictException"
+        )
+    assert stored(moto_clients, table, "b") is None
+    put(client, table, "b", "three")
+    assert stored(moto_clients, table, "b") == "three"
+    assert running.conflicts == [PUT_ITEM, PUT_ITEM]
+    with pytest.raises(ValueError, match="plain writes"):
+        running.refuse_writes(TRANSACT_WRITE_ITEMS)
+
+
+def test_a_delayed_request_reaches_moto_once_its_event_is_set(
+    aws_env: None, running: AwsProxy, table: str, moto_clients: Callable[[str], Any]
+) -> None:
+    client = one_try(running.url)
+    go = threading.Event()
+    delayed = running.delay_until(go, PUT_ITEM)
+    writer = threading.Thread(target=lambda: put(client, table, "a", "late"))
+    writer.start()
+    try:
+        assert delayed.reached.wait(10)
+        assert stored(moto_clients, table, "a") is None
+        go.set()
+    finally:
+        go.set()
+        writer.join(10)
+    assert stored(moto_clients, table, "a") == "late"

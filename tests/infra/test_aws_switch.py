@@ -36,7 +36,10 @@ def test_the_switch_makes_boto3_clients_configured_like_the_bots(
     assert made.meta.region_name == "eu-west-1"
     assert made.meta.endpoint_url == f"https://{service}.eu-west-1.amazonaws.com"
     config = made.meta.config
-    assert (config.connect_timeout, config.read_timeout) == (aws.CONNECT_TIMEOUT, aws.READ_TIMEOUT)
+    assert (config.connect_timeout, config.read_timeout) == (
+        aws.CONNECT_TIMEOUT,
+        aws.read_timeout(service),
+    )
     assert config.retries == {"mode": "standard", "total_max_attempts": aws.MAX_ATTEMPTS}
 
 
@@ -103,6 +106,24 @@ def test_the_default_dynamodb_client_follows_the_switch(
 
     assert isinstance(DynamoStore("games").client, BaseClient)
     assert isinstance(SqsTimers("https://sqs.example/q").client, BaseClient)
+
+
+@pytest.mark.parametrize("choice", ["own", "boto3"])
+def test_the_stores_client_gives_up_on_a_stalled_answer_in_time_for_a_second_try(
+    choice: str, aws_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DynamoDB answers in milliseconds: a store call waits 2 s for an answer, so that a write
+    applied but unanswered is sent again (and found by its token) within the call's deadline,
+    whichever client makes it; the other services keep the longer wait."""
+    monkeypatch.setattr(dynamo_store, "_client", None)
+    monkeypatch.setenv(SWITCH, choice)
+
+    made = DynamoStore("games").client
+    waits = made.meta.config.read_timeout if choice == "boto3" else made.read_timeout
+
+    assert waits == aws.DYNAMODB_READ_TIMEOUT == aws.read_timeout("dynamodb")
+    assert 2 * waits + aws.retries.BACKOFF_BASE < aws.DEADLINE
+    assert aws.read_timeout("sqs") == aws.read_timeout("secretsmanager") == aws.READ_TIMEOUT
 
 
 _SWITCHED = """

@@ -265,3 +265,17 @@ def test_someone_elses_write_is_a_conflict_for_a_transaction_even_when_its_answe
         )
     assert other.load(KEY) == first
     assert other.load("stats#user#42") == theirs
+
+
+def test_a_save_whose_answer_stalls_is_sent_again_within_the_deadline_and_done(
+    store: DynamoStore, other: DynamoStore, faults: AwsProxy
+) -> None:
+    """Applied, its answer held back past the client's read timeout: the client gives up on it
+    and sends the save again, whose failed condition carries the save's own token."""
+    first = store.save(Item(KEY, 0, {"turn": 1}))
+    faults.stall_answers(PUT_ITEM)
+
+    saved = store.save(Item(KEY, first.version, {"turn": 2}))
+
+    assert saved == Item(KEY, 2, {"turn": 2}) == other.load(KEY)
+    assert faults.dropped == [PUT_ITEM] and sent(faults, PUT_ITEM) == 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import boto3
@@ -35,8 +36,12 @@ class Pool:
     seed: list  # [seed or None], read by every instance's Application at each Start
 
 
-@pytest.fixture(scope="module")
-def pool(moto_server: str) -> Iterator[Pool]:
+@contextmanager
+def open_pool(
+    moto_server: str, *, endpoint: str | None = None, count: int = INSTANCES, **env: str
+) -> Iterator[Pool]:
+    """A fake Telegram, a table on the moto server and `count` warm Lambda instances whose
+    DynamoDB calls go to `endpoint` (the moto server itself unless given), with `env` set."""
     fake = FakeTelegram().start()
     now = FakeClock(START)
     seed: list = [None]
@@ -56,12 +61,13 @@ def pool(moto_server: str) -> Iterator[Pool]:
             "AWS_SECRET_ACCESS_KEY": "testing",
             "AWS_DEFAULT_REGION": REGION,
             "AWS_REGION": REGION,
-            "AWS_ENDPOINT_URL_DYNAMODB": moto_server,
+            "AWS_ENDPOINT_URL_DYNAMODB": endpoint or moto_server,
             "AWS_EC2_METADATA_DISABLED": "true",
             "DECAPITATION_TABLE": name,
             "WEBHOOK_SECRET": WEBHOOK_SECRET,
             "TELEGRAM_BOT_TOKEN": fake.token,
             "TELEGRAM_API_BASE_URL": fake.url,
+            **env,
         }.items():
             patch.setenv(var, value)
         for var in (
@@ -76,7 +82,7 @@ def pool(moto_server: str) -> Iterator[Pool]:
         lambda_entry.reset()
         patch.setattr(lambda_entry, "_state", PerThread())
         lambda_entry.reset(clock=now, seed=lambda: seed[0])
-        instances = Instances(INSTANCES)
+        instances = Instances(count)
         try:
             yield Pool(fake, now, DynamoStore(name, client=client, clock=now), instances, seed)
         finally:
@@ -88,10 +94,16 @@ def pool(moto_server: str) -> Iterator[Pool]:
         pytest.fail("the fake Telegram server crashed:\n" + "\n".join(fake.crashes))
 
 
-@pytest.fixture
-def pool_bot(pool: Pool) -> Iterator[PoolBot]:
-    """The bot on the module's warm Lambda instances; ends with the e2e checks (no card
-    leaked, no call Telegram would refuse, no handler failed) over what this test did."""
+@pytest.fixture(scope="module")
+def pool(moto_server: str) -> Iterator[Pool]:
+    with open_pool(moto_server) as opened:
+        yield opened
+
+
+@contextmanager
+def bot_on(pool: Pool) -> Iterator[PoolBot]:
+    """The bot on the pool's warm Lambda instances; ends with the e2e checks (no card leaked,
+    no call Telegram would refuse, no handler failed) over what was done meanwhile."""
     pool.fake.clear_faults()
     pool.fake.next_updates()
     mark = len(pool.fake.calls)
@@ -109,3 +121,10 @@ def pool_bot(pool: Pool) -> Iterator[PoolBot]:
     ]
     assert not refused, "calls refused by Telegram:\n" + "\n".join(map(str, refused))
     assert not pooled.errors, f"handlers failed: {pooled.errors!r}"
+
+
+@pytest.fixture
+def pool_bot(pool: Pool) -> Iterator[PoolBot]:
+    """The bot on the module's warm Lambda instances, with the e2e checks at its end."""
+    with bot_on(pool) as pooled:
+        yield pooled

@@ -14,7 +14,8 @@ from engine.codec import state_from_dict, state_to_dict
 from handlers.playtest.aws_proxy import PUT_ITEM, AwsProxy, proxy
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
-from infra.aws import SWITCH
+from handlers.storage.host import LEASE
+from infra.aws import MAX_ATTEMPTS, SWITCH
 
 SEED = 11
 
@@ -95,5 +96,50 @@ def test_a_press_whose_save_loses_its_answer_is_answered_and_its_messages_sent(
     assert faults.dropped == [PUT_ITEM]
     assert turn_message_for(table, seat % 4 + 1)
     assert table.state.turn == seat % 4 + 1
+    consistent(table)
+    finish(table)
+
+
+def test_a_press_whose_save_answer_stalls_is_sent_again_and_its_messages_go_out_at_once(
+    faults: AwsProxy, lambda_bot: LambdaBot
+) -> None:
+    """DynamoDB applied the save; its answer stalls past the client's read timeout. The client
+    sends it again within the call's deadline, the store finds its own write, and the same
+    webhook run sends the next turn message."""
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    seat = table.start(seed=SEED).first
+    table.scout(seat, seat % 4 + 1)
+    faults.stall_answers(PUT_ITEM, where=game_saves(table))
+
+    table.done(seat)  # the press's save: applied, its answer held back until the client gives up
+
+    assert faults.dropped == [PUT_ITEM]
+    assert faults.requests.count(PUT_ITEM) >= 2  # sent again: the write-token check ran
+    assert turn_message_for(table, seat % 4 + 1)
+    assert table.state.turn == seat % 4 + 1
+    consistent(table)
+    finish(table)
+
+
+def test_a_timeout_whose_save_never_gets_an_answer_is_sent_by_a_timer_at_the_lease_end(
+    faults: AwsProxy, lambda_bot: LambdaBot
+) -> None:
+    """Every try's answer stalls: the timer's run fails with its write applied and its messages
+    owed. The timer it set at its lease's end sends them, well before the next turn's own."""
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    late = table.start(seed=SEED).first
+    faults.stall_answers(PUT_ITEM, times=MAX_ATTEMPTS, where=game_saves(table))
+
+    lambda_bot.advance(90)  # the turn runs out; no try of the timer's save hears back
+
+    assert [type(error) for error in lambda_bot.errors] != []
+    lambda_bot.errors.clear()  # the failure this test made on purpose
+    assert table.state.turn == late % 4 + 1  # applied,
+    assert not turn_message_for(table, late % 4 + 1)  # its messages owed
+    lambda_bot.advance(LEASE)
+    assert turn_message_for(table, late % 4 + 1)
+    assert table.player_at(late).labels() == []
     consistent(table)
     finish(table)

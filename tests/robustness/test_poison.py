@@ -1,6 +1,7 @@
 """One update that keeps failing never freezes its group: Telegram holds a chat's later updates
 behind it (the fake Bot API's `WebhookQueue` does the same), so after a few failed deliveries it
-is answered 200, logged at ERROR with its update and chat, and the group goes on."""
+is answered 200, logged at ERROR with its update and chat (a line the stack's alarm counts), and
+the group goes on."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ def test_an_update_that_keeps_failing_holds_its_group_back_a_minute_at_most(
         if r.levelno == logging.ERROR and getattr(r, "update_id", None) == status["update_id"]
     ]
     assert given_up and all(r.chat_id == table.chat for r in given_up)
+    # The field the stack's metric filter counts, so that one given-up update alarms.
+    assert [getattr(r, lambda_entry.GIVEN_UP, False) for r in given_up].count(True) == 1
     lambda_bot.errors.clear()  # the failures this test made on purpose
     store = getattr(lambda_bot.store, "backend", lambda_bot.store)
     store.client.delete_item(TableName=store.table_name, Key={"pk": {"S": f"game#{table.chat}"}})

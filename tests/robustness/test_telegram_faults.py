@@ -11,6 +11,7 @@ from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram import NOT_MODIFIED
 from handlers.playtest.players import Table
 from handlers.telegram import outbox
+from handlers.telegram.render import isolate
 
 SEED = 71
 
@@ -93,6 +94,36 @@ def test_a_retry_later_than_sqs_can_delay_is_reached_in_hops(lambda_bot: LambdaB
     lambda_bot.advance(300)  # the retry_after has passed: the next hop sends it
     assert table.ending() is not None
     consistent(table, "over")
+
+
+def test_a_lobby_longer_than_sqs_can_delay_keeps_its_hops_when_one_meets_an_owed_message(
+    lambda_bot: LambdaBot,
+) -> None:
+    """A lobby extended to an hour is woken in 15-minute hops. The first hop finds a message
+    still owed (a joiner's welcome, refused by a long 429 just before): the hop is set again
+    from the lobby's own next wake, so the lobby still reminds and then deals."""
+    table = Table.of(lambda_bot, 4)
+    table.open(table.players[1:3])
+    for _ in range(30):
+        table.players[1].say("/extend")
+    opened = table.data()["opened"]
+    assert table.data()["deadline"] == opened + 3600
+    lambda_bot.advance(opened + 850 - lambda_bot.clock())
+    late = table.players[3]
+    lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=120, chat_id=late.id)
+    late.press(table.t("btn_join"), message=table.lobby_message(), chat=table.group)
+    assert [batch["outs"][0]["op"] for batch in table.data()["owed"]] == ["send"]
+
+    lambda_bot.advance(50)  # the first hop, with the welcome still owed
+    lambda_bot.advance(120)  # the welcome's own timer sends it
+    assert late.last_text() == table.t_for(late, "joined", group=isolate(table.title))
+    while lambda_bot.clock() < opened + 3540:
+        lambda_bot.advance(min(900, opened + 3540 - lambda_bot.clock()))
+    assert table.group_texts()[-1] == table.t("lobby_remind_start", left=1, n=4, m=2)
+    lambda_bot.seed = SEED
+    lambda_bot.advance(60)
+    assert table.data()["status"] == "playing"
+    finish(table)
 
 
 def test_a_5xx_is_tried_again_and_the_message_arrives(lambda_bot: LambdaBot) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from engine import Action, captains
 from engine.actions import DECAPITATE, END_TURN, PREDICT, SCOUT, SWAP
-from engine.cards import OBSERVER, color, is_x
+from engine.cards import OBSERVER, color
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed
+from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.session.stats import (
     GROUPS_KEPT,
     LEADERBOARD,
+    LINE_KEPT,
     add_to_group,
     add_to_player,
     finished_game,
@@ -70,14 +71,10 @@ def test_a_right_observer_wins_and_is_counted_in_the_observers_role() -> None:
 
 
 def test_a_turncoat_who_swapped_is_counted_in_the_turncoats_role() -> None:
-    def x_holder(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first
-
-    seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = started(7, seed, turncoat=True, turncoat_seconds=10)
     first = table.state.first
-    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    holder = lone_x(table.state)
     table.act(table.user_at(first), Action(SCOUT, first, target=holder), NOW)
     table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)
     table.catch_up(NOW + 10)
@@ -92,7 +89,7 @@ def test_a_turncoat_who_swapped_is_counted_in_the_turncoats_role() -> None:
     assert not any("turncoat" in p["roles"] for p in others)
 
 
-def figures_of(users: range, winner: str = "red", chat: int = -1) -> dict:
+def figures_of(users: range, winner: str = "red", chat: int = -1, at: int = int(NOW)) -> dict:
     players = {
         str(u): {
             "name": f"P{u}",
@@ -106,6 +103,7 @@ def figures_of(users: range, winner: str = "red", chat: int = -1) -> dict:
     }
     return {
         "chat": chat,
+        "at": at,
         "winner": winner,
         "worked": True,
         "seconds": 60,
@@ -127,6 +125,22 @@ def test_the_leaderboard_keeps_the_players_with_most_games_and_on_a_tie_the_late
     assert {str(u) for u in range(5, 19)}.isdisjoint(kept)  # the longest idle went first
     assert {str(u) for u in range(19, 65)} <= set(kept)
     assert group["games"] == 32 and group["wins"] == {"red": 32, "blue": 0}
+
+
+def test_a_line_leaves_the_board_a_year_after_its_players_last_game_there() -> None:
+    group = add_to_group({}, figures_of(range(1, 5), at=int(NOW)))
+    group = add_to_group(group, figures_of(range(1, 3), at=int(NOW) + LINE_KEPT - 1))
+    assert set(group["players"]) == {"1", "2", "3", "4"}  # 3 and 4 played within the year
+    group = add_to_group(group, figures_of(range(5, 7), at=int(NOW) + LINE_KEPT))
+    assert set(group["players"]) == {"1", "2", "5", "6"}
+    assert group["players"]["5"][5] == int(NOW) + LINE_KEPT  # when they last played
+    assert group["games"] == 3  # the group's own figures stay
+
+
+def test_a_line_from_before_lines_were_dated_is_dated_at_the_next_game() -> None:
+    board = {"players": {"9": ["P9", 3, 1, 0, 2]}, "games": 2}
+    group = add_to_group(board, figures_of(range(1, 5), at=int(NOW)))
+    assert group["players"]["9"] == ["P9", 3, 1, 0, 2, int(NOW)]
 
 
 def test_a_players_own_item_stays_bounded_however_many_groups() -> None:

@@ -8,9 +8,8 @@ import pytest
 
 from engine import Action, captains
 from engine.actions import END_TURN, SCOUT, SWAP
-from engine.cards import is_x
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed
+from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.session import events as ev
 from handlers.session.settings import CHOICES, DEFAULT_SETTINGS, clean_settings, set_setting
 from handlers.session.table import APPLIED_KEPT, LOBBY_SECONDS, Refused, Table
@@ -199,14 +198,10 @@ def test_late_wake_skips_one_turn_and_gives_the_next_player_a_whole_turn() -> No
 
 
 def test_turncoat_window_holds_the_group_news_and_the_scout() -> None:
-    def x_holder(state):
-        xs = [s for s, c in enumerate(state.cards, 1) if is_x(c)]
-        return len(xs) == 1 and xs[0] != state.first
-
-    seed, _ = find_seed(7, Variants(turncoat=True), x_holder)
+    seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = started(7, seed, turncoat=True, turncoat_seconds=10)
     first = table.state.first
-    holder = next(s for s, c in enumerate(table.state.cards, 1) if is_x(c))
+    holder = lone_x(table.state)
     scout_user, holder_user = table.user_at(first), table.user_at(holder)
     events = table.act(scout_user, Action(SCOUT, first, target=holder), NOW)
     shown = [e for e in events if e["type"] == ev.BOARD_SHOWN]

@@ -176,3 +176,64 @@ def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
     saved = host.save(moved, Change(moved.table, [HELLO]), 3)
     assert saved.table.data["applied"] == [1, 3]
     assert host.load(CHAT).item.data["applied"] == [1, 3]
+
+
+def test_a_delivery_mark_that_cannot_be_written_leaves_the_batch_to_a_timer(
+    host: Host, store, clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The messages are out; the mark finds no answer: the update does not fail, and a timer
+    at the lease's end sends what is still owed."""
+    woken: list[tuple[int, float]] = []
+    host.wake = lambda chat, when: woken.append((chat, when))
+    first = saying(host, 1, HELLO)
+    save = store.save
+
+    def unanswered(item: Item) -> Item:
+        raise TimeoutError("no answer")
+
+    store.save = unanswered
+    assert not delivered(host, first)
+    store.save = save
+
+    assert woken == [(CHAT, clock.now + LEASE)]
+    assert "could not mark delivered messages: TimeoutError" in caplog.text
+    clock.now += LEASE
+    assert saying(host, 2, None).outs == [HELLO]  # the timer's run
+
+
+def test_a_delivery_mark_losing_every_race_leaves_the_batch_to_a_timer(
+    host: Host, store, clock
+) -> None:
+    woken: list[tuple[int, float]] = []
+    host.wake = lambda chat, when: woken.append((chat, when))
+    first = saying(host, 1, HELLO)
+
+    def losing(item: Item) -> Item:
+        raise Conflict(item.key, item.version)
+
+    store.save = losing
+    assert not delivered(host, first)
+    assert woken == [(CHAT, clock.now + LEASE)]
+
+
+def test_a_change_whose_save_has_no_answer_sets_a_timer_at_its_lease_end(
+    host: Host, store, clock
+) -> None:
+    """The write may have been applied with its messages owed: should nobody come back, the
+    timer at the lease's end sends them, as for a run busy elsewhere."""
+    woken: list[tuple[int, float]] = []
+    host.wake = lambda chat, when: woken.append((chat, when))
+    save = store.save
+
+    def applied_unanswered(item: Item) -> Item:
+        save(item)
+        raise TimeoutError("no answer")
+
+    store.save = applied_unanswered
+    with pytest.raises(TimeoutError):
+        saying(host, 1, HELLO)
+    store.save = save
+
+    assert woken == [(CHAT, clock.now + LEASE)]
+    clock.now += LEASE
+    assert saying(host, None, None).outs == [HELLO]  # the timer's run

@@ -6,7 +6,14 @@ import pytest
 
 from handlers.storage import records
 from handlers.storage.keys import prefs_key, user_key
-from handlers.storage.records import APPLIED_PREFS, POINTED, PREFS_TTL, pointed_chats
+from handlers.storage.records import (
+    APPLIED_PREFS,
+    POINTED,
+    POINTER_KEEPS,
+    PREFS_TTL,
+    all_pointed,
+    pointed_chats,
+)
 from infra.sqlite_store import SQLiteStore
 from infra.store import Conflict, Item
 
@@ -27,17 +34,35 @@ class Racing:
         return self.store.save(item)
 
 
-def test_a_pointer_keeps_the_latest_four_groups_latest_first(store, clock) -> None:
+def test_private_commands_look_in_the_latest_four_groups_forget_in_all(store, clock) -> None:
     for chat in (-1, -2, -3, -4, -5, -6):
         records.point_user(store, 7, chat, clock)
     assert pointed_chats(records.get(store, user_key(7))) == [-6, -5, -4, -3]
+    assert all_pointed(records.get(store, user_key(7))) == [-6, -5, -4, -3, -2, -1]
     assert POINTED == 4
 
 
 def test_pointing_again_at_a_group_moves_it_first_without_doubling_it(store, clock) -> None:
     for chat in (-1, -2, -3, -1):
         records.point_user(store, 7, chat, clock)
-    assert records.get(store, user_key(7)) == {"chats": [-1, -3, -2]}
+    assert records.get(store, user_key(7))["chats"] == [-1, -3, -2]
+
+
+def test_a_group_leaves_the_pointer_two_months_after_it_was_last_put_first(store, clock) -> None:
+    day = 24 * 3600
+    for chat in (-1, -2, -3, -4):  # one every twenty days: the pointer never expires
+        records.point_user(store, 7, chat, clock)
+        clock.now += 20 * day
+    clock.now += POINTER_KEEPS - 80 * day  # -1 was put first POINTER_KEEPS ago
+    records.point_user(store, 7, -5, clock)
+    assert all_pointed(records.get(store, user_key(7))) == [-5, -4, -3, -2]
+    assert set(records.get(store, user_key(7))["at"]) == {"-5", "-4", "-3", "-2"}
+
+
+def test_a_pointer_from_before_groups_were_dated_keeps_them(store, clock) -> None:
+    store.save(Item(user_key(7), 0, {"chats": [-1, -2]}, int(clock.now) + 60))
+    records.point_user(store, 7, -3, clock)
+    assert all_pointed(records.get(store, user_key(7))) == [-3, -1, -2]
 
 
 def test_a_fresh_pointer_already_first_is_not_written_again(store, clock) -> None:

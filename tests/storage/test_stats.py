@@ -9,6 +9,7 @@ from handlers.session.table import Table
 from handlers.storage.host import Change, Host, Saved
 from handlers.storage.keys import game_key, group_stats_key, player_stats_key
 from handlers.storage.retry import retry_on_conflict
+from handlers.storage.stats import PLAYER_TTL, STATS_TTL
 from infra.store import GameStore, Item
 from tests.support.tables import NOW
 
@@ -106,10 +107,10 @@ def test_a_redelivered_end_and_any_later_change_count_nothing(store: GameStore, 
     assert store.load(game_key(chat)).data["status"] == "over"
 
 
-def test_the_statistics_items_never_expire(store: GameStore, clock) -> None:
+def test_the_statistics_items_expire_after_the_last_game(store: GameStore, clock) -> None:
     host = Host(store, clock=clock)
     chat = -4_100_000_001
     change(host, chat, 1, starting(playing(chat, [1, 2, 3, 4])))
     change(host, chat, 2, decapitating(NOW + 9))
-    assert store.load(group_stats_key(chat)).expires_at is None
-    assert store.load(player_stats_key(1)).expires_at is None
+    assert store.load(group_stats_key(chat)).expires_at == int(clock()) + STATS_TTL
+    assert store.load(player_stats_key(1)).expires_at == int(clock()) + PLAYER_TTL

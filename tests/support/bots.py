@@ -1,13 +1,15 @@
 """Plugin: whole games through the real bot: a fake Telegram, a clock, and the bot run through
-the Lambda entries (DynamoDB and SQS on the session's moto server) or the local poller (SQLite).
+the Lambda entries (DynamoDB and SQS on the session's moto server), the local poller (SQLite), or
+the local bot's Application with Telegram answered in memory (`memory_bot`, the fast tier).
 
-Every test that plays through `lambda_bot`, `local_bot` or `bot` ends with the same checks,
-whatever it played: no card leaked (`leaks.check`), Telegram refused no call the bot made, and no
-handler failed.
+Every test that plays through `lambda_bot`, `local_bot`, `memory_bot` or `bot` ends with the same
+checks, whatever it played: no card leaked (`leaks.check`), Telegram refused no call the bot made,
+and no handler failed.
 """
 
 from __future__ import annotations
 
+import socket
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,12 +18,20 @@ from typing import Any
 import pytest
 
 from handlers.playtest import leaks
-from handlers.playtest.drivers import START, WEBHOOK_SECRET, Bot, FakeClock, LambdaBot, LocalBot
-from handlers.playtest.fake_telegram import FakeTelegram
+from handlers.playtest.drivers import (
+    START,
+    WEBHOOK_SECRET,
+    Bot,
+    FakeClock,
+    LambdaBot,
+    LocalBot,
+    MemoryBot,
+)
+from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
 from infra import dynamo_store
 from infra.dynamo_store import create_table
 
-__all__ = ["aws", "bot", "clock", "lambda_bot", "local_bot"]
+__all__ = ["aws", "bot", "clock", "lambda_bot", "local_bot", "memory_bot"]
 
 
 @pytest.fixture
@@ -100,6 +110,27 @@ def local_bot(fake_telegram: FakeTelegram, clock: FakeClock, tmp_path: Path) -> 
         _finish(bot)
     finally:
         bot.close()
+
+
+@pytest.fixture
+def memory_bot(clock: FakeClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bot]:
+    """The local bot's Application on a SQLite file, Telegram answered in memory by the fake
+    (not started): no server, no socket, no thread; fast enough for `make test-fast`."""
+    for connect in ("connect", "connect_ex"):
+        monkeypatch.setattr(socket.socket, connect, _no_network)
+    fake = FakeTelegram(TEST_TOKEN)
+    bot = MemoryBot(fake, clock, tmp_path / "games.sqlite3")
+    try:
+        yield bot
+        _finish(bot)
+        if fake.crashes:
+            pytest.fail("the fake Telegram crashed:\n" + "\n".join(fake.crashes))
+    finally:
+        bot.close()
+
+
+def _no_network(*args: Any) -> None:
+    raise AssertionError("a test on the in-memory Telegram opened a connection")
 
 
 @pytest.fixture(params=["lambda", "local"])

@@ -1,6 +1,7 @@
 """Plugin: the fast tier. A test is marked `slow` when it needs moto (DynamoDB, SQS, Secrets
 Manager), the fake Bot API server over HTTP, or a subprocess; `make test-fast` runs the rest
-(`pytest -m "not slow"`): the engine, the session and the unit tests.
+(`pytest -m "not slow"`): the engine, the session, the unit tests, and whole games on the fake
+Bot API answered in memory (`memory_bot`: no server, no socket).
 
 A test gets the mark here from the fixtures it uses (SLOW_FIXTURES, directly or through other
 fixtures); a test that starts a server or a subprocess itself, or gets moto through a fixture's

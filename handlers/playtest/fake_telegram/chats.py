@@ -11,6 +11,25 @@ from handlers.playtest.fake_telegram.core import ChatLike, Core, UserLike
 from handlers.playtest.fake_telegram.validation import bad_request
 from handlers.playtest.fake_telegram.world import FakeChat, FakeUser
 
+RESTRICTED_RIGHTS = (
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_react_to_messages",
+    "can_edit_tag",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+)
+
 
 class Chats(Core):
     """The chats of the simulated world and their members."""
@@ -132,6 +151,8 @@ class Chats(Core):
         """A user joins a group; returns the service message update the bot gets, if any."""
         with self._cond:
             chat, u = self._chat_obj(group), self._user_obj(user)
+            if u.id in chat.banned:
+                raise AssertionError(f"user {u.id} is banned from chat {chat.id}")
             if u.id not in chat.members:
                 chat.members.append(u.id)
             msg = self._new_message(
@@ -148,10 +169,41 @@ class Chats(Core):
             if u.id in chat.members:
                 chat.members.remove(u.id)
             chat.admins.discard(u.id)
+            if u.id in chat.restricted:
+                chat.restricted[u.id] = False
             msg = self._new_message(chat, sender_id=u.id, service={"left_chat_member": u.to_api()})
             update = self._deliver(chat, msg, "message")
         self._flush_hook()
         return update
+
+    def ban(self, user: UserLike, group: ChatLike, *, by: UserLike | None = None) -> dict | None:
+        """An admin removes a user from the group for good (status "kicked"); returns the
+        service message update the bot gets, if any."""
+        with self._cond:
+            chat, u = self._chat_obj(group), self._user_obj(user)
+            actor = self._actor(chat, by)
+            if u.id in chat.members:
+                chat.members.remove(u.id)
+            chat.admins.discard(u.id)
+            chat.restricted.pop(u.id, None)
+            chat.banned.add(u.id)
+            gone = {"left_chat_member": u.to_api()}
+            msg = self._new_message(chat, sender_id=actor, service=gone)
+            update = self._deliver(chat, msg, "message")
+        self._flush_hook()
+        return update
+
+    def restrict(self, user: UserLike, group: ChatLike, *, is_member: bool = True) -> None:
+        """An admin restricts a user in the group (status "restricted"): still a member, or
+        (`is_member` False) restricted but out of the group."""
+        with self._cond:
+            chat, u = self._chat_obj(group), self._user_obj(user)
+            chat.admins.discard(u.id)
+            chat.restricted[u.id] = is_member
+            if is_member and u.id not in chat.members:
+                chat.members.append(u.id)
+            if not is_member and u.id in chat.members:
+                chat.members.remove(u.id)
 
     def block(self, user: UserLike) -> dict[str, Any]:
         """The user blocks the bot; returns the my_chat_member update."""
@@ -300,9 +352,22 @@ class Chats(Core):
             return {"status": "creator", "user": user.to_api(), "is_anonymous": False}
         if user_id in chat.admins:
             return self._admin_api(chat, user.to_api(), True)
+        if user_id in chat.banned:
+            return {"status": "kicked", "user": user.to_api(), "until_date": 0}
+        if user_id in chat.restricted:
+            return self._restricted_api(user.to_api(), chat.restricted[user_id])
         if user_id in chat.members:
             return {"status": "member", "user": user.to_api()}
         return {"status": "left", "user": user.to_api()}
+
+    @staticmethod
+    def _restricted_api(user: dict[str, Any], is_member: bool) -> dict[str, Any]:
+        """A restricted user's ChatMember: may read, may not write (restricted forever)."""
+        member: dict[str, Any] = {"status": "restricted", "user": user, "is_member": is_member}
+        for right in RESTRICTED_RIGHTS:
+            member[right] = False
+        member["until_date"] = 0
+        return member
 
     @staticmethod
     def _admin_api(chat: FakeChat, user: dict[str, Any], can_delete: bool) -> dict[str, Any]:

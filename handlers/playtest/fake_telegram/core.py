@@ -189,6 +189,8 @@ class Core:
             raise AssertionError("users do not write in channels here; use channel_post()")
         if chat.migrated_to is not None:
             raise AssertionError(f"group {chat.id} was migrated to {chat.migrated_to}")
+        if user.id in chat.restricted:
+            raise AssertionError(f"user {user.id} is restricted in chat {chat.id}: cannot write")
 
     @staticmethod
     def _assert_can_see(user: FakeUser, chat: FakeChat) -> None:

@@ -139,6 +139,8 @@ class FakeChat:
     members: list[int] = field(default_factory=list)
     admins: set[int] = field(default_factory=set)
     owner: int | None = None
+    banned: set[int] = field(default_factory=set)  # removed by an admin, who may not come back
+    restricted: dict[int, bool] = field(default_factory=dict)  # user -> still a member
     bot_status: str = "member"
     bot_can_delete_messages: bool = False
     migrated_to: int | None = None

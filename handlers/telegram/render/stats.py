@@ -54,7 +54,7 @@ def group_stats(lang: str, title: str, data: dict[str, Any] | None) -> str:
         t(lang, "stats_leaders"),
     ]
     board = leaders(data.get("players") or {})
-    for rank, (_, (name, games, won, worked, _)) in enumerate(board[:SHOWN_LEADERS], 1):
+    for rank, (_, (name, games, won, worked, *_)) in enumerate(board[:SHOWN_LEADERS], 1):
         lines.append(
             t(
                 lang,

@@ -1,0 +1,166 @@
+"""The table's HTTP contract, whatever serves it: GET /table, GET /api/table, POST /api/move and
+GET /api/replay, answered from a `TableSource` (docs/table-view.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import parse_qs
+
+from handlers.table.auth import BadInitData, Opening, check_init_data
+from handlers.table.moves import BadRequest, MoveRequest, read_move_request
+from handlers.table.page import COMMON_HEADERS, table_page
+from handlers.table.selector import REPLAY, TABLE, Selector, parse_selector
+from handlers.table.view import stamped, view_version
+
+APPLIED, STALE, NOT_YOURS, ILLEGAL = "applied", "stale", "not_yours", "illegal"
+_MOVE_STATUS = {APPLIED: 200, STALE: 409, NOT_YOURS: 403, ILLEGAL: 422}
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """An HTTP answer, for any server to send as it is."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """What became of a move: APPLIED (also for a move id applied before), STALE (made on a
+    view that is no longer current), NOT_YOURS (no seat at that game) or ILLEGAL; with the
+    seat's view as it is now (None for NOT_YOURS)."""
+
+    result: str
+    view: dict | None = None
+
+
+class TableSource(Protocol):
+    """The games behind the table: each answers only for the seat `opening.user` holds."""
+
+    def view(self, selector: Selector, opening: Opening, now: float) -> dict | None:
+        """The seat's view (unstamped), or None when the user has no seat at that game."""
+
+    def move(
+        self, selector: Selector, opening: Opening, request: MoveRequest, now: float
+    ) -> MoveOutcome:
+        """Apply the move once. Checks in this order: a seat (else NOT_YOURS, whatever the
+        game holds), a move id already applied (APPLIED, not applied again), the version
+        (else STALE), the rules (else ILLEGAL)."""
+
+    def replay(self, selector: Selector, opening: Opening, now: float) -> dict | None:
+        """A finished game's replay, or None (no such game, or not finished)."""
+
+
+def handle(
+    method: str,
+    path: str,
+    query: str,
+    headers: Mapping[str, str],
+    body: bytes,
+    *,
+    source: TableSource,
+    token: str,
+    now: float,
+) -> Response:
+    """Answer one request to the table's routes."""
+    headers = {k.lower(): v for k, v in headers.items()}
+    routes = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
+    if path not in routes:
+        return _error(404, "not_found")
+    if method != routes[path]:
+        return _error(405, "method_not_allowed", {"Allow": routes[path]})
+    if path == "/table":
+        return _page(headers)
+    opening = _opening(headers, token, now)
+    if opening is None:
+        return _error(401, "unauthorized")
+    if path == "/api/move":
+        return _move(body, opening, source, now)
+    selector = parse_selector(_one(query, "g"))
+    if path == "/api/table":
+        if selector is None or selector.kind != TABLE:
+            return _error(400, "bad_request")
+        view = source.view(selector, opening, now)
+        if view is None:
+            return _error(403, NOT_YOURS)
+        shown = stamped(view, now)
+        return _json(200, shown, shown["version"], headers.get("if-none-match"))
+    if selector is None or selector.kind != REPLAY:
+        return _error(400, "bad_request")
+    replay = source.replay(selector, opening, now)
+    if replay is None:
+        return _error(404, "not_found")
+    return _json(200, replay, view_version(replay), headers.get("if-none-match"))
+
+
+def _page(headers: dict[str, str]) -> Response:
+    page = table_page()
+    if _matches(headers.get("if-none-match"), page.etag.strip('"')):
+        out = page.headers()
+        del out["Content-Type"]
+        return Response(304, out)
+    return Response(200, page.headers(), page.body)
+
+
+def _opening(headers: dict[str, str], token: str, now: float) -> Opening | None:
+    scheme, _, init_data = headers.get("authorization", "").partition(" ")
+    if scheme != "tma":
+        return None
+    try:
+        return check_init_data(init_data, token, now)
+    except BadInitData:
+        return None
+
+
+def _move(body: bytes, opening: Opening, source: TableSource, now: float) -> Response:
+    try:
+        request = read_move_request(body)
+    except BadRequest:
+        return _error(400, "bad_request")
+    selector = parse_selector(request.selector)
+    if selector is None or selector.kind != TABLE:
+        return _error(400, "bad_request")
+    outcome = source.move(selector, opening, request, now)
+    if outcome.result == NOT_YOURS or outcome.view is None:
+        return _error(403, NOT_YOURS)
+    shown = stamped(outcome.view, now)
+    payload = {"view": shown} if outcome.result == APPLIED else {"error": outcome.result}
+    return _json(_MOVE_STATUS[outcome.result], payload | {"view": shown}, shown["version"])
+
+
+def _one(query: str, name: str) -> str | None:
+    try:
+        values = parse_qs(query, strict_parsing=True).get(name, [])
+    except ValueError:
+        return None
+    return values[0] if len(values) == 1 else None
+
+
+def _matches(if_none_match: str | None, version: str) -> bool:
+    """True when the request's If-None-Match names `version` (weak or strong, or '*')."""
+    if not if_none_match:
+        return False
+    tags = [t.strip().removeprefix("W/").strip('"') for t in if_none_match.split(",")]
+    return version in tags or "*" in tags
+
+
+def _api_headers(extra: dict[str, str] | None = None) -> dict[str, str]:
+    return {"Cache-Control": "no-store", **COMMON_HEADERS, **(extra or {})}
+
+
+def _json(status: int, payload: dict, version: str, if_none_match: str | None = None) -> Response:
+    headers = _api_headers({"ETag": f'"{version}"'})
+    if status == 200 and _matches(if_none_match, version):
+        return Response(304, headers)
+    headers["Content-Type"] = "application/json; charset=utf-8"
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return Response(status, headers, text.encode())
+
+
+def _error(status: int, error: str, extra: dict[str, str] | None = None) -> Response:
+    headers = _api_headers({"Content-Type": "application/json; charset=utf-8", **(extra or {})})
+    return Response(status, headers, json.dumps({"error": error}).encode())

@@ -1,0 +1,86 @@
+"""An update the bot gives up on (answered 500 twice, then 200 with an ERROR log line naming
+it) raises an alarm by itself: the webhook's log group counts that line, as Lambda's JSON log
+format prints it, and one is enough, where its two 5xx answers stay below the 5xx alarm."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from handlers.entry import lambda_webhook as lambda_entry
+from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.players import Table
+from tests.deploy.cfn import log_filter_matches
+from tests.deploy.conftest import Packaged
+
+
+def printed_as_lambda_does(records: list[logging.LogRecord]) -> list[str]:
+    """The records as Lambda's runtime prints them under the JSON log format."""
+    utils = pytest.importorskip(
+        "awslambdaric.lambda_runtime_log_utils",
+        reason="awslambdaric (Lambda's runtime client) is not installed (pip install -e '.[dev]')",
+    )
+    formatter = utils.JsonFormatter()
+    return [formatter.format(record).rstrip("\n") for record in records]
+
+
+def break_item(bot: LambdaBot, chat: int) -> None:
+    """Store for the group an item the bot cannot read (its data is no compressed JSON)."""
+    store = getattr(bot.store, "backend", bot.store)
+    store.client.put_item(
+        TableName=store.table_name,
+        Item={"pk": {"S": f"game#{chat}"}, "version": {"N": "9"}, "data": {"B": b"not zlib"}},
+    )
+
+
+def give_up_on_an_update(bot: LambdaBot) -> tuple[Table, dict]:
+    """A /status the bot cannot handle, delivered as Telegram does until the bot gives up."""
+    queue = bot.deliver_as_telegram()
+    table = Table.of(bot, 4)
+    table.open()
+    break_item(bot, table.chat)
+    status = table.host.say("/status")
+    bot.advance(60)
+    (done,) = [p for p in queue.done if p.update["update_id"] == status["update_id"]]
+    assert done.answers == [500] * (lambda_entry.MAX_FAILURES - 1) + [200]
+    bot.errors.clear()  # the failures made on purpose
+    store = getattr(bot.store, "backend", bot.store)
+    store.client.delete_item(TableName=store.table_name, Key={"pk": {"S": f"game#{table.chat}"}})
+    return table, status
+
+
+def test_one_given_up_update_raises_an_alarm(
+    packaged: Packaged, lambda_bot: LambdaBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    table, status = give_up_on_an_update(lambda_bot)
+    lines = printed_as_lambda_does(caplog.records)
+
+    filters = packaged.of_type("AWS::Logs::MetricFilter")
+    watched = {
+        name: f["Properties"]
+        for name, f in filters.items()
+        if f["Properties"]["LogGroupName"] == {"Ref": "WebhookLogGroup"}
+    }
+    assert len(watched) == 1, filters
+    (props,) = watched.values()
+    counted = [line for line in lines if log_filter_matches(props["FilterPattern"], line)]
+    assert len(counted) == 1, lines  # the give-up line, not the failures before it
+    assert f'"update_id": {status["update_id"]}' in counted[0]
+    assert f'"chat_id": {table.chat}' in counted[0]
+
+    (metric,) = props["MetricTransformations"]
+    assert metric["MetricValue"] == "1"
+    alarms = [
+        a["Properties"]
+        for a in packaged.of_type("AWS::CloudWatch::Alarm").values()
+        if (a["Properties"].get("Namespace"), a["Properties"].get("MetricName"))
+        == (metric["MetricNamespace"], metric["MetricName"])
+    ]
+    assert len(alarms) == 1
+    alarm = alarms[0]
+    assert (alarm["Statistic"], alarm["Threshold"]) == ("Sum", 1)
+    assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+    assert alarm["TreatMissingData"] == "notBreaching"

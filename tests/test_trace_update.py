@@ -1,0 +1,54 @@
+"""The update tracer (`bench/trace_update.py`) names code that exists, and counts what it names."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import threading
+
+import pytest
+
+from bench import trace_update
+from bench.trace_update import Tracer
+from engine import Action
+from engine.actions import SCOUT
+from handlers.session.table import Table
+from tests.support.tables import NOW, started
+
+
+@pytest.mark.parametrize(
+    ("module", "name"), [*trace_update.REPLAYS, *trace_update.DECODES, *trace_update.CHECKS]
+)
+def test_every_function_the_tracer_counts_exists(module: str, name: str) -> None:
+    """When the code moves, the tracer's lists must move with it, or it counts nothing."""
+    target = importlib.import_module(module)
+    for part in name.split("."):
+        target = getattr(target, part, None)
+    assert callable(target), f"{module}.{name} is gone: update the lists in trace_update.py"
+
+
+def test_every_layer_prefix_names_a_package() -> None:
+    for prefix, _ in trace_update.LAYERS:
+        assert importlib.util.find_spec(prefix) is not None, prefix
+
+
+def test_a_replay_a_decode_and_a_check_are_each_counted_once() -> None:
+    """A decision through the session (the engine rebuilt, the press's version checked) and a
+    button decoded, as a handler would."""
+    table = started(4)
+    stored, seat = table.data, table.state.first
+    user = stored["seats"][seat - 1]
+    module, name = trace_update.DECODES[0]
+    decode = getattr(importlib.import_module(module), name)
+    tracer = Tracer()
+    tracer.threads.add(threading.get_ident())
+    with tracer.press("a press") as trace:
+        sys.setprofile(tracer.hook)
+        try:
+            decode(f"g|{table.chat}|{table.game}|1|e")
+            Table(stored).act(user, Action(SCOUT, seat, target=seat % 4 + 1), NOW)
+        finally:
+            sys.setprofile(None)
+    counted = (trace.replays, trace.decodes, trace.checks, trace.up)
+    assert counted == (1, 1, 1, 0), trace.why
+    assert trace.moves >= 2, "telegram -> session -> engine"
