@@ -344,6 +344,7 @@ class MemoryBot(Bot):
         env = {"DECAPITATION_DB": str(db), "TELEGRAM_API_BASE_URL": MEMORY_URL}
         with answered_in_memory(fake):
             app = make_application(fake.token, env, clock=clock, seed=lambda: self.seed)
+        assert isinstance(app.bot.request, MemoryRequest), "the Application was built otherwise"
         app.add_error_handler(self._on_error)
         self._app = app
         self._timers: dict[int, float] = {}  # chat -> when the bot asked to be woken
