@@ -47,7 +47,9 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         "",
         t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
     ]
-    lines += [f"• {shown_name(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
+    lines += [f"• {shown_name(name)}" for name in table.lobby_names().values()] or [
+        t_(table, "lobby_nobody")
+    ]
     settings = table.settings
     lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
     vp = settings["virtual_players"]
@@ -82,7 +84,7 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
 
 def away_names(table: Table) -> str:
     """The lobby's players the bot cannot message privately, by name."""
-    names = dict(map(tuple, table.players))
+    names = table.lobby_names()
     return joined(table, [shown_name(names.get(user, "?")) for user in table.unreachable()])
 
 
