@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import Action, GameState, IllegalAction, apply, captains, waiting_for
 from engine.actions import SWAP, TIMEOUT
+from engine.cards import deals_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.views import events_for
 from handlers.session import events as ev
@@ -205,7 +206,7 @@ class Play(Prompts, Absence):
                 lines.append(event)  # rendered when shown, in the language of the moment
             if kind == "speak":
                 new_phase = True
-            if kind == "scouted" and self.settings["turncoat"]:
+            if kind == "scouted" and self.turncoat_pauses():
                 hold = self._hold(self.settings["turncoat_seconds"], now)
             if kind == "decapitation_announced" and self.settings["spy"]:
                 lines.append(["sealed", self.settings["spy_seconds"]])
@@ -227,6 +228,11 @@ class Play(Prompts, Absence):
         elif hold is not None:
             self.data["deadline"] = hold["until"]
         return news
+
+    def turncoat_pauses(self) -> bool:
+        """True when every scout is followed by the Turncoat's window: the variant is on and the
+        game is big enough for an X to be dealt (whether one was or not)."""
+        return bool(self.settings["turncoat"]) and deals_x(self.state.seats)
 
     def _private(self, event: dict) -> Event:
         """A private engine event for its seat; a Turncoat's offer or the Spy's question opens

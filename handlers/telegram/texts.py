@@ -79,6 +79,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "⚠️ Uncertain sides with virtual players may make the teams very uneven.",
         ZH: "⚠️ 「形势难料」与虚拟玩家同时使用，可能导致双方人数相差悬殊。",
     },
+    "lobby_turncoat_idle": {
+        EN: "⚠️ The Turncoat has no effect at {n} seats: no X is dealt at 6 seats or fewer.",
+        ZH: "⚠️ 变节者在 {n} 个座位时不起作用：6 个座位或以下不发 X。",
+    },
     "lobby_expired": {
         EN: "This lobby closed without a game. /newgame opens a new one.",
         ZH: "这个房间已关闭。发送 /newgame 重新开局。",
@@ -187,6 +191,11 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🔄 Turncoat: after every scout the game pauses for {s} s, whether or not an X was "
         "seen, so nobody can tell.",
         ZH: "🔄 变节者：每次侦查后，游戏都会固定暂停 {s} 秒，无论是否查看到 X，谁也无法据此判断。",
+    },
+    "turncoat_none": {
+        EN: "🔄 Turncoat: no X is dealt at {n} seats, so it has no effect and no scout is "
+        "followed by a pause.",
+        ZH: "🔄 变节者：{n} 个座位的游戏不发 X，此规则不起作用，侦查后也不会暂停。",
     },
     "your_card": {EN: "🃏 Your card: <b>{card}</b>", ZH: "🃏 你的人物牌：<b>{card}</b>"},
     "your_seat": {EN: "You sit in seat {seat} in {group}.", ZH: "你坐在「{group}」的{seat}号位。"},

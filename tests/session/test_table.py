@@ -183,9 +183,9 @@ def test_countdown_is_refreshed_once_shortly_before_the_deadline() -> None:
 
 
 def test_secret_windows_get_no_countdown_refresh() -> None:
-    table = started(turn_seconds=30, turncoat=True, turncoat_seconds=30)
+    table = started(7, turn_seconds=30, turncoat=True, turncoat_seconds=30)
     first = table.state.first
-    table.act(table.user_at(first), Action(SCOUT, first, target=first % 4 + 1), NOW)
+    table.act(table.user_at(first), Action(SCOUT, first, target=first % 7 + 1), NOW)
     assert table.next_wake() == table.deadline() == NOW + 30, "the Turncoat's window is fixed"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.cards import deals_x
 from handlers.session.lobby import EXTEND_SECONDS
 from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
 from handlers.session.table import Table
@@ -61,6 +62,8 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         lines.append(t_(table, "lobby_hint_calm"))
     if settings["uncertain_sides"] and vp:
         lines.append(t_(table, "lobby_warn_uneven"))
+    if settings["turncoat"] and players and not deals_x(len(players) + vp):
+        lines.append(t_(table, "lobby_turncoat_idle", n=len(players) + vp))
     ready = MIN_PLAYERS <= len(players) <= MAX_PLAYERS
     lines += [
         "",
@@ -166,8 +169,10 @@ def seating(table: Table, silence: bool) -> Out:
         tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
         lines.append(f"{seat_name(table, seat)}{tag}")
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
-    if table.settings["turncoat"]:
+    if table.turncoat_pauses():
         lines.append(t_(table, "turncoat_pause", s=table.settings["turncoat_seconds"]))
+    elif table.settings["turncoat"]:
+        lines.append(t_(table, "turncoat_none", n=state.seats))
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
     lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
     return {**edit_ref(table, "lobby_msg", "\n".join(lines), None), "side": True}
