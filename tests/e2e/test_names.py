@@ -34,9 +34,7 @@ def shown(player_name: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_only_the_players_sharing_a_name_are_marked_and_with_a_letter(
-    bot: Bot, lang: str
-) -> None:
+def test_only_the_players_sharing_a_name_are_marked_and_with_a_letter(bot: Bot, lang: str) -> None:
     table = two_anas(bot, lang)
     table.open()
     lobby = table.lobby_message().text
@@ -52,9 +50,8 @@ def test_only_the_players_sharing_a_name_are_marked_and_with_a_letter(
     for letter, player in (("A", table.players[0]), ("B", table.players[2])):
         seat = state.names.index(f"Ana·{letter}") + 1
         assert table.player_at(seat) is player
-        assert table.t_for(player, "your_seat", seat=seat, group=isolate(table.title)) in "\n".join(
-            player.texts()
-        )
+        told = table.t_for(player, "your_seat", seat=seat, group=isolate(table.title))
+        assert told in "\n".join(player.texts())
     # The seat buttons read the same marks.
     first = table.player_at(state.first)
     first.press(table.t_for(first, "btn_scout"))
@@ -85,9 +82,7 @@ def test_the_warnings_name_a_player_sharing_a_name_with_their_mark(bot: Bot, lan
     table.host.user.started = False
     table.open()
     lobby = table.lobby_message().text
-    warning = table.t(
-        "lobby_unreachable", names=shown("Ana·A"), button=table.t("btn_open_chat")
-    )
+    warning = table.t("lobby_unreachable", names=shown("Ana·A"), button=table.t("btn_open_chat"))
     assert warning in lobby
     refused = table.host.press(table.t("btn_start"), table.lobby_message())
     assert refused == table.t(
