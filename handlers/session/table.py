@@ -120,10 +120,13 @@ class Table(Lobby):
         """Take a user out of the lobby."""
         if self.status != LOBBY or not self.is_player(user):
             raise Refused("not_in_lobby")
+        name = self.lobby_names()[user]
         self.data["players"] = [p for p in self.players if p[0] != user]
         self._note_lang(user, None)
         self._note_handle(user, None)
         self._reached(user)
+        if user == self.data["creator"] and self.players:
+            self._pass_host(name)
         return self._lobby_shown(menu=False)
 
     def show_settings(self) -> list[Event]:

@@ -561,6 +561,21 @@ TEXTS: dict[str, dict[str, str]] = {
         "can't begin.",
         ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」，否则游戏无法开始。",
     },
+    "lobby_remind_left_out": {
+        EN: "{names}: press “{button}” under the lobby, then Start in my chat, or the game "
+        "starts without you.",
+        ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」，否则游戏将不等你开始。",
+    },
+    "left_out": {
+        EN: "🚪 The game starts without {names}: I can't message them privately, so no card "
+        "could reach them.",
+        ZH: "🚪 游戏开始，{names} 未被发牌：我无法私聊他们，人物牌发不过去。",
+    },
+    "host_now": {EN: "👑 {name} is the host now.", ZH: "👑 现在由 {name} 担任发起人。"},
+    "host_passed": {
+        EN: "👑 {old} left: {new} is the host now.",
+        ZH: "👑 {old} 已退出，现在由 {new} 担任发起人。",
+    },
     "lobby_closed_few": {
         EN: "This lobby closed: {n} of the {min} players needed joined. /newgame opens a new one.",
         ZH: "房间已关闭：需要 {min} 人，只有 {n} 人加入。发送 /newgame 重新开局。",

@@ -46,8 +46,21 @@ def reminder(table: Table, e: dict) -> Out:
             for user in away
         ]
         button = t_(table, "btn_open_chat")
-        text += "\n" + t_(table, "lobby_remind_away", names=joined(table, mentions), button=button)
+        key = "lobby_remind_away"
+        if table.starts_itself() and n >= MIN_PLAYERS and table.deals_without(away):
+            key = "lobby_remind_left_out"  # the others play without them
+        text += "\n" + t_(table, key, names=joined(table, mentions), button=button)
     return send_group(table, text, None)
+
+
+def left_out(table: Table, e: dict) -> Out:
+    """The group told that the game starts without the players the bot cannot reach, and who
+    hosts it when the host was one of them."""
+    names = joined(table, [shown_name(name) for name in e["names"]])
+    lines = [t_(table, "left_out", names=names)]
+    if e["host"]:
+        lines.append(t_(table, "host_now", name=shown_name(e["host"])))
+    return send_group(table, "\n".join(lines), None)
 
 
 def closed(table: Table, e: dict) -> Out:
