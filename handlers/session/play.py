@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import Action, GameState, IllegalAction, apply, captains, waiting_for
-from engine.actions import SWAP, TIMEOUT
+from engine.actions import REMOVE, SWAP, TIMEOUT
 from engine.cards import deals_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.views import events_for
@@ -137,6 +137,7 @@ class Play(Prompts, Absence):
         if self.status != PLAYING:
             raise Refused("too_late")
         news += self._mark_removed(seat, by)
+        self._engine_removes(seat)
         news += self._close_prompt(seat, {"act": "removed"})
         if not self._present():
             return news + self.cancel(None, why="empty")
@@ -148,6 +149,17 @@ class Play(Prompts, Absence):
         ):
             news += self._pass_now(now)
         return news
+
+    def _engine_removes(self, seat: int) -> None:
+        """The engine learns the seat is virtual from now on (for a proxy decapitation, and a
+        neutral card there has no effect). Once a decapitation is announced the seats are judged
+        as they stood, so it is not told then. No button changes: the group's version stays."""
+        try:
+            state, _ = apply(self.state, Action(REMOVE, seat))
+        except IllegalAction:
+            return
+        self._set_state(state)
+        self.data["shift"] = self.data.get("shift", 0) - 1
 
     def _end_hold(self, now: float) -> list[Event]:
         """A secret window closes: a silent Turncoat or Spy times out, and the held news goes

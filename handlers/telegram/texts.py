@@ -363,6 +363,11 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "👁 The Observer {name} never predicted and loses.",
         ZH: "👁 观察员 {name} 始终未预测，失败。",
     },
+    "neutral_removed": {
+        EN: "🚪 {name} (removed) held the {card}: a removed seat's card has no effect, so it "
+        "neither wins nor loses.",
+        ZH: "🚪 {name}（已移出）持有{card}：被移出座位的人物牌不起作用，既不获胜也不失败。",
+    },
     "spy_won": {
         EN: "🕵 The Spy {name} named both captains and wins.",
         ZH: "🕵 密探 {name} 猜对双方队长，获胜。",

@@ -186,7 +186,7 @@ def decapitation_menu(table: Table, seat: int, arg: str) -> tuple[str, Keyboard]
     name = seat_name(table, target)
     v = table.state.variants
     base = f"d{target}"
-    if v.virtual_players and proxy is None:
+    if table.state.asks_proxy and proxy is None:
         kb = [
             [
                 game_button(table, "btn_yes", f"{base}p1"),
