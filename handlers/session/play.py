@@ -16,6 +16,7 @@ from handlers.session.settings import WAIT_SETTING
 
 REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
 REMIND_MIN = 30  # waits shorter than this get no refresh
+SPY_HURRY = 5  # seconds before the Spy's wait ends, a Spy still guessing is hurried
 
 
 class Play(Prompts, Absence):
@@ -68,15 +69,28 @@ class Play(Prompts, Absence):
         return news
 
     def _remind(self, now: float) -> list[Event]:
-        """Refresh the turn message's countdown and nudge the player being waited for."""
-        if self.status != PLAYING or self.data.get("hold"):
+        """Refresh the turn message's countdown and nudge the player being waited for (in the
+        Spy's wait, only the Spy, privately, if they have not guessed)."""
+        if self.status != PLAYING:
             return []
+        if self.data.get("hold"):
+            return self._hurry_spy(now)
         left = self.data["deadline"] - now
         news = [self.board_shown(left)]
         seat = waiting_for(self.state)
         if seat is not None and self.user_at(seat):
             news.append(ev.event(ev.HURRY, seat=seat, seconds=max(int(left), 0)))
         return news
+
+    def _hurry_spy(self, now: float) -> list[Event]:
+        """The Spy still guessing is told privately how long is left; nobody else hears of it,
+        and a Spy set aside, virtual or done changes nothing."""
+        state = self.state
+        seat = waiting_for(state) if state.phase == SPY_PHASE else None
+        if not seat or not self.user_at(seat) or self.is_removed(seat):
+            return []
+        left = max(int(self.data["deadline"] - now), 0)
+        return [ev.event(ev.HURRY, seat=seat, seconds=left)]
 
     def _timed_out(self, seat: int | None, phase: str) -> list[Event]:
         """Tell a human whose wait (in `phase`) ran out, on its prompt (a removed seat's player
@@ -219,10 +233,14 @@ class Play(Prompts, Absence):
             if kind == "speak":
                 new_phase = True
             if kind == "scouted" and self.turncoat_pauses():
+                lines.append(["pause", event["seat"], self.settings["turncoat_seconds"]])
                 hold = self._hold(self.settings["turncoat_seconds"], now)
             if kind == "decapitation_announced" and self.settings["spy"]:
                 lines.append(["sealed", self.settings["spy_seconds"]])
                 hold = self._hold(self.settings["spy_seconds"], now)
+                until = hold["until"]
+                if self.settings["spy_seconds"] > SPY_HURRY:  # wakes whoever holds the Spy
+                    self.data["reminder"] = [until - SPY_HURRY, until]
         opens = self.status == PLAYING and hold is None and new_phase
         if opens and self.state.phase == SPEAK and self.is_removed(self.state.turn):
             # A held speaking moment, its scout removed: it passes at once, and the turn message

@@ -238,6 +238,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🔄 {holder} reveals <b>{card}</b> and swaps cards with {scout}!",
         ZH: "🔄 {holder} 翻开了 <b>{card}</b>，与 {scout} 交换了人物牌！",
     },
+    "pause_line": {
+        EN: "⏸ {name} speaks after the pause ({s} s).",
+        ZH: "⏸ {name} 在暂停（{s} 秒）结束后发言。",
+    },
     "done_line": {EN: "✅ {name}'s turn is over.", ZH: "✅ {name} 的回合结束。"},
     "said_line": {EN: "✅ {name}: “{say}”", ZH: "✅ {name}：「{say}」"},
     "predicted_line": {
@@ -294,6 +298,15 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🔍 {target} holds <b>{card}</b>.",
         ZH: "🔍 {target} 的人物牌是 <b>{card}</b>。",
     },
+    "scout_wait": {
+        EN: "⏳ You speak once the {s} s pause is over.",
+        ZH: "⏳ 暂停 {s} 秒结束后你才可以发言。",
+    },
+    "scout_wait_deleted": {
+        EN: "⏳ You speak once the {s} s pause is over: what you write in the group before then "
+        "is deleted.",
+        ZH: "⏳ 暂停 {s} 秒结束后你才可以发言：在此之前你在群里发的消息会被删除。",
+    },
     "prompt_speak": {
         EN: "Speak now in the group, then press Done.",
         ZH: "现在请在群里发言，然后点击「结束」。",
@@ -326,6 +339,7 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🕵 A decapitation was announced. Guess the <b>Red</b> captain:",
         ZH: "🕵 有人宣布斩首。猜测<b>红方</b>队长：",
     },
+    "spy_time": {EN: "⏳ You have {s} s.", ZH: "⏳ 你有 {s} 秒。"},
     "prompt_spy_blue": {EN: "Now guess the <b>Blue</b> captain:", ZH: "再猜测<b>蓝方</b>队长："},
     "spy_sealed": {
         EN: "🕵 Your guess is sealed: {red} for Red, {blue} for Blue. It is shown at the end.",
