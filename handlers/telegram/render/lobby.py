@@ -48,9 +48,11 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         "",
         t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
     ]
-    lines += [f"• {shown_name(name)}" for name in table.lobby_names().values()] or [
-        t_(table, "lobby_nobody")
-    ]
+    names = table.lobby_names()
+    lines += [f"• {shown_name(name)}" for name in names.values()] or [t_(table, "lobby_nobody")]
+    if table.data.get("host_left") and table.data["creator"] in names:
+        old, new = table.data["host_left"], names[table.data["creator"]]
+        lines.append(t_(table, "host_passed", old=shown_name(old), new=shown_name(new)))
     settings = table.settings
     lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
     vp = settings["virtual_players"]
@@ -70,9 +72,6 @@ def lobby(table: Table) -> tuple[str, Keyboard]:
         t_(table, "lobby_ready" if ready else "lobby_need", min=MIN_PLAYERS, max=MAX_PLAYERS),
     ]
     lines += [line for line in (countdown(table), unreachable_line(table)) if line]
-    if table.data.get("host_left") and table.data["creator"] in table.lobby_names():
-        old, new = table.data["host_left"], table.lobby_names()[table.data["creator"]]
-        lines.append(t_(table, "host_passed", old=shown_name(old), new=shown_name(new)))
     kb = [
         [
             [t_(table, "btn_join"), join_url(table)],
