@@ -91,6 +91,7 @@ async def newgame(update: Update, context: BotContext) -> None:
             chat.title or "",
             own_lang(user),
             rights,
+            user.username,
         )
         # The last game's Play again goes: a new game is open (its Record and Next game stay).
         gone = render.drop_play_again(table) if table is not None else []
@@ -130,7 +131,7 @@ async def start(update: Update, context: BotContext) -> None:
     def join(table: Table | None) -> Decided:
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        news = table.join(user.id, display_name(user), own_lang(user))
+        news = table.join(user.id, display_name(user), own_lang(user), user.username)
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.group_title(table)
         text = t(table.lang_of(user.id), "joined", group=title)
