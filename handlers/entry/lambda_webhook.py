@@ -76,6 +76,7 @@ def application():
         return app
     from handlers.telegram import render
     from handlers.telegram.app import build
+    from handlers.telegram.render import table_links
     from infra.dynamo_store import DynamoStore
     from infra.read_cache import ReadCache
 
@@ -98,6 +99,7 @@ def application():
     )
     _loop().run_until_complete(app.initialize())
     render.BOT_USERNAME["name"] = username or app.bot.username
+    table_links.configure(env.get("TABLE_URL"), env.get("TABLE_APP"))
     _state["app"] = app
     return app
 

@@ -20,6 +20,7 @@ from handlers.telegram.render.common import (
     send_private,
     t_,
 )
+from handlers.telegram.render.table_links import private_keyboard
 from handlers.telegram.texts import colour_name
 
 
@@ -83,7 +84,7 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
                 card_hint(table, code),
             ]
         )
-        return [send_private(user, text)]
+        return [send_private(user, text, private_keyboard(table))]
     if kind == "scout_result":
         target = seat_name(table, event["target"])
         return [

@@ -1,0 +1,125 @@
+"""AWS Lambda entry of the table view, on the webhook's HTTP API (one origin): API Gateway's
+HTTP API v2 events adapted to `handlers.table.api.handle`.
+
+The GET routes (the page, a seat's view, a replay) read the store and import no Telegram
+library, so a poll starts and answers fast; a move (POST /api/move) goes through the webhook's
+own Application, as a press: one conditional change, and its messages delivered to Telegram
+with the bot token from the stack's secret.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import time
+from typing import Any
+
+from handlers.entry.lambda_webhook import bot_token, reported
+from handlers.storage.host import Change, Changer, Host
+from handlers.table.api import Response, handle
+from handlers.telegram.table_source import StoreTables
+from infra import redact
+
+MAX_BODY = 16 * 1024  # bytes taken from a request (a move is under 2 KB: more is refused)
+_state: dict[str, Any] = {}
+
+
+def _clock() -> float:
+    """The time: the webhook's (a test fixes both at once)."""
+    from handlers.entry import lambda_webhook
+
+    return (lambda_webhook._hooks.get("clock") or time.time)()
+
+
+def reader() -> StoreTables:
+    """The process's source for the GET routes: the store read directly (no cache: each poll
+    sees the game as it is), no Telegram."""
+    name = os.environ["DECAPITATION_TABLE"]
+    if _state.get("reader", (None,))[0] != name:
+        from infra.dynamo_store import DynamoStore
+
+        store = DynamoStore(name, clock=_clock)
+        _state["reader"] = (name, StoreTables(Host(store, clock=_clock)))
+    return _state["reader"][1]
+
+
+def reset() -> None:
+    """Forget the process's source, as a cold start would (for tests)."""
+    _state.clear()
+
+
+def token() -> str:
+    """The bot token (from the stack's secret), kept out of every log line."""
+    secret = bot_token()
+    redact.hide(secret)
+    return secret
+
+
+@reported
+def handler(event: dict, context: Any = None) -> dict:
+    """API Gateway (HTTP API v2) -> one request to the table's routes."""
+    http = (event.get("requestContext") or {}).get("http") or {}
+    method = str(http.get("method") or "GET").upper()
+    path = str(event.get("rawPath") or http.get("path") or "/")
+    query = str(event.get("rawQueryString") or "")
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    body = request_body(event)
+    if method == "POST" and path == "/api/move":
+        return answer(move(query, headers, body))
+    # The page needs no token; a seat's view and a replay check initData with it.
+    secret = token() if path.startswith("/api/") else ""
+    response = handle(
+        method, path, query, headers, body, source=reader(), token=secret, now=_clock()
+    )
+    return answer(response)
+
+
+def move(query: str, headers: dict[str, str], body: bytes) -> Response:
+    """POST /api/move through the webhook's Application: the change made and delivered as a
+    press's, within one update's read cache."""
+    from handlers.entry import lambda_webhook
+    from handlers.telegram.table_moves import run_move
+
+    app = lambda_webhook.application()
+    host = app.bot_data["deps"].host
+    loop = lambda_webhook._loop()
+
+    def change(chat: int, changer: Changer) -> Change:
+        return loop.run_until_complete(run_move(app, chat, changer))
+
+    scope = host.store.scope() if hasattr(host.store, "scope") else contextlib.nullcontext()
+    with scope:
+        return handle(
+            "POST",
+            "/api/move",
+            query,
+            headers,
+            body,
+            source=StoreTables(host, change),
+            token=token(),
+            now=_clock(),
+        )
+
+
+def request_body(event: dict) -> bytes:
+    """The request's body as bytes (at most MAX_BODY + 1 of them: more is refused anyway)."""
+    body = event.get("body") or ""
+    if not isinstance(body, str):
+        return b""
+    if event.get("isBase64Encoded"):
+        try:
+            return base64.b64decode(body[: (MAX_BODY + 3) * 4 // 3])[: MAX_BODY + 1]
+        except ValueError:
+            return b""
+    return body.encode()[: MAX_BODY + 1]
+
+
+def answer(response: Response) -> dict:
+    """The table's answer as API Gateway returns it."""
+    return {
+        "statusCode": response.status,
+        "headers": dict(response.headers),
+        "body": response.body.decode(),
+        "isBase64Encoded": False,
+    }
