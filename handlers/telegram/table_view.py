@@ -20,9 +20,11 @@ from engine.actions import (
     SWAP,
     TIMEOUT,
 )
+from engine.events import EVERYONE, Event
+from engine.knowledge import known_from
 from engine.state import SPEAK, TURN, TURNCOAT
 from engine.turns import legal_actions, waiting_for
-from engine.views import PUBLIC_PHASE, events_for, known_cards, learned
+from engine.views import PUBLIC_PHASE, all_events
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.table.moves import moves_for
 from handlers.table.replay import replay_view
@@ -58,9 +60,13 @@ def seat_view(table: Table, seat: int) -> dict:
     shown = table.speaking(table.lang_of(table.user_at(seat)))
     state, public = table.state, table.public_state()
     known_state = table.known_state(seat)
+    told = all_events(known_state)  # the game replayed once, for all that follows
+    heard = told if public is known_state else all_events(public)
     ended = table.status in (OVER_STATUS, CANCELLED)
-    # The end (or the cancellation) showed every card as it stood.
-    known = dict(enumerate(state.cards, 1)) if ended else known_cards(known_state, seat)
+    if ended or known_state.over:  # the end (or the cancellation) showed every card
+        known = dict(enumerate(state.cards, 1))
+    else:
+        known = dict(sorted(known_from(told, seat).items()))
     seats = [
         SeatShown(
             s,
@@ -74,7 +80,7 @@ def seat_view(table: Table, seat: int) -> dict:
         for s, name in enumerate(state.names, 1)
     ]
     phase = {OVER_STATUS: "over", CANCELLED: "cancelled"}.get(table.status)
-    lines = timeline(shown, public)
+    lines = timeline(shown, heard)
     return table_view(
         lang=shown.lang,
         selector=table_selector(table.chat, table.game),
@@ -85,7 +91,7 @@ def seat_view(table: Table, seat: int) -> dict:
         deadline=table.deadline() if table.status == PLAYING else None,
         seats=seats,
         you=seat,
-        facts=facts(known_state, seat, phase or PUBLIC_PHASE[public.phase]),
+        facts=facts(known_state, told, seat, phase or PUBLIC_PHASE[public.phase]),
         moves=moves(table, seat),
         next_up=not ended and next_seat(public) == seat,
         timeline=lines,
@@ -100,12 +106,12 @@ def seat_view(table: Table, seat: int) -> dict:
     )
 
 
-def timeline(table: Table, public: GameState) -> list[str]:
-    """The public lines so far (the latest `TIMELINE_KEPT`), worded as the group's turn
-    messages word them, in `table`'s language."""
+def timeline(table: Table, events: list[Event]) -> list[str]:
+    """The public lines of `events` (the game as the group knows it; the latest
+    `TIMELINE_KEPT`), worded as the group's turn messages word them, in `table`'s language."""
     lines = []
-    for event in events_for(public, None):
-        if event["type"] not in TIMELINE_KINDS:
+    for event in events:
+        if event["to"] != EVERYONE or event["type"] not in TIMELINE_KINDS:
             continue
         if event["type"] == "turn":
             line = t_(table, "turn_line", name=seat_name(table, event["seat"]))
@@ -116,11 +122,13 @@ def timeline(table: Table, public: GameState) -> list[str]:
     return lines[-TIMELINE_KEPT:]
 
 
-def facts(known_state: GameState, seat: int, phase: str) -> list[dict]:
-    """What `seat` learned privately, in order: its scouts, a swap, and its own sealed
-    decapitation or guess."""
+def facts(known_state: GameState, told: list[Event], seat: int, phase: str) -> list[dict]:
+    """What `seat` learned privately (`told`: the events of the game as it knows it), in
+    order: its scouts, a swap, and its own sealed decapitation or guess."""
     out: list[dict] = []
-    for event in learned(known_state, seat):
+    for event in told:
+        if event["to"] != seat:
+            continue
         if event["type"] == "scout_result":
             out.append({"kind": "scouted", "seat": event["target"], "card": event["card"]})
         elif event["type"] == "new_card":
