@@ -215,3 +215,35 @@ def test_a_chat_press_made_after_the_table_move_is_too_late(table_bot: Bot) -> N
     assert group_shown(table) == group
     assert table.state.turn != first
     assert player.press_data(done, board, table.group) not in OK_ANSWERS
+
+
+def test_the_table_opens_from_mycard_and_a_finished_games_replay_from_its_end_and_history(
+    table_bot: Bot,
+) -> None:
+    table = a_game(table_bot, "zh")
+    seat = table.state.first
+    player = table.player_at(seat)
+    player.private("/mycard")
+    mycard = player.messages()[-1]
+    label = table.t_for(player, "btn_table")
+    assert mycard.button(label).web_app.startswith(PAGE + "?tgWebAppStartParam=g")
+    mine = Visit.open(table_bot, player.user, mycard, label)
+    assert mine.fresh()["you"]["seat"] == seat
+    page = mine.page()
+    assert page.status == 200 and page.body.startswith(b"<!doctype html>")
+
+    table.decapitate(seat, seat % 5 + 1, bodyguard=False)
+    end = table.ending()
+    assert end is not None
+    onlooker = table.member("Zoe")  # in the group, never at the table: the record is open
+    watch = Visit.open(table_bot, onlooker.user, end, table.t("btn_replay"), table.group)
+    replay = watch.replay(watch.selector)
+    assert replay.status == 200
+    assert replay.json["result"]["winner"] == table.state.outcome.winner
+    assert [s["card"] for s in replay.json["seats"]] == list(table.state.deal)
+    # The game's table view is for its players only.
+    assert watch.request("GET", "/api/table?g=g" + watch.selector[1:]).status == 403
+
+    table.host.say("/history")
+    listed = table.group_messages()[-1]
+    assert table.t("btn_replay_n", n=1) in listed.button_labels
