@@ -38,9 +38,11 @@ def chromium_binary() -> str | None:
     return found or next((p for p in map(shutil.which, CHROMIUM) if p), None)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def browser():
-    """One Chromium for the session's tests; skipped, saying why, without it or Playwright."""
+    """A Chromium for one test; skipped, saying why, without it or Playwright. Not shared
+    between tests: while Playwright's sync API is open it holds an event loop running in this
+    thread, which would refuse the asyncio of every other test run in the same process."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
