@@ -18,6 +18,7 @@ from typing import Any
 from handlers.entry.lambda_webhook import bot_token, reported
 from handlers.storage.host import Change, Changer, Host
 from handlers.table.api import Response, handle
+from handlers.table.auth import BadInitData, check_init_data
 from handlers.telegram.table_source import StoreTables
 from infra import redact
 
@@ -65,14 +66,25 @@ def handler(event: dict, context: Any = None) -> dict:
     query = str(event.get("rawQueryString") or "")
     headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
     body = request_body(event)
-    if method == "POST" and path == "/api/move":
-        return answer(move(query, headers, body))
-    # The page needs no token; a seat's view and a replay check initData with it.
+    # The page needs no token; every API route checks initData with it.
     secret = token() if path.startswith("/api/") else ""
+    if method == "POST" and path == "/api/move" and signed(headers, secret):
+        return answer(move(query, headers, body))
     response = handle(
         method, path, query, headers, body, source=reader(), token=secret, now=_clock()
     )
     return answer(response)
+
+
+def signed(headers: dict[str, str], secret: str) -> bool:
+    """Whether the request carries fresh initData of this bot (checked again by the route):
+    without it a move is refused before python-telegram-bot is imported."""
+    scheme, _, init_data = headers.get("authorization", "").partition(" ")
+    try:
+        check_init_data(init_data, secret, _clock())
+    except BadInitData:
+        return False
+    return scheme == "tma"
 
 
 def move(query: str, headers: dict[str, str], body: bytes) -> Response:

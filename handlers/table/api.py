@@ -16,6 +16,8 @@ from handlers.table.selector import REPLAY, TABLE, Selector, parse_selector
 from handlers.table.view import stamped, view_version
 
 APPLIED, STALE, NOT_YOURS, ILLEGAL = "applied", "stale", "not_yours", "illegal"
+# The routes, path -> method (the stack gives each its own API Gateway route).
+ROUTES = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
 _MOVE_STATUS = {APPLIED: 200, STALE: 409, NOT_YOURS: 403, ILLEGAL: 422}
 
 
@@ -68,11 +70,10 @@ def handle(
 ) -> Response:
     """Answer one request to the table's routes."""
     headers = {k.lower(): v for k, v in headers.items()}
-    routes = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
-    if path not in routes:
+    if path not in ROUTES:
         return _error(404, "not_found")
-    if method != routes[path]:
-        return _error(405, "method_not_allowed", {"Allow": routes[path]})
+    if method != ROUTES[path]:
+        return _error(405, "method_not_allowed", {"Allow": ROUTES[path]})
     if path == "/table":
         return _page(headers)
     opening = _opening(headers, token, now)
