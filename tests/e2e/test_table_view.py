@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from handlers.playtest.drivers import Bot, FakeClock, LocalBot
-from handlers.playtest.fake_telegram import FakeMessage, FakeTelegram
+from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import OK_ANSWERS, Player, Table
 from handlers.playtest.table_visits import Visit
 from handlers.telegram.render import table_links
@@ -26,25 +26,40 @@ APP = "table"
 SEED = 31
 
 
-@pytest.fixture(params=["lambda", "local"])
+@pytest.fixture(
+    params=[
+        pytest.param("lambda", marks=pytest.mark.slow),
+        pytest.param("local", marks=pytest.mark.slow),
+        "memory",
+    ]
+)
 def table_bot(
     request: pytest.FixtureRequest,
-    fake_telegram: FakeTelegram,
     clock: FakeClock,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[Bot]:
     """The bot with the table view on (its page's URL and its Mini App's short name), each way
-    it runs; the Mini App made with BotFather."""
-    fake_telegram.register_mini_app(APP, PAGE)
+    it runs (in memory: the routes called straight over the Application's store); the Mini App
+    made with BotFather."""
     env = {"TABLE_URL": PAGE, "TABLE_APP": APP}
     try:
         if request.param == "lambda":
             for name, value in env.items():  # read when the Application is built
                 monkeypatch.setenv(name, value)
-            yield request.getfixturevalue("lambda_bot")
+            bot = request.getfixturevalue("lambda_bot")
+            bot.fake.register_mini_app(APP, PAGE)
+            yield bot
             return
-        bot = LocalBot(fake_telegram, clock, tmp_path / "games.sqlite3", env | {"TABLE_PORT": "0"})
+        if request.param == "memory":
+            bot = request.getfixturevalue("memory_bot")
+            table_links.configure(PAGE, APP)  # as `make play` takes them, with nothing served
+            bot.fake.register_mini_app(APP, PAGE)
+            yield bot
+            return
+        fake = request.getfixturevalue("fake_telegram")
+        fake.register_mini_app(APP, PAGE)
+        bot = LocalBot(fake, clock, tmp_path / "games.sqlite3", env | {"TABLE_PORT": "0"})
         bot.start()
         try:
             yield bot
