@@ -118,6 +118,7 @@ class Visit:
         self.selector = opening.start_param or query.get("tgWebAppStartParam", [""])[0]
         self.etag: str | None = None
         self.view: dict | None = None
+        self.last_move: dict | None = None  # the last move request sent, as it was sent
 
     @classmethod
     def open(
