@@ -9,10 +9,12 @@ from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
 from handlers.session.knowledge import known_state
+from handlers.session.names import told_apart
 
 LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
 ENDED = (OVER_STATUS, CANCELLED)
 BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages here, as last heard
+HANDLE_MAX = 32  # a Telegram username's longest
 APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
 
 
@@ -74,6 +76,20 @@ class Seats:
             langs[str(user)] = lang
         else:
             langs.pop(str(user), None)
+
+    def _note_handle(self, user: int, handle: str | None) -> None:
+        """Keep a lobby player's username (None: they have none, or left)."""
+        if handle:
+            self.data.setdefault("handles", {})[str(user)] = handle[:HANDLE_MAX]
+        else:
+            (self.data.get("handles") or {}).pop(str(user), None)
+
+    def lobby_names(self) -> dict[int, str]:
+        """The lobby's players and the names they are shown by: those sharing a name marked
+        (see `handlers.session.names`)."""
+        users = [uid for uid, _ in self.players]
+        names = told_apart(self.players, self.data.get("handles") or {})
+        return dict(zip(users, names, strict=True))
 
     @property
     def settings(self) -> dict:

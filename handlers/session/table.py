@@ -66,9 +66,11 @@ class Table(Lobby):
         now: float,
         title: str = "",
         own_lang: str | None = None,
+        handle: str | None = None,
     ) -> tuple[Table, list[Event]]:
         """A new lobby with its creator seated; returns the lobby message to post. `lang` is the
-        group's language, `own_lang` the one the creator reads (when Telegram says)."""
+        group's language, `own_lang` the one the creator reads (when Telegram says), `handle`
+        their username."""
         table = cls(
             {
                 "chat": chat,
@@ -86,6 +88,7 @@ class Table(Lobby):
         )
         table._count_down(now + 60 * table.settings["lobby_minutes"], now)
         table._note_lang(creator, own_lang)
+        table._note_handle(creator, handle)
         return table, [ev.event(ev.LOBBY_OPENED)]
 
     def _in_lobby(self) -> None:
@@ -97,8 +100,11 @@ class Table(Lobby):
         self.data["menu"] = menu
         return [ev.event(ev.LOBBY_SHOWN)]
 
-    def join(self, user: int, name: str, lang: str | None = None) -> list[Event]:
-        """Seat a user in the lobby; `lang` is the language they read (when Telegram says)."""
+    def join(
+        self, user: int, name: str, lang: str | None = None, handle: str | None = None
+    ) -> list[Event]:
+        """Seat a user in the lobby; `lang` is the language they read (when Telegram says),
+        `handle` their username (it tells them apart from a player of the same name)."""
         self._in_lobby()
         if self.is_player(user):
             raise Refused("already_joined")
@@ -106,6 +112,7 @@ class Table(Lobby):
             raise Refused("lobby_full", max=MAX_PLAYERS)
         self.players.append([user, name[:NAME_MAX]])
         self._note_lang(user, lang)
+        self._note_handle(user, handle)
         self._reached(user)  # they joined from the private chat
         return self._lobby_shown(menu=False)
 
@@ -113,9 +120,13 @@ class Table(Lobby):
         """Take a user out of the lobby."""
         if self.status != LOBBY or not self.is_player(user):
             raise Refused("not_in_lobby")
+        name = self.lobby_names()[user]
         self.data["players"] = [p for p in self.players if p[0] != user]
         self._note_lang(user, None)
+        self._note_handle(user, None)
         self._reached(user)
+        if user == self.data["creator"] and self.players:
+            self._pass_host(name)
         return self._lobby_shown(menu=False)
 
     def show_settings(self) -> list[Event]:
@@ -162,11 +173,9 @@ class Table(Lobby):
             raise Refused("need_players", n=len(self.players), min=MIN_PLAYERS, max=MAX_PLAYERS)
         if self.unreachable():  # they would get no card
             raise Refused("unreachable_start")
-        names = [name for _, name in self.players]
-        ids = {name: uid for uid, name in self.players}
-        if len(ids) != len(names):  # two players with one name: tell them apart
-            names = [f"{name} ({i})" for i, name in enumerate(names, 1)]
-            ids = {n: uid for n, (uid, _) in zip(names, self.players, strict=True)}
+        shown = self.lobby_names()
+        names = list(shown.values())
+        ids = {name: uid for uid, name in shown.items()}
         state, events = new_game(names, variants_of(self.settings), seed=seed)
         self.data["seats"] = [
             0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)

@@ -221,15 +221,18 @@ async def play_again(update: Update, context, old: Table, press: PressAnswer) ->
             d.clock(),
             table.data.get("title") or "",
             own_lang(user),
+            user.username,
         )
         if table.data.get(BOT_CAN_DELETE) is not None:
             new.data[BOT_CAN_DELETE] = table.data[BOT_CAN_DELETE]
         others = [p for p in table.plays_again() if p[0] != user.id][: MAX_PLAYERS - 1]
         new.data["players"] += others
-        langs = table.data.get("langs") or {}
-        for uid, _ in others:  # each keeps the language they read
+        langs, handles = table.data.get("langs") or {}, table.data.get("handles") or {}
+        for uid, _ in others:  # each keeps the language they read, and their username
             if str(uid) in langs:
                 new.data["langs"][str(uid)] = langs[str(uid)]
+            if str(uid) in handles:
+                new.data.setdefault("handles", {})[str(uid)] = handles[str(uid)]
         new.data["again_of"] = table.game
         new.data["unreachable"] = [u for u in table.unreachable() if new.is_player(u)]
         # The pressed button goes: the old game's last message keeps its text.

@@ -87,6 +87,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             d.clock(),
             chat.title or "",
             own_lang(user),
+            user.username,
         )
         rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
         if rights is not None:
@@ -127,7 +128,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def join(table: Table | None):
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        outs = render.show(table, table.join(user.id, display_name(user), own_lang(user)))
+        joined = table.join(user.id, display_name(user), own_lang(user), user.username)
+        outs = render.show(table, joined)
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.group_title(table)
         text = t(table.lang_of(user.id), "joined", group=title)

@@ -17,7 +17,7 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
-from handlers.telegram.render.reach import back, closed, extended, hello, reminder
+from handlers.telegram.render.reach import back, closed, extended, hello, left_out, reminder
 from handlers.telegram.render.records import keeping
 from handlers.telegram.render.reveal import cancelled, ending
 
@@ -60,6 +60,7 @@ _SHOWN = {
     ev.LOBBY_SHOWN: lambda table, e: [lobby_message(table)],
     ev.LOBBY_EXPIRED: lambda table, e: [closed(table, e)],
     ev.LOBBY_REMINDER: lambda table, e: [reminder(table, e)],
+    ev.LEFT_OUT: lambda table, e: [left_out(table, e)],
     ev.EXTENDED: lambda table, e: [extended(table, e)],
     ev.BACK: back,
     ev.SEATING: lambda table, e: [seating(table, e["silence"])],
