@@ -13,7 +13,8 @@
 // The token comes from the environment: `TELEGRAM_BOT_TOKEN=<token> npx serverless deploy`.
 // Without it, a stage deployed before keeps the token it has (UsePreviousValue). The optional
 // AlarmEmail parameter (who is e-mailed when an alarm fires) comes the same way, from ALARM_EMAIL,
-// and is kept when not given again.
+// and is kept when not given again; so does TableApp (the table view's Mini App short name, made
+// by hand with @BotFather /newapp), from TABLE_APP.
 //
 // 3. Say after every deploy whether an alarm reaches anyone: without a confirmed subscriber to
 //    the alarm topic (AlarmTopicArn), a warning says so and how to add one.
@@ -24,6 +25,9 @@ const path = require('node:path');
 const PARAMETER = 'TelegramBotToken';
 const EMAIL_PARAMETER = 'AlarmEmail';
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const TABLE_APP_PARAMETER = 'TableApp';
+// Same shape as the template parameter's AllowedPattern: BotFather's short names.
+const TABLE_APP_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
 const HOW_TO_SUBSCRIBE =
   'Add one: ALARM_EMAIL=you@example.org npx serverless deploy (AWS e-mails the address a link ' +
   'to confirm), or subscribe any other endpoint to the topic.';
@@ -81,7 +85,10 @@ class DecapitationDeploy {
 
   async chooseTokenParameter() {
     const deployed = await this.stackParameters();
-    this.extra = this.chooseEmailParameter(deployed);
+    this.extra = [
+      ...this.chooseEmailParameter(deployed),
+      ...this.chooseTableAppParameter(deployed),
+    ];
     const token = (process.env.TELEGRAM_BOT_TOKEN || '').trim();
     if (token) {
       if (!TOKEN_PATTERN.test(token)) {
@@ -118,6 +125,23 @@ class DecapitationDeploy {
       return [{ ParameterKey: EMAIL_PARAMETER, UsePreviousValue: true }];
     }
     return []; // the template's default: no e-mail
+  }
+
+  chooseTableAppParameter(deployed) {
+    const name = (process.env.TABLE_APP || '').trim();
+    if (name) {
+      if (!TABLE_APP_PATTERN.test(name)) {
+        throw this.error(
+          `TABLE_APP is not a Mini App short name (3-30 letters, digits or "_"): ${name}`,
+          'DECAPITATION_TABLE_APP'
+        );
+      }
+      return [{ ParameterKey: TABLE_APP_PARAMETER, ParameterValue: name }];
+    }
+    if (deployed.includes(TABLE_APP_PARAMETER)) {
+      return [{ ParameterKey: TABLE_APP_PARAMETER, UsePreviousValue: true }];
+    }
+    return []; // the template's default: no Mini App, no Table link in groups
   }
 
   async describeStack() {

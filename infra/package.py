@@ -34,6 +34,9 @@ PACKAGES = ("engine", "handlers", "infra")
 # Parts of those packages that no Lambda runs: the bot played against fakes, for the tests and
 # the benchmarks (it needs moto, which the zip does not carry).
 NOT_SHIPPED = ("handlers/playtest",)
+# The files of those packages that are shipped: the modules, and the table view's page (package
+# data of handlers.table, read with importlib.resources).
+SHIPPED = ("*.py", "*.html")
 # In the Lambda runtime already; shipping them would only add megabytes.
 PROVIDED = {"boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six"}
 PLATFORM = "manylinux2014_aarch64"
@@ -150,9 +153,10 @@ def install_dependencies(target: Path, requirements: list[str]) -> None:
 
 
 def copy_project(target: Path) -> None:
-    """Copy the project's Python packages (source files only, less NOT_SHIPPED) into `target`."""
+    """Copy the project's Python packages (their SHIPPED files, less NOT_SHIPPED) into `target`."""
     for package in PACKAGES:
-        for source in sorted((ROOT / package).rglob("*.py")):
+        sources = {path for pattern in SHIPPED for path in (ROOT / package).rglob(pattern)}
+        for source in sorted(sources):
             relative = source.relative_to(ROOT)
             if _DROP_DIRS & set(relative.parts):
                 continue

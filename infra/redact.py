@@ -8,6 +8,10 @@ of the strings it is given: in the message, the traceback, the fields, and the e
 which Lambda's JSON log format prints as `errorMessage`. `scrub_error` does the same to an
 exception that leaves the bot (the Lambda runtime prints those without logging).
 
+The table view's requests carry a credential of their own, Telegram's initData, in their
+`Authorization: tma <initData>` header: it is never logged, and should a header or the value
+reach a record anyway, the value is redacted wherever it shows (`CREDENTIALS`).
+
 At DEBUG, python-telegram-bot logs every call's parameters (the players' cards and names):
 `quiet_libraries` keeps it and the HTTP libraries at INFO or above, whatever the root level.
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 
 REDACTED = "[redacted]"
@@ -23,19 +28,29 @@ LIBRARIES = ("telegram", "telegram.ext", "httpx", "httpcore")
 
 _secrets: set[str] = set()
 _lock = threading.Lock()
+# Credentials recognised by their shape: an Authorization header's value (as a header line, a
+# dict's repr or JSON), and the table's `tma <initData>` wherever it stands.
+CREDENTIALS = (
+    re.compile(r"""(?i)(\bauthorization["']?\s*[:=]\s*["']?)[^"'\r\n,}]+"""),
+    re.compile(r"(?i)(\btma\s+)[^\s\"',}]+"),
+)
 # What a LogRecord has of its own; anything else on it is a field a JSON formatter prints.
 _RECORD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
 def scrub(text: str) -> str:
-    """`text` with every hidden string replaced."""
+    """`text` with every hidden string, and every credential value, replaced."""
     for secret in tuple(_secrets):
         text = text.replace(secret, REDACTED)
+    for credential in CREDENTIALS:
+        text = credential.sub(rf"\g<1>{REDACTED}", text)
     return text
 
 
 def _leaks(text: str) -> bool:
-    return any(secret in text for secret in tuple(_secrets))
+    if any(secret in text for secret in tuple(_secrets)):
+        return True
+    return any(credential.search(text) for credential in CREDENTIALS) and scrub(text) != text
 
 
 def _message(error: BaseException) -> str:
@@ -76,7 +91,7 @@ def scrub_error(error: BaseException) -> BaseException:
     type and scrubbed message when its message still quotes one (made of something else)."""
     seen: set[int] = set()
     each: BaseException | None = error
-    while each is not None and id(each) not in seen and _secrets:
+    while each is not None and id(each) not in seen:
         seen.add(id(each))
         _scrub_one(each)
         each = each.__cause__ or each.__context__
@@ -90,8 +105,6 @@ class Redactor(logging.Filter):
     strings; drops nothing."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not _secrets:
-            return True
         try:
             message = record.getMessage()
         except Exception:  # a record that cannot be formatted is logging's to report

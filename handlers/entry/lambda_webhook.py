@@ -14,14 +14,15 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from infra import redact
 from infra.timers import SqsTimers, parse_wake
 
 log = logging.getLogger(__name__)
 log.setLevel(logging.INFO)
+T = TypeVar("T")
 
 _state: dict[str, Any] = {}
 # What a test may fix before the Application is built: "clock" (epoch seconds), "seed" (deals).
@@ -34,6 +35,11 @@ def _loop() -> asyncio.AbstractEventLoop:
         loop = asyncio.new_event_loop()
         _state["loop"] = loop
     return loop
+
+
+def clock() -> float:
+    """The time as the process's Application reads it (a test may fix it: see `reset`)."""
+    return (_hooks.get("clock") or time.time)()
 
 
 def bot_token(env: dict | os._Environ = os.environ) -> str:
@@ -77,13 +83,13 @@ def application():
     from handlers.storage.host import Host
     from handlers.telegram.app import build
     from handlers.telegram.context import Runtime
-    from infra.dynamo_store import DynamoStore
+    from handlers.telegram.render import table_links
     from infra.read_cache import ReadCache
 
     env = os.environ
     redact.quiet_libraries()
     clock = _hooks.get("clock") or time.time
-    store = ReadCache(DynamoStore(env["DECAPITATION_TABLE"], clock=clock))
+    store = ReadCache(storage(env))
     queue = env.get("TIMER_QUEUE_URL")
     timers = SqsTimers(queue, clock=clock) if queue else None
     runtime = Runtime(
@@ -100,8 +106,17 @@ def application():
     )
     _loop().run_until_complete(app.initialize())
     runtime.username = runtime.username or app.bot.username
+    table_links.configure(env.get("TABLE_URL"), env.get("TABLE_APP"), runtime.username)
     _state["app"] = app
     return app
+
+
+def storage(env: dict | os._Environ = os.environ):
+    """The stack's DynamoDB table as the process's functions use it, on the process's clock
+    (the webhook wraps it in a cache of one update's reads; the table's polls read it as is)."""
+    from infra.dynamo_store import DynamoStore
+
+    return DynamoStore(env["DECAPITATION_TABLE"], clock=clock)
 
 
 def runtime_of(app):
@@ -137,10 +152,16 @@ def _handle(app, update: Any) -> list[BaseException]:
     """Run one update through the handlers; the errors they raised (see `app.failed`)."""
     runtime = runtime_of(app)
     failed = runtime.failed = []
-    store = runtime.host.store
-    with store.scope() if hasattr(store, "scope") else contextlib.nullcontext():
-        _loop().run_until_complete(app.process_update(update))
+    run_update(app, app.process_update(update))
     return failed
+
+
+def run_update(app, work: Coroutine[Any, Any, T]) -> T:
+    """Run one update's `work` (an update, a table's move) to its end on the process's event
+    loop, its reads of the store cached for it alone."""
+    store = runtime_of(app).host.store
+    with store.scope() if hasattr(store, "scope") else contextlib.nullcontext():
+        return _loop().run_until_complete(work)
 
 
 def chat_of(data: dict) -> int | None:

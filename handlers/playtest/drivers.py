@@ -213,9 +213,12 @@ class LocalBot(Bot):
 
     kind = "local"
 
-    def __init__(self, fake: FakeTelegram, clock: FakeClock, db: Path) -> None:
+    def __init__(
+        self, fake: FakeTelegram, clock: FakeClock, db: Path, env: dict[str, str] | None = None
+    ) -> None:
         super().__init__(fake, clock)
         self.db = db
+        self.env = env or {}  # more of the environment `make play` reads (the table's, say)
         self._app: Application | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -249,6 +252,7 @@ class LocalBot(Bot):
 
     async def _main(self) -> None:
         env = {"DECAPITATION_DB": str(self.db), "TELEGRAM_API_BASE_URL": self.fake.url}
+        env |= self.env
         app = make_application(self.fake.token, env, clock=self.clock, seed=lambda: self.seed)
         app.add_handler(TypeHandler(object, self._handled_one), group=99)
         app.add_error_handler(self._on_error)

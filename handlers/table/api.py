@@ -16,6 +16,9 @@ from handlers.table.selector import REPLAY, TABLE, Selector, parse_selector
 from handlers.table.view import stamped, view_version
 
 APPLIED, STALE, NOT_YOURS, ILLEGAL = "applied", "stale", "not_yours", "illegal"
+GONE = "gone"  # a link to an older game of the group, opened by one of its players
+# The routes, path -> method (the stack gives each its own API Gateway route).
+ROUTES = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
 _MOVE_STATUS = {APPLIED: 200, STALE: 409, NOT_YOURS: 403, ILLEGAL: 422}
 
 
@@ -38,11 +41,20 @@ class MoveOutcome:
     view: dict | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """The game a link names is over and another has replaced it (for one of its players):
+    its replay's selector when the group keeps it, else None."""
+
+    replay: str | None = None
+
+
 class TableSource(Protocol):
     """The games behind the table: each answers only for the seat `opening.user` holds."""
 
-    def view(self, selector: Selector, opening: Opening, now: float) -> dict | None:
-        """The seat's view (unstamped), or None when the user has no seat at that game."""
+    def view(self, selector: Selector, opening: Opening, now: float) -> dict | Gone | None:
+        """The seat's view (unstamped); `Gone` when the game is over and replaced and the user
+        held a seat at it; None when the user has no seat at that game."""
 
     def move(
         self, selector: Selector, opening: Opening, request: MoveRequest, now: float
@@ -68,11 +80,10 @@ def handle(
 ) -> Response:
     """Answer one request to the table's routes."""
     headers = {k.lower(): v for k, v in headers.items()}
-    routes = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
-    if path not in routes:
+    if path not in ROUTES:
         return _error(404, "not_found")
-    if method != routes[path]:
-        return _error(405, "method_not_allowed", {"Allow": routes[path]})
+    if method != ROUTES[path]:
+        return _error(405, "method_not_allowed", {"Allow": ROUTES[path]})
     if path == "/table":
         return _page(headers)
     opening = _opening(headers, token, now)
@@ -85,6 +96,8 @@ def handle(
         if selector is None or selector.kind != TABLE:
             return _error(400, "bad_request")
         view = source.view(selector, opening, now)
+        if isinstance(view, Gone):
+            return _gone(view)
         if view is None:
             return _error(403, NOT_YOURS)
         shown = stamped(view, now)
@@ -130,6 +143,12 @@ def _move(body: bytes, opening: Opening, source: TableSource, now: float) -> Res
     shown = stamped(outcome.view, now)
     payload = {"view": shown} if outcome.result == APPLIED else {"error": outcome.result}
     return _json(_MOVE_STATUS[outcome.result], payload | {"view": shown}, shown["version"])
+
+
+def _gone(gone: Gone) -> Response:
+    headers = _api_headers({"Content-Type": "application/json; charset=utf-8"})
+    body = json.dumps({"error": GONE, "replay": gone.replay}).encode()
+    return Response(410, headers, body)
 
 
 def _one(query: str, name: str) -> str | None:

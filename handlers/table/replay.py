@@ -1,5 +1,7 @@
 """A finished game step by step, every card shown: the replay the table offers after the end,
-built from the game's record (which the bot gives anyone who asks once the game is over)."""
+built from the game's record (which the bot gives anyone who asks once the game is over). A
+step may be a seat's removal (the engine's `remove`): from it on, that seat plays as a virtual
+one, and each step lists the seats removed so far."""
 
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ def replay_view(record: dict, *, lang: str, selector: str, title: str, describe:
                 "text": text,
                 "cards": list(state.cards),
                 "waiting": waiting_for(state),
+                "removed": sorted(state.removed),  # seats played as virtual ones from then on
             }
         )
     if state.outcome is None:

@@ -55,11 +55,14 @@ def table_view(
     timeline: Sequence[str],
     latest: int | None,
     variants: Sequence[str],
+    first_line: int = 0,
     prediction: dict | None = None,
     result: dict | None = None,
 ) -> dict:
     """A seat's view (without its version and the server's time: see `stamped`). `timeline`
-    holds the public lines, oldest first; `latest` the index of the last change among them."""
+    holds the public lines, oldest first, the first of them the game's line number
+    `first_line` (a long game's view carries only its latest lines); `latest` the number of the
+    last change."""
     view = {
         "schema": SCHEMA,
         "lang": lang,
@@ -78,7 +81,10 @@ def table_view(
             "must_act": bool(moves),
             "next": next_up,
         },
-        "timeline": [{"n": i, "text": t, "latest": i == latest} for i, t in enumerate(timeline)],
+        "timeline": [
+            {"n": n, "text": text, "latest": n == latest}
+            for n, text in enumerate(timeline, first_line)
+        ],
         "prediction": prediction,
         "result": result,
     }

@@ -47,6 +47,7 @@ from handlers.telegram.messages import Send
 from handlers.telegram.outbox import deliver
 from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
 from handlers.telegram.render.stats import group_stats, own_stats
+from handlers.telegram.render.table_links import private_keyboard
 from handlers.telegram.texts import EN, ZH, language_for, t
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,8 @@ async def mycard(update: Update, context: BotContext) -> None:
     if seat is None:
         await reply(update, t(lang, "mycard_none"))
         return
-    out = render.send_private(user.id, render.my_card(table, seat, False))
+    keyboard = private_keyboard(table.speaking_to(user.id))
+    out = render.send_private(user.id, render.my_card(table, seat, False), keyboard)
     await deliver(context.bot, [out])
     if table.status == PLAYING and table.is_away(seat):  # counted back in from the next turn
         loaded = await hub.read(context, table.chat, update.update_id)

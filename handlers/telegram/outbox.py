@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -56,20 +56,19 @@ class Delivery:
 
 
 def markup(kb: Keyboard) -> InlineKeyboardMarkup | None:
-    """An inline keyboard from rows of [label, callback data or URL]."""
+    """An inline keyboard from rows of [label, callback data, URL or "webapp:" and the URL of a
+    Mini App (private chats only)]."""
     if not kb:
         return None
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(label, url=data)
-                if data.startswith(("https://", "tg://"))
-                else InlineKeyboardButton(label, callback_data=data)
-                for label, data in row
-            ]
-            for row in kb
-        ]
-    )
+    return InlineKeyboardMarkup([[_button(label, data) for label, data in row] for row in kb])
+
+
+def _button(label: str, data: str) -> InlineKeyboardButton:
+    if data.startswith("webapp:"):
+        return InlineKeyboardButton(label, web_app=WebAppInfo(data.removeprefix("webapp:")))
+    if data.startswith(("https://", "tg://")):
+        return InlineKeyboardButton(label, url=data)
+    return InlineKeyboardButton(label, callback_data=data)
 
 
 async def _call(coro_factory, tries: int = TRIES) -> Any:

@@ -922,6 +922,30 @@ TEXTS.update(
 )
 
 
+# the table view: its buttons, and the words of a finished game's replay
+TEXTS.update(
+    {
+        "btn_table": {EN: "🗺 Table", ZH: "🗺 牌桌"},
+        "btn_replay": {EN: "▶ Replay", ZH: "▶ 回放"},
+        "btn_replay_n": {EN: "▶ {n}", ZH: "▶ {n}"},
+        "replay_decapitate": {
+            EN: "🗡 {name} decapitates {target}{decl}.",
+            ZH: "🗡 {name} 对 {target} 发起斩首{decl}。",
+        },
+        "replay_kept": {EN: "🤐 {name} keeps their card.", ZH: "🤐 {name} 没有交换。"},
+        "replay_spy_guess": {
+            EN: "🕵 {name} guesses: Red captain {red}, Blue captain {blue}.",
+            ZH: "🕵 {name} 猜测：红方队长 {red}，蓝方队长 {blue}。",
+        },
+        "replay_spy_silent": {EN: "🕵 {name} did not guess.", ZH: "🕵 {name} 没有猜测。"},
+        "replay_removed": {
+            EN: "🚪 {name} was removed from the game; the seat plays on as a virtual one.",
+            ZH: "🚪 {name} 被移出了游戏，该座位此后按虚拟玩家处理。",
+        },
+    }
+)
+
+
 def t(lang: str, key: str, **kw: object) -> str:
     """The text `key` in `lang` (English when missing), formatted with `kw`."""
     entry = TEXTS[key]

@@ -8,6 +8,7 @@ two secrets; their names get a fresh suffix), and the bot reaches it through AWS
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,16 +16,20 @@ from typing import Any
 import boto3
 import pytest
 
+from handlers.entry import lambda_table, webhook_setup
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.entry import webhook_setup
 from handlers.playtest.drivers import START, FakeClock
 from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.playtest.moto_server import REGION
+from handlers.table.auth import sign_init_data
+from handlers.table.selector import table_selector
 from infra import dynamo_store
 from tests.deploy.conftest import Packaged
 
 # What lambda_entry reads besides the template's variables; unset, as on AWS.
 READ_ELSEWHERE = (
+    "TABLE_URL",
+    "TABLE_APP",
     "WEBHOOK_SECRET",
     "TELEGRAM_BOT_TOKEN",
     "BOT_USERNAME",
@@ -36,6 +41,7 @@ READ_ELSEWHERE = (
 )
 
 Deployed = Callable[[str], dict[str, str]]
+API_ENDPOINT = "https://a1b2c3d4e5.execute-api.us-east-1.amazonaws.com"
 
 
 def make_table(props: dict[str, Any], suffix: str) -> str:
@@ -113,6 +119,11 @@ def deployed(
         )
         return webhook_setup.identify(api)[name]
 
+    def endpoint(value: dict) -> str:
+        """The HTTP API's own address (the one attribute of it a variable reads)."""
+        assert value == {"Fn::GetAtt": ["HttpApi", "ApiEndpoint"]}, value
+        return API_ENDPOINT
+
     def environment(function: str) -> dict[str, str]:
         variables = packaged.resources[function]["Properties"]["Environment"]["Variables"]
         env = {}
@@ -123,7 +134,17 @@ def deployed(
             if isinstance(value, dict) and list(value) == ["Fn::GetAtt"]:
                 env[name] = attribute(*value["Fn::GetAtt"])
                 continue
+            if isinstance(value, dict) and list(value) == ["Fn::Join"]:
+                separator, parts = value["Fn::Join"]
+                env[name] = separator.join(
+                    part if isinstance(part, str) else endpoint(part) for part in parts
+                )
+                continue
             assert isinstance(value, dict) and list(value) == ["Ref"], (name, value)
+            parameter = packaged.template["Parameters"].get(value["Ref"])
+            if parameter is not None:  # a stack parameter: as a first deploy gives it
+                env[name] = parameter.get("Default", "")
+                continue
             env[name] = resolve(value["Ref"])
         for name in READ_ELSEWHERE:
             monkeypatch.delenv(name, raising=False)
@@ -225,4 +246,47 @@ def test_the_timer_runs_under_the_deployed_environment(
     record = {"messageId": "m1", "body": json.dumps({"chat": -4100000999, "due": 0})}
 
     assert lambda_entry.timer({"Records": [record]}) == {"batchItemFailures": []}
+    fake_telegram.assert_no_refused()
+
+
+def table_event(method: str, path: str, query: str = "", body: str = "", **headers: str):
+    """A request to the table's routes as API Gateway hands it to the table function."""
+    return {
+        "version": "2.0",
+        "routeKey": f"{method} {path}",
+        "rawPath": path,
+        "rawQueryString": query,
+        "headers": {k.replace("_", "-"): v for k, v in headers.items()},
+        "body": body,
+        "isBase64Encoded": False,
+        "requestContext": {"http": {"method": method, "path": path}},
+    }
+
+
+def test_the_table_answers_under_the_deployed_environment(
+    deployed: Deployed, fake_telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = deployed("TableLambdaFunction")
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", fake_telegram.url)
+    assert env["TABLE_URL"] == API_ENDPOINT + "/table" and env["TABLE_APP"] == ""
+    stranger = {"id": 999, "first_name": "Zoe"}
+    init = sign_init_data(fake_telegram.token, stranger, None, int(time.time()))
+    selector = table_selector(-4100000999, 1)
+    move = json.dumps({"g": selector, "move_id": "m1", "version": "v1", "move": {"kind": "done"}})
+
+    page = lambda_table.handler(table_event("GET", "/table"))
+    view = lambda_table.handler(
+        table_event("GET", "/api/table", f"g={selector}", authorization=f"tma {init}")
+    )
+    moved = lambda_table.handler(
+        table_event("POST", "/api/move", body=move, authorization=f"tma {init}")
+    )
+    forged = lambda_table.handler(
+        table_event("GET", "/api/table", f"g={selector}", authorization="tma user=1&hash=0")
+    )
+
+    assert page["statusCode"] == 200 and page["body"].startswith("<!doctype html>")
+    assert (view["statusCode"], json.loads(view["body"])) == (403, {"error": "not_yours"})
+    assert (moved["statusCode"], moved["body"]) == (view["statusCode"], view["body"])
+    assert forged["statusCode"] == 401
     fake_telegram.assert_no_refused()

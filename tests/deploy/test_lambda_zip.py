@@ -15,6 +15,7 @@ from tests.deploy.conftest import ROOT, Packaged, zip_texts
 FUNCTIONS = {
     "WebhookLambdaFunction": "handlers.entry.lambda_webhook.webhook",
     "TimerLambdaFunction": "handlers.entry.lambda_webhook.timer",
+    "TableLambdaFunction": "handlers.entry.lambda_table.handler",
     "WebhookSetupLambdaFunction": "handlers.entry.webhook_setup.handler",
 }
 

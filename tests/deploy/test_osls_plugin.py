@@ -158,6 +158,30 @@ def test_an_alarm_email_is_passed_and_kept_when_not_given_again() -> None:
     assert len(out[PASS]) == 1  # never given: the template's default, no e-mail
 
 
+def test_the_table_apps_short_name_is_passed_and_kept_when_not_given_again() -> None:
+    out = run(f"{CHOOSE},{PASS}", token=DUMMY_TOKEN, TABLE_APP="decatable")
+    assert out[PASS][1:] == [{"ParameterKey": "TableApp", "ParameterValue": "decatable"}]
+
+    stack = [
+        {"ParameterKey": "TelegramBotToken", "ParameterValue": "****"},
+        {"ParameterKey": "AlarmEmail", "ParameterValue": "ops@example.org"},
+        {"ParameterKey": "TableApp", "ParameterValue": "decatable"},
+    ]
+    out = run(f"{CHOOSE},{PASS}", token=None, stack=stack)
+    assert out[PASS][1:] == [
+        {"ParameterKey": "AlarmEmail", "UsePreviousValue": True},
+        {"ParameterKey": "TableApp", "UsePreviousValue": True},
+    ]
+
+    out = run(f"{CHOOSE},{PASS}", token=DUMMY_TOKEN, stack=stack[:1])
+    assert len(out[PASS]) == 1  # never given: the template's default, no Mini App
+
+
+def test_a_malformed_table_app_is_refused() -> None:
+    out = run(CHOOSE, token=DUMMY_TOKEN, TABLE_APP="https://t.me/bot/app")
+    assert out["error"]["code"] == "DECAPITATION_TABLE_APP"
+
+
 def test_a_malformed_alarm_email_is_refused() -> None:
     out = run(CHOOSE, token=DUMMY_TOKEN, ALARM_EMAIL="not an address")
     assert out["error"]["code"] == "DECAPITATION_EMAIL"

@@ -13,9 +13,11 @@ import sys
 import pytest
 
 from handlers.storage.owed import LEASE
+from handlers.table.api import ROUTES
 from tests.deploy.cfn import target
 from tests.deploy.conftest import Packaged
 
+TABLE_ROUTE_KEYS = [f"{method} {path}" for path, method in ROUTES.items()]
 # cfn-lint's console entry, run by this interpreter (cfnlint has no __main__).
 CFN_LINT = "import sys; from cfnlint.runner import main; sys.exit(main())"
 
@@ -41,6 +43,12 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "HttpApiIntegrationWebhook AWS::ApiGatewayV2::Integration",
         "HttpApiRoutePostWebhook AWS::ApiGatewayV2::Route",
         "WebhookLambdaPermissionHttpApi AWS::Lambda::Permission",
+        "HttpApiIntegrationTable AWS::ApiGatewayV2::Integration",
+        "HttpApiRouteGetTable AWS::ApiGatewayV2::Route",
+        "HttpApiRouteGetApiTable AWS::ApiGatewayV2::Route",
+        "HttpApiRoutePostApiMove AWS::ApiGatewayV2::Route",
+        "HttpApiRouteGetApiReplay AWS::ApiGatewayV2::Route",
+        "TableLambdaPermissionHttpApi AWS::Lambda::Permission",
         "TimerEventSourceMappingSQSTimerQueue AWS::Lambda::EventSourceMapping",
         "GamesTable AWS::DynamoDB::Table",
         "TimerQueue AWS::SQS::Queue",
@@ -58,7 +66,7 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "AlarmEmailSubscription AWS::SNS::Subscription",
         *(f"{name}Alarm AWS::CloudWatch::Alarm" for name in ALARMS),
     }
-    for function in ("Webhook", "Timer", "WebhookSetup"):
+    for function in ("Webhook", "Timer", "Table", "WebhookSetup"):
         expected |= {
             f"{function}LambdaFunction AWS::Lambda::Function",
             f"{function}LogGroup AWS::Logs::LogGroup",
@@ -113,9 +121,14 @@ def test_the_functions_log_json_lines(packaged: Packaged) -> None:
 
 def test_the_webhook_is_one_post_route_to_the_webhook_function(packaged: Packaged) -> None:
     routes = packaged.of_type("AWS::ApiGatewayV2::Route")
-    keys = [r["Properties"]["RouteKey"]["Fn::Join"][1][0] for r in routes.values()]
+    made = {k: r for k, r in routes.items() if "Fn::Join" in r["Properties"]["RouteKey"]}
+    keys = [r["Properties"]["RouteKey"]["Fn::Join"][1][0] for r in made.values()]
     assert keys == ["POST /webhook/"]  # then the path made at deploy (test_webhook_route.py)
-    route = next(iter(routes.values()))["Properties"]
+    assert all(key.startswith(("GET /", "POST /api/")) for key in TABLE_ROUTE_KEYS)
+    assert sorted(r["Properties"]["RouteKey"] for k, r in routes.items() if k not in made) == (
+        sorted(TABLE_ROUTE_KEYS)  # the table view's (test_table_stack.py)
+    )
+    route = next(iter(made.values()))["Properties"]
     integration_id = route["Target"]["Fn::Join"][1][1]["Ref"]
     integration = packaged.resources[integration_id]["Properties"]
     assert target(integration["IntegrationUri"]) == "WebhookLambdaFunction"
@@ -130,9 +143,9 @@ def test_a_delivery_lease_outlasts_the_longest_run(packaged: Packaged) -> None:
     timeouts = [
         f["Properties"]["Timeout"]
         for name, f in packaged.of_type("AWS::Lambda::Function").items()
-        if name in ("WebhookLambdaFunction", "TimerLambdaFunction")
+        if name in ("WebhookLambdaFunction", "TimerLambdaFunction", "TableLambdaFunction")
     ]
-    assert len(timeouts) == 2 and max(timeouts) < LEASE
+    assert len(timeouts) == 3 and max(timeouts) < LEASE
 
 
 def test_functions_run_python_312_on_arm64(packaged: Packaged) -> None:

@@ -31,6 +31,12 @@ EXPECTED_GRANTS = {
         "sqs:GetQueueAttributes": {"TimerQueue"},
         "secretsmanager:GetSecretValue": {"BotTokenSecret"},
     },
+    "TableLambdaFunction": {
+        **{a: {"TableLogGroup"} for a in LOGS},
+        **{a: {"GamesTable"} for a in GAMES},
+        "sqs:SendMessage": {"TimerQueue"},
+        "secretsmanager:GetSecretValue": {"BotTokenSecret"},
+    },
     "WebhookSetupLambdaFunction": {
         **{a: {"WebhookSetupLogGroup"} for a in LOGS},
         "secretsmanager:GetSecretValue": {"BotTokenSecret", "WebhookSecret"},
@@ -72,7 +78,7 @@ def test_every_dynamodb_call_of_the_store_is_granted_to_the_bots_functions(
     actions = {"dynamodb:" + "".join(w.title() for w in name.split("_")) for name in called}
     actions = {GRANTED_AS.get(action, action) for action in actions}
     assert {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem"} <= actions
-    for function in ("WebhookLambdaFunction", "TimerLambdaFunction"):
+    for function in ("WebhookLambdaFunction", "TimerLambdaFunction", "TableLambdaFunction"):
         granted = {a for a, on in EXPECTED_GRANTS[function].items() if on == {"GamesTable"}}
         assert actions <= granted, (function, actions - granted)
 

@@ -46,7 +46,7 @@ def test_the_functions_learn_the_bots_username_at_deploy_time(packaged: Packaged
     assert props["BotId"] == BOT_ID and "DeployId" not in props
     # It needs nothing of the API, so the functions may wait for it without a cycle.
     assert "DependsOn" not in bot
-    for name in ("WebhookLambdaFunction", "TimerLambdaFunction"):
+    for name in ("WebhookLambdaFunction", "TimerLambdaFunction", "TableLambdaFunction"):
         variables = packaged.resources[name]["Properties"]["Environment"]["Variables"]
         assert variables["BOT_USERNAME"] == {"Fn::GetAtt": ["TelegramBot", "BotUsername"]}
     assert packaged.template["Outputs"]["BotUsername"]["Value"] == {
@@ -106,6 +106,8 @@ def test_the_functions_environment_names_only_what_they_use(packaged: Packaged) 
             "BOT_USERNAME",
             "DECAPITATION_TABLE",
             "DEPLOY_ID",
+            "TABLE_APP",
+            "TABLE_URL",
             "TELEGRAM_TOKEN_SECRET_ARN",
             "TIMER_QUEUE_URL",
             "WEBHOOK_SECRET_ARN",
@@ -114,6 +116,17 @@ def test_the_functions_environment_names_only_what_they_use(packaged: Packaged) 
             "BOT_USERNAME",
             "DECAPITATION_TABLE",
             "DEPLOY_ID",
+            "TABLE_APP",
+            "TABLE_URL",
+            "TELEGRAM_TOKEN_SECRET_ARN",
+            "TIMER_QUEUE_URL",
+        ],
+        "TableLambdaFunction": [
+            "BOT_USERNAME",
+            "DECAPITATION_TABLE",
+            "DEPLOY_ID",
+            "TABLE_APP",
+            "TABLE_URL",
             "TELEGRAM_TOKEN_SECRET_ARN",
             "TIMER_QUEUE_URL",
         ],

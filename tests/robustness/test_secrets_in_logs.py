@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from urllib.parse import parse_qs, quote
 
 import pytest
 from telegram.error import InvalidToken
@@ -16,6 +17,7 @@ from handlers.playtest.deals import WORKED_EXAMPLE_SEED
 from handlers.playtest.drivers import WEBHOOK_SECRET, Bot, LambdaBot
 from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.playtest.players import Table
+from handlers.table.auth import sign_init_data
 from handlers.telegram.texts import card_name
 from infra import redact
 
@@ -181,3 +183,32 @@ def test_an_exception_quoting_a_secret_is_printed_without_it() -> None:
     assert all(redact.REDACTED in line["errorMessage"] for line in printed), printed
     assert secret not in json.dumps(printed)
     assert secret not in str(errors[0]) and secret not in str(errors[0].__cause__)
+
+
+def test_the_tables_initdata_never_reaches_what_lambda_prints() -> None:
+    """A request's `Authorization: tma <initData>` (a credential for a day) is printed nowhere,
+    even should a header, a dict of headers or an exception quote it."""
+    user = {"id": 424242, "first_name": "Quimbleton"}
+    init = sign_init_data("123456:TEST-log-token", user, "gm1001_2", 1_800_000_000)
+    signature = parse_qs(init)["hash"][0]
+    sink = io.StringIO()
+    handler = lambda_json_handler(sink)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    redact.hide()  # the handler added since gets the filter, as the bot's entries do
+    log = logging.getLogger("handlers.entry.test")
+    try:
+        log.warning("a request: %s", {"authorization": f"tma {init}", "accept": "*/*"})
+        log.warning("Authorization: tma %s", init)
+        log.warning("%s", json.dumps({"headers": {"Authorization": f"tma {init}"}}))
+        try:
+            raise ValueError(f"bad header tma {init}")
+        except ValueError:
+            log.exception("a table request failed")
+    finally:
+        root.removeHandler(handler)
+
+    printed = sink.getvalue()
+    assert printed.count(redact.REDACTED) >= 4
+    for part in (init, signature, "Quimbleton", quote(json.dumps(user))[:20]):
+        assert part not in printed

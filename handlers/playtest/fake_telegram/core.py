@@ -78,6 +78,7 @@ class Core:
         self.webhook: dict[str, Any] | None = None
         self.descriptions: dict[str, str] = {}
         self.short_descriptions: dict[str, str] = {}
+        self.mini_apps: dict[str, str] = {}  # the bot's Mini Apps: short name -> page URL
         self.my_commands: dict[tuple[str, str], list[dict[str, str]]] = {}
 
         self._updates: list[dict[str, Any]] = []

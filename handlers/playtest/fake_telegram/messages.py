@@ -97,7 +97,7 @@ class Messages(Core):
             chat = self._resolve_chat(p["chat_id"])
             self._check_access(chat)
             text, entities = self._render(p["text"], p.get("parse_mode"), p.get("entities"))
-            inline, other = self._check_markup(p.get("reply_markup"))
+            inline, other = self._check_markup(p.get("reply_markup"), chat)
             reply_to = None
             if "reply_parameters" in p:
                 reply = p["reply_parameters"]
@@ -136,7 +136,7 @@ class Messages(Core):
                 caption, entities = self._render(p["caption"], p.get("parse_mode"), None)
                 if len(caption) > bot_api.MAX_CAPTION_LENGTH:
                     raise bad_request("message caption is too long")
-            inline, other = self._check_markup(p.get("reply_markup"))
+            inline, other = self._check_markup(p.get("reply_markup"), chat)
             self._check_rate(chat)
             msg = self._new_message(
                 chat,
@@ -172,7 +172,7 @@ class Messages(Core):
                     raise bad_request("the fake does not support rich_message edits")
                 raise bad_request("message text is empty")
             text, entities = self._render(p["text"], p.get("parse_mode"), p.get("entities"))
-            markup = self._inline_markup(p.get("reply_markup"))
+            markup = self._inline_markup(p.get("reply_markup"), self._chat_obj(msg.chat_id))
             if (text, entities, markup) == (msg.text, msg.entities, msg.reply_markup):
                 raise ApiError(400, NOT_MODIFIED)
             self._apply_edit(msg, text, entities, markup)
@@ -182,7 +182,7 @@ class Messages(Core):
     def _api_editMessageReplyMarkup(self, p: dict[str, Any]) -> dict[str, Any]:
         with self._cond:
             msg = self._edit_target(p)
-            markup = self._inline_markup(p.get("reply_markup"))
+            markup = self._inline_markup(p.get("reply_markup"), self._chat_obj(msg.chat_id))
             if markup == msg.reply_markup:
                 raise ApiError(400, NOT_MODIFIED)
             self._apply_edit(msg, msg.text, msg.entities, markup)
@@ -232,19 +232,23 @@ class Messages(Core):
         return plain, found
 
     def _check_markup(
-        self, markup: dict[str, Any] | None
+        self, markup: dict[str, Any] | None, chat: FakeChat
     ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         if markup is None:
             return None, None
         if "inline_keyboard" in markup:
-            return self._inline_markup(markup), None
+            return self._inline_markup(markup, chat), None
         for row in markup.get("keyboard", []):
             for button in row:
                 if not button["text"].strip():
                     raise bad_request("keyboard button text must be non-empty")
         return None, markup
 
-    def _inline_markup(self, markup: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _inline_markup(
+        self, markup: dict[str, Any] | None, chat: FakeChat
+    ) -> dict[str, Any] | None:
+        """An inline keyboard as Telegram checks it for `chat` (a web_app button only in a
+        private chat: elsewhere Telegram answers BUTTON_TYPE_INVALID)."""
         if markup is None:
             return None
         count = 0
@@ -271,6 +275,8 @@ class Messages(Core):
                 for key in ("web_app", "login_url"):
                     if key in button and not button[key]["url"].lower().startswith("https://"):
                         raise bad_request("BUTTON_URL_INVALID")
+                if "web_app" in button and chat.type != "private":
+                    raise bad_request("BUTTON_TYPE_INVALID")
         if count > bot_api.MAX_INLINE_BUTTONS:
             raise bad_request("reply markup is too long")
         return copy.deepcopy(markup) if count else None

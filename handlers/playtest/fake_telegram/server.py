@@ -15,6 +15,7 @@ from handlers.playtest.fake_telegram.chats import Chats
 from handlers.playtest.fake_telegram.core import BOT_FIRST_NAME, BOT_USERNAME, TEST_TOKEN
 from handlers.playtest.fake_telegram.faults import Faults
 from handlers.playtest.fake_telegram.messages import NOT_MODIFIED, Messages
+from handlers.playtest.fake_telegram.mini_apps import MiniApps
 from handlers.playtest.fake_telegram.profile import Profile
 from handlers.playtest.fake_telegram.records import Records
 from handlers.playtest.fake_telegram.serving import Serving
@@ -30,11 +31,14 @@ __all__ = [
 ]
 
 
-class FakeTelegram(Serving, Chats, Messages, Callbacks, Updates, Faults, Records, Profile):
+class FakeTelegram(
+    Serving, Chats, Messages, MiniApps, Callbacks, Updates, Faults, Records, Profile
+):
     """A fake Bot API server with simulated users and chats; see the module docstring.
 
     Its parts, one module each: the HTTP plumbing (`serving`), users and chats (`chats`),
-    messages (`messages`), button presses (`callbacks`), the updates for the bot and their
-    delivery (`updates`), injected faults (`faults`), what a test reads (`records`) and the
-    bot's own account (`profile`), all on the shared state of `core`.
+    messages (`messages`), button presses (`callbacks`), Mini Apps opened (`mini_apps`), the
+    updates for the bot and their delivery (`updates`), injected faults (`faults`), what a
+    test reads (`records`) and the bot's own account (`profile`), all on the shared state of
+    `core`.
     """

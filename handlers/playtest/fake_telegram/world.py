@@ -40,6 +40,7 @@ class Button(NamedTuple):
     text: str
     callback_data: str | None = None
     url: str | None = None
+    web_app: str | None = None  # the Mini App's URL a web_app button opens
 
 
 @dataclass
@@ -105,7 +106,16 @@ class FakeMessage:
         """The inline keyboard, row by row."""
         rows = (self.reply_markup or {}).get("inline_keyboard", [])
         return [
-            [Button(b["text"], b.get("callback_data"), b.get("url")) for b in row] for row in rows
+            [
+                Button(
+                    b["text"],
+                    b.get("callback_data"),
+                    b.get("url"),
+                    b.get("web_app", {}).get("url"),
+                )
+                for b in row
+            ]
+            for row in rows
         ]
 
     @property

@@ -19,6 +19,7 @@ from handlers.telegram.render.common import (
     shown_name,
     t_,
 )
+from handlers.telegram.render.table_links import group_rows
 from handlers.telegram.texts import colour_name
 
 
@@ -102,6 +103,11 @@ def board(
 def acting_buttons(table: Table, acts: dict | None) -> Keyboard:
     """The turn message's buttons: what its acting player may press (`acts`, as the board
     stood), and My card for everyone."""
+    return [*pressable(table, acts), *group_rows(table)]
+
+
+def pressable(table: Table, acts: dict | None) -> list[list[list[str]]]:
+    """What the acting player may press on the turn message, and My card."""
     me = button(t_(table, "btn_my_card"), BOARD, table, 0, MyCard())
     if acts is None:
         return [[me]]

@@ -23,6 +23,7 @@ from handlers.telegram.render.common import (
     t_,
     time_of_day,
 )
+from handlers.telegram.render.table_links import group_rows
 
 
 def variants_list(table: Table, settings: dict) -> str:
@@ -181,4 +182,5 @@ def seating(table: Table, silence: bool) -> Out:
         lines.append(t_(table, "turncoat_none", n=state.seats))
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
     lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
-    return replace(edit_ref(table, "lobby_msg", "\n".join(lines), None), side=True)
+    kb = group_rows(table) or None
+    return replace(edit_ref(table, "lobby_msg", "\n".join(lines), kb), side=True)

@@ -34,6 +34,7 @@ from handlers.telegram.render.common import (
     send_private,
     t_,
 )
+from handlers.telegram.render.table_links import private_keyboard
 from handlers.telegram.texts import colour_name
 
 
@@ -97,7 +98,7 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
                 card_hint(table, code),
             ]
         )
-        return [send_private(user, text)]
+        return [send_private(user, text, private_keyboard(table))]
     if kind == kinds.SCOUT_RESULT:
         target = seat_name(table, event["target"])
         lines = [t_(table, "scout_result", target=target, card=card(table, event["card"]))]

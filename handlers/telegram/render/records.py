@@ -11,6 +11,7 @@ from handlers.session.table import Table
 from handlers.telegram import presses
 from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord
 from handlers.telegram.render.common import Keyboard, shown_name
+from handlers.telegram.render.table_links import TABLE_LINKS, replay_button, replay_buttons
 from handlers.telegram.texts import colour_name, t
 
 PER_ROW = 5  # Record buttons in a row of the /history list
@@ -32,6 +33,7 @@ def end_buttons(table: Table) -> list[list[str]]:
     return [
         record_button(table.lang, table.chat, table.game),
         next_game_button(table.lang, table.chat),
+        *replay_buttons(table),
     ]
 
 
@@ -51,7 +53,7 @@ def history_list(lang: str, chat: int, entries: list[dict[str, Any]]) -> tuple[s
     if not entries:
         return t(lang, "history_none"), None
     lines = [t(lang, "history_title")]
-    buttons = []
+    buttons, replays = [], []
     for n, entry in enumerate(reversed(entries), 1):
         winner = entry.get("winner")
         result = (
@@ -64,8 +66,12 @@ def history_list(lang: str, chat: int, entries: list[dict[str, Any]]) -> tuple[s
         lines.append(line)
         if entry.get("record"):
             buttons.append(record_button(lang, chat, entry["game"], t(lang, "btn_record_n", n=n)))
+        if entry.get("record") and winner and TABLE_LINKS["app"]:
+            label = t(lang, "btn_replay_n", n=n)
+            replays.append(replay_button(lang, chat, entry["game"], label))
     lines += ["", t(lang, "history_hint")]
     rows = [buttons[i : i + PER_ROW] for i in range(0, len(buttons), PER_ROW)]
+    rows += [replays[i : i + PER_ROW] for i in range(0, len(replays), PER_ROW)]
     return "\n".join(lines), rows or None
 
 

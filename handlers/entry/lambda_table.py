@@ -1,0 +1,133 @@
+"""AWS Lambda entry of the table view, on the webhook's HTTP API (one origin): API Gateway's
+HTTP API v2 events adapted to `handlers.table.api.handle`.
+
+The GET routes (the page, a seat's view, a replay) read the store and import no Telegram
+library, so a poll starts and answers fast; a move (POST /api/move) goes through the webhook's
+own Application (`lambda_webhook.application`, `run_update`), as a press: the update path's one
+conditional change, its messages delivered to Telegram with the bot token from the stack's
+secret.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from typing import Any
+
+from handlers.entry import lambda_webhook
+from handlers.entry.lambda_webhook import bot_token, reported
+from handlers.storage.host import Host
+from handlers.table.api import MoveOutcome, Response, handle
+from handlers.table.auth import BadInitData, check_init_data
+from handlers.table.moves import MoveRequest
+from handlers.table.selector import Selector
+from handlers.telegram.table_source import StoreTables
+from infra import redact
+
+MAX_BODY = 16 * 1024  # bytes taken from a request (a move is under 2 KB: more is refused)
+_state: dict[str, Any] = {}
+
+
+def reader() -> StoreTables:
+    """The process's source for the GET routes: the store read directly (no cache: each poll
+    sees the game as it is), no Telegram."""
+    name = os.environ["DECAPITATION_TABLE"]
+    if _state.get("reader", (None,))[0] != name:
+        host = Host(lambda_webhook.storage(), clock=lambda_webhook.clock)
+        _state["reader"] = (name, StoreTables(host))
+    return _state["reader"][1]
+
+
+def reset() -> None:
+    """Forget the process's source, as a cold start would (for tests)."""
+    _state.clear()
+
+
+def token() -> str:
+    """The bot token (from the stack's secret), kept out of every log line."""
+    secret = bot_token()
+    redact.hide(secret)
+    return secret
+
+
+@reported
+def handler(event: dict, context: Any = None) -> dict:
+    """API Gateway (HTTP API v2) -> one request to the table's routes."""
+    http = (event.get("requestContext") or {}).get("http") or {}
+    method = str(http.get("method") or "GET").upper()
+    path = str(event.get("rawPath") or http.get("path") or "/")
+    query = str(event.get("rawQueryString") or "")
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    body = request_body(event)
+    # The page needs no token; every API route checks initData with it.
+    secret = token() if path.startswith("/api/") else ""
+    if method == "POST" and path == "/api/move" and signed(headers, secret):
+        return answer(move(query, headers, body))
+    response = handle(
+        method,
+        path,
+        query,
+        headers,
+        body,
+        source=reader(),
+        token=secret,
+        now=lambda_webhook.clock(),
+    )
+    return answer(response)
+
+
+def signed(headers: dict[str, str], secret: str) -> bool:
+    """Whether the request carries fresh initData of this bot (checked again by the route):
+    without it a move is refused before python-telegram-bot is imported."""
+    scheme, _, init_data = headers.get("authorization", "").partition(" ")
+    try:
+        check_init_data(init_data, secret, lambda_webhook.clock())
+    except BadInitData:
+        return False
+    return scheme == "tma"
+
+
+def move(query: str, headers: dict[str, str], body: bytes) -> Response:
+    """POST /api/move through the webhook's Application, as a press: the same update path, run
+    as one update is run."""
+    from handlers.telegram.table_moves import move_context, run_move
+
+    app = lambda_webhook.application()
+
+    def run(selector: Selector, user: int, request: MoveRequest) -> MoveOutcome:
+        return lambda_webhook.run_update(app, run_move(move_context(app), selector, user, request))
+
+    source = StoreTables(lambda_webhook.runtime_of(app).host, run)
+    return handle(
+        "POST",
+        "/api/move",
+        query,
+        headers,
+        body,
+        source=source,
+        token=token(),
+        now=lambda_webhook.clock(),
+    )
+
+
+def request_body(event: dict) -> bytes:
+    """The request's body as bytes (at most MAX_BODY + 1 of them: more is refused anyway)."""
+    body = event.get("body") or ""
+    if not isinstance(body, str):
+        return b""
+    if event.get("isBase64Encoded"):
+        try:
+            return base64.b64decode(body[: (MAX_BODY + 3) * 4 // 3])[: MAX_BODY + 1]
+        except ValueError:
+            return b""
+    return body.encode()[: MAX_BODY + 1]
+
+
+def answer(response: Response) -> dict:
+    """The table's answer as API Gateway returns it."""
+    return {
+        "statusCode": response.status,
+        "headers": dict(response.headers),
+        "body": response.body.decode(),
+        "isBase64Encoded": False,
+    }

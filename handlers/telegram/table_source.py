@@ -1,0 +1,90 @@
+"""The games behind the table's routes, as the bot keeps them: each view read through the host's
+one read of the group's item (`Host.load`, the read every update starts with), a replay from the
+group's kept games, and a move handed to `move` (`handlers.telegram.table_moves` runs it as a
+press is run: the same typed press, the same session decision, the same save, send and
+acknowledgement).
+
+Reading needs no Telegram library: the table's GET routes import this module alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from handlers.session.table import Table
+from handlers.storage import history
+from handlers.storage.host import Host
+from handlers.table.api import Gone, MoveOutcome
+from handlers.table.auth import Opening
+from handlers.table.moves import MoveRequest
+from handlers.table.selector import Selector, replay_selector
+from handlers.telegram.table_view import replay_of, seat_view
+from handlers.telegram.texts import language_for
+
+# Runs one move as a press: (the game, the mover's user id, the request) -> what became of it.
+RunMove = Callable[[Selector, int, MoveRequest], MoveOutcome]
+
+
+def seat_at(table: Table | None, selector: Selector, user: int) -> int | None:
+    """The seat `user` holds at the game `selector` names, or None (no such game now, or no
+    seat of theirs at it)."""
+    if table is None or table.game != selector.game or not table.data.get("seats"):
+        return None
+    return table.seat_of(user)
+
+
+def move_key(user: int, move_id: str) -> str:
+    """The key a table move is kept by among the updates the group's item applied (a Telegram
+    update is kept by its number; a move by this short digest of its mover and id, so that a
+    request sent again is recognised and changes nothing twice)."""
+    return "m" + hashlib.sha256(f"{user}:{move_id}".encode()).hexdigest()[:16]
+
+
+def gone(host: Host, table: Table | None, selector: Selector, user: int) -> Gone | None:
+    """A link to an older game of the group, opened by one of its players: the game is over
+    (another has replaced it), with its replay when the group keeps it. None otherwise (the
+    one answer a stranger gets whatever the group holds)."""
+    if table is None or table.game <= selector.game:
+        return None
+    entry = history.game(host.store, selector.chat, selector.game)
+    if entry is None or user not in (entry.get("users") or []):
+        return None
+    kept = entry.get("record") and entry.get("winner") is not None
+    return Gone(replay_selector(selector.chat, selector.game) if kept else None)
+
+
+class StoreTables:
+    """The table's `TableSource` over the bot's host: one read for a view, a move run by `move`
+    (None: this source only reads)."""
+
+    def __init__(self, host: Host, move: RunMove | None = None) -> None:
+        self.host = host
+        self.run_move = move
+
+    def view(self, selector: Selector, opening: Opening, now: float) -> dict | Gone | None:
+        table = self.host.load(selector.chat).table
+        seat = seat_at(table, selector, opening.user.id)
+        if seat is None:
+            return gone(self.host, table, selector, opening.user.id)
+        return seat_view(table, seat)
+
+    def move(
+        self, selector: Selector, opening: Opening, request: MoveRequest, now: float
+    ) -> MoveOutcome:
+        if self.run_move is None:
+            raise RuntimeError("this source serves no moves")
+        return self.run_move(selector, opening.user.id, request)
+
+    def replay(self, selector: Selector, opening: Opening, now: float) -> dict | None:
+        entry = history.game(self.host.store, selector.chat, selector.game)
+        if entry is None or not entry.get("record") or entry.get("winner") is None:
+            return None
+        table = self.host.load(selector.chat).table
+        own = language_for(opening.user.language_code)
+        lang = table.lang_of(opening.user.id, own) if table is not None else own
+        title = table.title if table is not None else ""
+        try:
+            return replay_of(entry, lang, title, selector.chat)
+        except ValueError:  # not a finished game's record
+            return None

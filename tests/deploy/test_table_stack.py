@@ -1,0 +1,141 @@
+"""The table view in the stack: its four routes on the webhook's HTTP API (one origin), its polls
+fenced by a throttle of their own, its page's URL as an output and in every function that draws
+buttons, its Mini App's short name an optional parameter, its page in the zip; and its GET
+routes answer without importing python-telegram-bot."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handlers.table.api import ROUTES
+from infra import package
+from tests.deploy.cfn import target
+from tests.deploy.conftest import ROOT, Packaged, zip_texts
+
+PAGE_URL = {"Fn::Join": ["", [{"Fn::GetAtt": ["HttpApi", "ApiEndpoint"]}, "/table"]]}
+DRAWING = ("WebhookLambdaFunction", "TimerLambdaFunction", "TableLambdaFunction")
+
+
+def test_the_four_routes_go_to_the_table_function_on_the_webhooks_api(packaged: Packaged) -> None:
+    routes = {
+        r["Properties"]["RouteKey"]: r["Properties"]
+        for r in packaged.of_type("AWS::ApiGatewayV2::Route").values()
+        if isinstance(r["Properties"]["RouteKey"], str)
+    }
+    assert sorted(routes) == sorted(f"{method} {path}" for path, method in ROUTES.items())
+    webhook = packaged.resources["HttpApiRoutePostWebhook"]["Properties"]
+    for key, route in routes.items():
+        assert route["ApiId"] == webhook["ApiId"] == {"Ref": "HttpApi"}, key
+        integration = packaged.resources[route["Target"]["Fn::Join"][1][1]["Ref"]]["Properties"]
+        assert target(integration["IntegrationUri"]) == "TableLambdaFunction", key
+        assert integration["PayloadFormatVersion"] == "2.0"
+    function = packaged.resources["TableLambdaFunction"]["Properties"]
+    assert function["Handler"] == "handlers.entry.lambda_table.handler"
+
+
+def test_polls_have_a_throttle_of_their_own_below_the_stages(packaged: Packaged) -> None:
+    stage = packaged.resources["HttpApiStage"]
+    settings = stage["Properties"]["RouteSettings"]
+    assert list(settings) == ["GET /api/table"]
+    polls, default = settings["GET /api/table"], stage["Properties"]["DefaultRouteSettings"]
+    assert polls == {"ThrottlingBurstLimit": 40, "ThrottlingRateLimit": 20}
+    assert polls["ThrottlingRateLimit"] < default["ThrottlingRateLimit"]
+    # A route's settings need the route: the stage waits for it (else the first deploy fails).
+    assert "HttpApiRouteGetApiTable" in stage["DependsOn"]
+
+
+def test_the_pages_url_is_an_output_and_known_to_every_function_that_draws_buttons(
+    packaged: Packaged,
+) -> None:
+    assert packaged.template["Outputs"]["TableUrl"]["Value"] == PAGE_URL
+    for name in DRAWING:
+        variables = packaged.resources[name]["Properties"]["Environment"]["Variables"]
+        assert variables["TABLE_URL"] == PAGE_URL, name
+        assert variables["TABLE_APP"] == {"Ref": "TableApp"}, name
+
+
+def test_the_mini_apps_short_name_is_an_optional_parameter(packaged: Packaged) -> None:
+    parameter = packaged.template["Parameters"]["TableApp"]
+    assert parameter["Default"] == ""
+    assert parameter["AllowedPattern"] == "^([A-Za-z0-9_]{3,30})?$"
+
+
+def test_the_package_copies_the_page_beside_the_modules(tmp_path: Path) -> None:
+    package.copy_project(tmp_path)
+    page = tmp_path / "handlers" / "table" / "static" / "table.html"
+    assert (
+        page.read_bytes() == (ROOT / "handlers" / "table" / "static" / "table.html").read_bytes()
+    )
+    assert not list(tmp_path.rglob("*.js")) and not list(tmp_path.rglob("*.json"))
+
+
+def test_the_zip_carries_the_page_as_it_is_served(packaged: Packaged) -> None:
+    shipped = dict(zip_texts(packaged.artifact))
+    page = shipped["handlers/table/static/table.html"]
+    assert page == (ROOT / "handlers" / "table" / "static" / "table.html").read_bytes()
+
+
+# Calls the table's entry as API Gateway would, in a fresh process with AWS unreachable, and
+# prints its answers and which of the costly modules it imported.
+ASK = r"""
+import json, sys
+from handlers.entry import lambda_table
+answers = []
+for method, path, query, headers in json.loads(sys.argv[1]):
+    event = {"rawPath": path, "rawQueryString": query, "headers": headers,
+             "requestContext": {"http": {"method": method, "path": path}}}
+    answers.append(lambda_table.handler(event)["statusCode"])
+costly = ("telegram", "httpx", "boto3", "botocore")
+print(json.dumps({"answers": answers, "imported": [m for m in costly if m in sys.modules]}))
+"""
+
+
+def ask(requests: list[tuple[str, str, str, dict[str, str]]]) -> dict[str, Any]:
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("AWS_", "TELEGRAM_", "WEBHOOK_", "DECAPITATION_", "BOT_"))
+    }
+    environ.update(
+        AWS_ACCESS_KEY_ID="testing",
+        AWS_SECRET_ACCESS_KEY="testing",
+        AWS_REGION="us-east-1",
+        AWS_ENDPOINT_URL="http://127.0.0.1:9",  # any AWS call would fail
+        DECAPITATION_TABLE="decapitation-ci-games",
+        TELEGRAM_BOT_TOKEN="123456:TEST-TOKEN-not-real",
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", ASK, json.dumps(requests)],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_the_get_routes_answer_without_python_telegram_bot() -> None:
+    forged = {"authorization": "tma user=%7B%22id%22%3A1%7D&auth_date=1&hash=00"}
+    out = ask(
+        [
+            ("GET", "/table", "", {}),
+            ("GET", "/api/table", "g=gm1001_2", {}),
+            ("GET", "/api/table", "g=gm1001_2", forged),
+            ("GET", "/api/replay", "g=rm1001_2", forged),
+            ("POST", "/api/move", "", {}),
+            ("GET", "/elsewhere", "", {}),
+        ]
+    )
+
+    assert out == {"answers": [200, 401, 401, 401, 401, 404], "imported": []}
