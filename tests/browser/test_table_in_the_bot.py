@@ -122,3 +122,27 @@ def test_two_players_tap_their_moves_and_the_group_reads_them_in_the_chat(
                 shown = {s["seat"] for s in view["seats"] if s["card"]}
                 assert shown <= told
     assert one.errors == [] and two.errors == []
+
+
+def test_a_card_from_an_older_game_opens_a_page_that_says_so_and_offers_its_replay(
+    browser, pages, fake_bridge, table_bot: LocalBot, shots
+) -> None:
+    table = Table.of(table_bot, 4)
+    table.open()
+    state = table.start(seed=31)
+    first = state.first
+    base = f"http://127.0.0.1:{table_bot.application.bot_data['table'].port}"
+    old_card = opened_from_card(table, first, base)
+    table.decapitate(first, first % 4 + 1)
+    assert table.ending() is not None
+    table.open()  # the group's next game replaces the finished one
+    table.start(seed=32)
+
+    one = phone(browser, pages, base, fake_bridge, old_card, "one")
+    one.status().filter(has_text="This game is over").wait_for(timeout=WAIT)
+    one.page.screenshot(path=shots / "bot-older-game.png")
+    one.page.get_by_role("button", name="▶ Replay the game").click()
+    one.page.locator("#phase", has_text="Replay").wait_for(timeout=WAIT)
+    one.page.locator("#who", has_text="Step 0 of 1").wait_for(timeout=WAIT)
+    assert [r.status for r in one.responses] == [410, 200]
+    assert one.errors == []
