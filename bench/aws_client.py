@@ -1,10 +1,5 @@
 """AWS client benchmark: the bot's own client against boto3 and botocore, in fresh processes.
-
-Run: `python bench/aws_client.py [--runs N]`. Each run is a new Python process that imports a
-client, makes it and sends one DynamoDB GetItem to a moto server on loopback (plain HTTP, so no
-DNS or TLS), as a cold Lambda start does; it prints the median and the 90th percentile of the
-import and of the first call (client made, request signed, answer parsed). Asserts nothing.
-"""
+Run: `python bench/aws_client.py [--runs N]`; asserts nothing (docs/performance.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
 """Bot benchmark: cold start, round trips per update, engine share, stored size, cost, package.
-
-Run: `make bench-bot` (or `python bench/bot_speed.py [--quick] [--no-package]`). Prints each
-figure beside its target and asserts nothing. Telegram is the fake Bot API server of
-`handlers/playtest` on loopback (with 100 ms injected into every call where rounds are counted);
-DynamoDB and SQS are a moto server on loopback, so the network is never the floor.
-"""
+Run: `make bench-bot`; prints each figure beside its target (docs/performance.md)."""
 
 from __future__ import annotations
 

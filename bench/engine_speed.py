@@ -1,8 +1,5 @@
 """Engine benchmark: simulated games per second and the stored size of a 14-seat game.
-
-Run: `make bench` (or `python bench/engine_speed.py`). Prints figures beside their targets;
-asserts nothing.
-"""
+Run: `make bench`; prints figures beside their targets (docs/performance.md)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,5 @@
 """Load: 200 games at once, played to their end through the Lambda entries.
-
-Run: `python bench/load.py [--games 200] [--instances 32] [--cap 600]`. Not a test: it prints
-its figures and exits 0 when every game ended with a valid result and no message was lost.
-
-Everything runs on loopback in this process: a moto server (DynamoDB and the SQS timer queue,
-applying one request at a time as DynamoDB applies each conditional write atomically), the
-fake Telegram Bot API server of `handlers/playtest`, and `--instances` warm Lambda instances, each
-a thread with its own Application and event loop (`handlers/playtest/instances.py`). One thread
-per game plays its players: /newgame, four joins, Start, three turns of scout-then-done, a
-decapitation; each act is one webhook invocation on a free instance, as API Gateway would hand it
-over.
-
-It stops by itself: every game has a bounded number of moves, every invocation a timeout, and
-the whole run a time cap (`--cap` seconds), after which unfinished games count as failed.
-"""
+Run: `python bench/load.py [--games 200] [--instances 32] [--cap 600]` (docs/performance.md)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""Follow each game-changing press through the bot's code as it runs (`sys.setprofile`): how
-often the group is loaded, the engine replayed, the button decoded and checked "still current",
-how often storage calls up into the Telegram side, how many files and layer moves it takes.
-
-Run: `python bench/trace_update.py [--bot poller|lambda|both] [--seed 33] [--why]`. A whole
-seeded five-player game is played through the local poller (SQLite) and through the Lambda
-webhook entry (moto on loopback), both against the fake Bot API; it prints a table per bot.
-Code is recognised by module prefix and function name: the lists below say what is counted,
-and are all that needs changing when the code moves.
-"""
+"""Follow each game-changing press through the bot's code as it runs (`sys.setprofile`).
+Run: `python bench/trace_update.py [--bot poller|lambda|both] [--seed 33] [--why]`."""
 
 from __future__ import annotations
 

@@ -1,15 +1,5 @@
-"""Automatic players for the simulator: `random` and `informed`.
-
-`informed` plays on what its own seat has been told (never the hidden state):
-- it decapitates only when its knowledge proves that it is its colour's captain (or, with
-  virtual players, that its colour's captain is virtual) and proves who the enemy captain is,
-  declaring truthfully what it can prove about bodyguards; otherwise it scouts a seat it knows
-  nothing about, nearest first going round the circle (any other seat once it knows them all);
-- as a Turncoat it swaps only for a card it knows to be numbered;
-- as the Observer it predicts, right after a scout, once it knows every seat's card, the colour
-  whose captain (or proxy) acts first from then on;
-- as the Spy it names the captains of the cards it knows (a random seat where it knows none).
-"""
+"""Automatic players for the simulator: `random` and `informed` (docs/balance.md says how
+`informed` plays: on what its own seat has been told, never the hidden state)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""What each seat knows, and what everyone knows: secrets stay with the seats they belong to.
-
-Both are derived from the events each audience was sent, so a view can never hold more than
-its audience was told.
-"""
+"""What each seat knows, and what everyone knows: derived from the events each audience was
+sent, so a view can never hold more than its audience was told."""
 
 from __future__ import annotations
 

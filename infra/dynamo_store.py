@@ -1,18 +1,5 @@
-"""DynamoDB game store for production: one table, conditional writes, TTL on `expires_at`.
-
-A save recognises itself. When a connection drops after DynamoDB applied a PutItem, the AWS
-client (the bot's own and botocore alike) sends it again, and that second try fails its
-condition. So every save writes a fresh random token (`wt`) with the item and asks for the item
-its failed condition met (ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent read where
-a backend returns none): if that item holds this save's token at the version it wrote, the save
-was applied and is reported done, not as a `Conflict`.
-
-A write may meet a transaction. While a TransactWriteItems (a game's end, saved with its
-statistics and history) holds an item, DynamoDB refuses a plain write to it with
-TransactionConflictException, which no client sends again: the store reports a `Conflict`, as
-for any write that lost a race (unless the item holds this save's own write), and the caller
-reloads and tries again.
-"""
+"""DynamoDB game store for production: one table, conditional writes, TTL on `expires_at`; a save
+recognises itself by its token when a resent try fails its condition."""
 
 from __future__ import annotations
 

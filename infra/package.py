@@ -1,14 +1,5 @@
-"""Build the Lambda zip (Python 3.12 on arm64) without Docker: `python infra/package.py`.
-
-The project's runtime dependencies (less boto3, which the Lambda runtime provides) are installed
-from the run lock (requirements/run.txt: exact versions, each wheel checked against its hash), as
-manylinux aarch64 wheels for CPython 3.12, next to the project's Python packages. When a
-CPython 3.12 is at hand (`python3.12` on the PATH, pyenv's, or `PYTHON312`), everything is
-compiled for it, so that a cold start imports without compiling (about 3x faster); without
-one the zip carries sources only, which work the same, slower to import. The folder is zipped
-reproducibly into build/lambda.zip. serverless.yml deploys that zip; the project's osls plugin
-(infra/osls-plugin.js) runs this script before every package or deploy.
-"""
+"""Build the Lambda zip (Python 3.12 on arm64) without Docker: `python infra/package.py`, into
+build/lambda.zip, from the run lock's wheels (compiled for 3.12 when one is at hand)."""
 
 from __future__ import annotations
 

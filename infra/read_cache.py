@@ -1,11 +1,5 @@
-"""A store wrapper that reads each item from its backend at most once per update.
-
-Handling one update loads the same table several times (the redelivery check, the handler's
-own checks, the change, marking its messages delivered). On DynamoDB each load is a round trip
-and a read unit; inside `scope()` the wrapper answers repeated loads from what it last loaded
-or saved. Every write stays conditional on the version, so a stale copy can only cost a
-`Conflict`, after which the key is read afresh. Outside `scope()` every call goes through.
-"""
+"""A store wrapper that reads each item from its backend at most once per update (inside
+`scope()`); every write stays conditional on the version."""
 
 from __future__ import annotations
 

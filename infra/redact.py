@@ -1,20 +1,6 @@
-"""Keeping secrets out of the logs.
-
-The bot token is part of every Bot API URL, and the libraries the bot uses log those URLs
-(httpx at INFO, python-telegram-bot at DEBUG), or quote the token in an exception's message
-(python-telegram-bot's InvalidToken). `hide` puts a `Redactor` filter on every handler of the
-root logger, which all records reach, so whatever a handler writes carries "[redacted]" instead
-of the strings it is given: in the message, the traceback, the fields, and the exception itself,
-which Lambda's JSON log format prints as `errorMessage`. `scrub_error` does the same to an
-exception that leaves the bot (the Lambda runtime prints those without logging).
-
-The table view's requests carry a credential of their own, Telegram's initData, in their
-`Authorization: tma <initData>` header: it is never logged, and should a header or the value
-reach a record anyway, the value is redacted wherever it shows (`CREDENTIALS`).
-
-At DEBUG, python-telegram-bot logs every call's parameters (the players' cards and names):
-`quiet_libraries` keeps it and the HTTP libraries at INFO or above, whatever the root level.
-"""
+"""Keeping secrets out of the logs: the bot token, the webhook secret and the table view's
+initData (an `Authorization: tma …` value) redacted in every record and exception, and the
+libraries that log call parameters kept at INFO or above."""
 
 from __future__ import annotations
 

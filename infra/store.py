@@ -1,8 +1,5 @@
-"""Durable key-value storage for games, with optimistic concurrency.
-
-Shared types and helpers; the backends are `infra.sqlite_store` and `infra.dynamo_store`,
-and `infra.stores.open_store` picks one.
-"""
+"""Durable key-value storage for games, with optimistic concurrency: shared types and helpers
+(the backends are `infra.sqlite_store` and `infra.dynamo_store`; `infra.stores` picks one)."""
 
 from __future__ import annotations
 

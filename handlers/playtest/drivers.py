@@ -1,10 +1,5 @@
-"""The bot under test, run three ways: the local poller on SQLite, the Lambda entries on moto, and
-the local bot's Application with Telegram answered in memory (the fast tier).
-
-All offer the same small surface to the simulated players: `act` (a user does something in
-Telegram, then the bot handles it), `advance` (the clock moves on and due timers fire) and
-`item` (what the store holds for a group).
-"""
+"""The bot under test, run three ways (its Lambda entries, its local poller, its Application with
+Telegram in memory), each offering `act`, `advance` and `item` to the simulated players."""
 
 from __future__ import annotations
 

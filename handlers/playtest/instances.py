@@ -1,14 +1,5 @@
-"""Concurrent Lambda invocations: warm instances on threads, each with its own Application.
-
-On AWS every concurrent invocation runs in its own instance, with its own Application and event
-loop; the instances share only DynamoDB. `Instances` models that in one process: each instance
-is a thread that keeps its own copy of the Lambda entry's per-process state, and all of them
-talk to one DynamoDB served by moto on loopback (whose requests are applied one at a time, as
-DynamoDB applies each conditional write atomically).
-
-`PoolBot` lets the simulated players of `handlers.playtest.players` play through those instances:
-a user acts, and the one update Telegram sends for it is posted to one instance's webhook entry.
-"""
+"""Concurrent Lambda invocations: warm instances on threads, each with its own Application,
+sharing one DynamoDB served by moto on loopback."""
 
 from __future__ import annotations
 

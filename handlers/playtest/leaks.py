@@ -1,12 +1,4 @@
-"""The secrecy check every e2e game ends with: who could read which card, and where.
-
-- The group: before the final reveal (or a cancelled game's message, which shows every card
-  once the game is over), no message text (in any of its versions) and no button label names a
-  card, except cards that were revealed in play (a swapped X, a predicting Observer).
-- Each private chat, and each popup a user got, names only cards that user was told (their own,
-  their scouts, a swap) or that the group had been shown by then.
-- Every private message that names a card or carries game buttons is protected from forwarding.
-"""
+"""The secrecy check every e2e game ends with: who could read which card, and where."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """moto served on loopback: the bot's own AWS client speaks HTTP, so only a real server (not
-`moto.mock_aws`, which patches botocore) can answer it. The tests share one server a session
-(`tests/support/aws.py`); the benchmarks start their own."""
+`moto.mock_aws`) can answer it. Tests share one server a session; benchmarks start their own."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Simulated people at a Telegram table: they read their chats and press what they are shown.
-
-A `Player` is one Telegram user; a `Table` is a group of them playing through the bot, with
-helpers for each kind of move ("seat 1 scouts seat 5, then Done").
-"""
+"""Simulated people at a Telegram table: they read their chats and press what they are shown
+(a `Player` is one user, a `Table` a group of them playing through the bot)."""
 
 from __future__ import annotations
 

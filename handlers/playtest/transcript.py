@@ -1,15 +1,5 @@
-"""A whole game played through the bot by its people, printed as they saw it: every message,
-edit and popup in order, each under the move that caused it.
-
-    python -m handlers.playtest.transcript [--lang zh] [--game turncoat] [--seed 33] [--bot poller]
-    python -m handlers.playtest.transcript --write-golden      # rewrite tests/golden/*.txt
-
-The bot's Application is the one `make play` builds (SQLite in a temporary folder), and the fake
-Bot API answers it in memory (`--bot poller`: long polling against the fake on loopback, as `make
-play` runs); nothing reaches Telegram. The golden transcripts (`tests/golden/`, one per game and
-language, compared as text by `tests/test_golden_transcripts.py`) are this output: after a
-change of text on purpose, `--write-golden` writes them again, to be read in the diff.
-"""
+"""A whole game played through the bot by its people, printed as they saw it.
+`--write-golden` rewrites tests/golden/*.txt; `--help` says the rest."""
 
 from __future__ import annotations
 

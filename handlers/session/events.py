@@ -1,8 +1,5 @@
-"""What a change to a group's session says happened, for the Telegram side to show.
-
-Each is a dict with a "type" from below and the facts it needs, taken when it happened (a turn
-message's lines, the version buttons carry), so showing it later shows it as it was.
-"""
+"""What a change to a group's session says happened, for the Telegram side to show: each a dict
+with a "type" from below and the facts it needs, taken when it happened."""
 
 from __future__ import annotations
 

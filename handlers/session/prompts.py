@@ -1,10 +1,4 @@
-"""The private prompts a game has open: one a player at most, each closed when its wait ends.
-
-Kept in `data["prompts"]`: for each user (as a string) the prompt's tag (a number the table
-gives out in turn) and its message id once Telegram has said it (None until then). A prompt's
-message is remembered under its ref, `prompt.<user>.<tag>`, so that an id arriving after the
-prompt was closed (or after a newer one was opened) is never taken for the open one.
-"""
+"""The private prompts a game has open: one a player at most, each closed when its wait ends."""
 
 from __future__ import annotations
 

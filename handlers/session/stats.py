@@ -1,11 +1,5 @@
-"""What a finished game adds to the statistics of its group and of each of its players.
-
-Pure: the figures come from the engine's final state and the table's data; the storage side
-(`handlers.storage.stats`) folds them into stored items in the same write as the game's end.
-A group's figures: games, wins by colour, players in each role and how many of them won,
-decapitations tried and how many worked, the time and turns played, and a leaderboard of its
-players (the top `LEADERBOARD` by games). A player's: the same for their own games, across groups.
-"""
+"""What a finished game adds to the statistics of its group and of each of its players, from the
+engine's final state and the table's data (storage folds them in with the game's end)."""
 
 from __future__ import annotations
 

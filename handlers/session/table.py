@@ -1,8 +1,5 @@
 """One group's table: the lobby, the running game around the engine, its deadlines and holds.
-
-A `Table` wraps the JSON stored for a group. Its methods change it and return session events
-(`handlers.session.events`); they never render, talk to Telegram or touch the store.
-"""
+Its methods change it and return session events; they never render, talk to Telegram or store."""
 
 from __future__ import annotations
 

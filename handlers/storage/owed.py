@@ -1,9 +1,4 @@
-"""The messages a change owes, kept in its table's item as batches under a lease.
-
-A batch is owed by the run that made the change until that run acknowledges it delivered. After
-`LEASE` seconds it is lapsed: its run is presumed dead, and another run may claim it (re-stamp
-it, in a conditional write) and send it. Stored as `{"key", "at", "outs"}` in the item's `owed`.
-"""
+"""The messages a change owes, kept in its table's item as batches under a lease."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""The statistics items: a group's and each player's, added to in the very write that ends a
-game, so that a game is counted exactly once (a redelivered end finds the game over already).
-
-A player's item also lists every group whose statistics or history hold them (`held`), written
-by the same write, so that /forget reaches them all. Each end refreshes the items' expiry: a
-group's a year after its last game (a line on its board goes a year after its player's last game
-there, at the group's next game), a player's two years after theirs, so that it outlives every
-group item that holds them.
-"""
+"""The statistics items, a group's and each player's, added to in the very write that ends a game,
+so that a game is counted exactly once."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Inline buttons: one callback decodes a press once and hands it to the place its button sits
-(the lobby, a private prompt, the group's turn message; records, I'm back and /remove have
-modules of their own), and always answers the presser, with why when the press is refused."""
+"""Inline buttons: one callback decodes a press once, hands it to the place its button sits, and
+always answers the presser, with why when the press is refused."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The messages a change owes: a new message, an edit, buttons taken off, a deletion; and their
-stored form, kept in the group's item until they are delivered.
-
-Storage keeps them as it is given them (a dict each) and never reads them; only this module
-turns one into the other.
-"""
+"""The messages a change owes (a new message, an edit, buttons taken off, a deletion) and their
+stored form, which only this module reads or writes."""
 
 from __future__ import annotations
 

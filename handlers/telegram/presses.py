@@ -1,11 +1,5 @@
 """What a button means, as a small typed press, and the one codec of its 64-byte callback_data
-(and of the deep links that stand in for buttons: Join, a record, the next game's call).
-
-A button's data reads `where|chat|game|version|arg`: where the button sits, the group and game it
-belongs to, the game's public version it was made for, and the press itself. This form is the
-one every earlier version of the bot wrote too, so a button sent before a deploy still decodes;
-its game and version say whether it is still current (at worst: too late).
-"""
+(and of the deep links that stand in for buttons: Join, a record, the next game's call)."""
 
 from __future__ import annotations
 

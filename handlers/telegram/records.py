@@ -1,6 +1,5 @@
-"""A group's finished games and its next one: the Record button and /history (a game's record
-sent privately to whoever asks), /nextgame and its button (told privately, once, when the next
-lobby opens). Anyone in the group may ask; nothing of a game in play is shown."""
+"""A group's finished games and its next one: the Record button, /history, /nextgame and its
+button; anyone in the group may ask, and nothing of a game in play is shown."""
 
 from __future__ import annotations
 
