@@ -45,6 +45,11 @@ __all__ = [
 NAME_MAX, TITLE_MAX = 32, 64
 
 
+def fitted(text: str, limit: int) -> str:
+    """`text` as kept: whole when it fits, else cut to `limit` characters ending in "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def next_game(previous: Lobby | None, now: float) -> int:
     """The number of a group's next game: after its last one, and never one an earlier life of
     the group's item gave out (the time in seconds is past every number given before it)."""
@@ -77,11 +82,11 @@ class Table(Lobby):
             {
                 "chat": chat,
                 "game": game,
-                "title": title[:TITLE_MAX],
+                "title": fitted(title, TITLE_MAX),
                 "status": LOBBY,
                 "lang": lang,
                 "creator": creator,
-                "players": [[creator, name[:NAME_MAX]]],
+                "players": [[creator, fitted(name, NAME_MAX)]],
                 "settings": clean_settings(settings),
                 "lobby_msg": None,
                 "opened": now,
@@ -179,7 +184,7 @@ class Table(Lobby):
             raise Refused("already_joined")
         if len(self.players) >= MAX_PLAYERS:
             raise Refused("lobby_full", max=MAX_PLAYERS)
-        self.players.append([user, name[:NAME_MAX]])
+        self.players.append([user, fitted(name, NAME_MAX)])
         self._note_lang(user, lang)
         self._note_handle(user, handle)
         self._reached(user)  # they joined from the private chat
