@@ -20,6 +20,7 @@ from handlers.session.base import (
 )
 from handlers.session.events import Event
 from handlers.session.lobby import LOBBY_SECONDS, Lobby
+from handlers.session.names import virtual_names
 from handlers.session.settings import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -250,7 +251,8 @@ class Table(Lobby):
         shown = self.lobby_names()
         names = list(shown.values())
         ids = {name: uid for uid, name in shown.items()}
-        state, events = new_game(names, variants_of(self.settings), seed=seed)
+        virtual = virtual_names(self.lang)
+        state, events = new_game(names, variants_of(self.settings), seed, virtual)
         self.data["seats"] = [
             0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)
         ]

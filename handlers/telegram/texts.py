@@ -175,7 +175,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "variant_spy": {EN: "Spy", ZH: "密探"},
     # the deal
     "seating_title": {EN: "🎲 <b>The game begins.</b> Seats:", ZH: "🎲 <b>游戏开始。</b>座位："},
-    "virtual_tag": {EN: "(virtual)", ZH: "（虚拟玩家）"},
+    "virtual_tag": {EN: " (virtual)", ZH: "（虚拟玩家）"},  # after a name, no space before （
     "in_play": {EN: "Variants: {list}", ZH: "可选规则：{list}"},
     "starts": {EN: "{name} starts.", ZH: "由 {name} 先行动。"},
     "silence_enforced": {
@@ -312,8 +312,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "现在请在群里发言，然后点击「结束」。",
     },
     "btn_done": {EN: "✅ Done", ZH: "✅ 结束"},
-    "btn_predict_red": {EN: "👁 Reveal: Red wins", ZH: "👁 翻牌：红方赢"},
-    "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻牌：蓝方赢"},
+    "btn_predict_red": {EN: "👁 Reveal: Red wins", ZH: "👁 翻开人物牌：宣告红方会赢"},
+    "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻开人物牌：宣告蓝方会赢"},
     "prompt_turncoat": {
         EN: "{scout} scouted you and saw your X. Reveal it and swap cards with {scout}?",
         ZH: "{scout} 查看了你的人物牌。是否翻开 X，与 {scout} 交换人物牌？",
@@ -761,8 +761,8 @@ TEXTS.update(
             EN: "⏭ {name} was removed; the turn passes.",
             ZH: "⏭ {name} 已被移出，跳过回合。",
         },
-        "away_tag": {EN: "(away)", ZH: "（暂离）"},
-        "removed_tag": {EN: "(removed)", ZH: "（已移出）"},
+        "away_tag": {EN: " (away)", ZH: "（暂离）"},
+        "removed_tag": {EN: " (removed)", ZH: "（已移出）"},
         "remove_pick": {
             EN: "🚪 Remove whom from the game? (host or admin) The seat stays: its turns pass "
             "at once, and its card is shown at the end with everyone's.",

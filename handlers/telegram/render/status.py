@@ -47,9 +47,9 @@ def game_status(table: Table, now: float) -> str:
     state = table.state
     lines = [t_(table, "status_game")]
     for seat in range(1, state.seats + 1):
-        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        tag = t_(table, "virtual_tag") if state.virtual[seat - 1] else ""
         if table.is_removed(seat) or table.is_away(seat):
-            tag = f" {t_(table, 'removed_tag' if table.is_removed(seat) else 'away_tag')}"
+            tag = t_(table, "removed_tag" if table.is_removed(seat) else "away_tag")
         lines.append(f"{seat_name(table, seat)}{tag}")
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
     lines.append(t_(table, f"status_{now_doing(table)}", name=seat_name(table, state.turn)))
