@@ -225,6 +225,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "▶️ <b>{name}</b>'s turn: scout or decapitate.",
         ZH: "▶️ 轮到 <b>{name}</b>：侦查或斩首。",
     },
+    "turn_line_first": {
+        EN: "▶️ <b>{name}</b>'s turn: scout (no decapitation in the first round).",
+        ZH: "▶️ 轮到 <b>{name}</b>：侦查（第一轮禁止斩首）。",
+    },
     "time_left": {EN: "⏳ {s} s", ZH: "⏳ {s} 秒"},
     "scouted_line": {
         EN: "🔍 {name} scouted {target}.",
@@ -268,6 +272,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "prompt_turn": {
         EN: "Your turn in {group}. Scout or decapitate?",
         ZH: "「{group}」轮到你了：侦查还是斩首？",
+    },
+    "prompt_turn_neutral": {
+        EN: "Your turn in {group}. Scout a player: you may not decapitate.",
+        ZH: "「{group}」轮到你了：请侦查一名玩家（你不可以发起斩首）。",
     },
     "prompt_turn_first": {
         EN: "Your turn in {group}. First round: you must scout.",
@@ -457,6 +465,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "status_turn": {
         EN: "▶️ {name}'s turn: scout or decapitate.",
         ZH: "▶️ 轮到 {name}：侦查或斩首。",
+    },
+    "status_turn_first": {
+        EN: "▶️ {name}'s turn: scout (no decapitation in the first round).",
+        ZH: "▶️ 轮到 {name}：侦查（第一轮禁止斩首）。",
     },
     "status_speak": {EN: "🗣 It is {name}'s speaking moment.", ZH: "🗣 现在是 {name} 的发言时间。"},
     "status_scouted": {

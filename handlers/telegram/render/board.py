@@ -14,6 +14,7 @@ from handlers.telegram.render.common import (
     button,
     card,
     esc,
+    first_round,
     seat_keyboard,
     seat_name,
     shown_name,
@@ -23,8 +24,10 @@ from handlers.telegram.texts import colour_name
 
 
 def turn_line(table: Table, seat: int) -> str:
-    """The header of a turn message."""
-    return t_(table, "turn_line", name=mention(table, seat))
+    """The header of a turn message: the same for every seat, whatever its card (in the first
+    round of variant 2 it says nobody may decapitate)."""
+    key = "turn_line_first" if first_round(table.state, seat) else "turn_line"
+    return t_(table, key, name=mention(table, seat))
 
 
 def mention(table: Table, seat: int) -> str:

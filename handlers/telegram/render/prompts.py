@@ -162,9 +162,9 @@ def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[st
     if why is None:
         row.append(game_button(table, "btn_decapitate", StrikeMenu(), version))
         return t_(table, "prompt_turn", group=title), [row]
-    if color(state.cards[seat - 1]) is not None:
-        return t_(table, "prompt_turn_first", group=title), [row]
-    return t_(table, "prompt_turn", group=title), [row]
+    if color(state.cards[seat - 1]) is None:  # the Observer or the Spy (said only privately)
+        return t_(table, "prompt_turn_neutral", group=title), [row]
+    return t_(table, "prompt_turn_first", group=title), [row]
 
 
 def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
