@@ -368,3 +368,21 @@ def test_the_observers_private_turn_prompt_asks_only_for_a_scout(bot: Bot, lang:
     # The group reads the same line as for any seat.
     first_line = table.board().text.splitlines()[0]
     assert first_line == table.t("turn_line", name=table.seat_label(state.first))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_mycard_after_a_swap_says_the_face_up_x_has_no_power(bot: Bot, lang: str) -> None:
+    seed, _ = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))
+    table = Table.of(bot, 7, lang=lang)
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=10)
+    state = table.start(seed)
+    scout, holder = state.first, lone_x(state)
+    table.scout(scout, holder)
+    table.swap(holder)
+    bot.advance(10)
+    scouting = table.player_at(scout)
+    scouting.private("/mycard")
+    told = scouting.last_text()
+    assert table.t_for(scouting, "x_spent_scout") in told
+    assert table.t_for(scouting, "hint_x_turncoat") not in told
