@@ -722,6 +722,12 @@ TEXTS.update(
             EN: "🔔 You'll be told privately when the next game opens here.",
             ZH: "🔔 本群开下一局时会私聊通知你。",
         },
+        "next_already": {
+            EN: "🔔 You are on the list already: you'll be told privately when the next game "
+            "opens here. To cancel, press ✖️ Cancel in my private message.",
+            ZH: "🔔 你已在提醒名单上：本群开下一局时会私聊通知你。如需取消，请点击私聊消息中的"
+            "「✖️ 取消提醒」。",
+        },
         "next_off": {
             EN: "🔕 You won't be told about the next game here.",
             ZH: "🔕 已取消本群的下局提醒。",
