@@ -23,7 +23,7 @@ NOT_A_CARD = re.compile(
     r"|🕵 (Spy's guess|密探猜测时限)$"
     r"|Time limits: |时限："  # /status in a lobby
     r"|🕵 A decapitation was announced|🕵 有人宣布斩首"  # the Spy's own prompt
-    r"|Roles, won of played: |各角色胜/局：)"  # /stats: the roles of finished games
+    r"|By role: |按角色：)"  # /stats: the roles of finished games
 )
 END_MARK = "🏁"
 CANCEL_MARK = "🛑"  # a cancelled game: every card, as it stood

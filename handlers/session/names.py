@@ -6,6 +6,13 @@ from __future__ import annotations
 from string import ascii_uppercase
 
 MARK = "·"  # between a shared name and its mark: "Ana·A", "Ana·ana_k"
+# The virtual seats' names, in the group's language at the deal ("甲" reads "A" in Chinese).
+VIRTUAL_NAMES = {"en": ("V1", "V2"), "zh": ("甲", "乙")}
+
+
+def virtual_names(lang: str) -> tuple[str, ...]:
+    """The names the deal gives virtual seats in a group that reads `lang`."""
+    return VIRTUAL_NAMES.get(lang, VIRTUAL_NAMES["en"])
 
 
 def told_apart(players: list[list], handles: dict[str, str]) -> list[str]:

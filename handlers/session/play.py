@@ -381,7 +381,8 @@ class Play(Prompts, Absence):
             shown["why"] = why
         self.ending = ending.cancelled(self)
         cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
-        return [*self._close_board([]), cancelled, *closed, *self._leftovers()]
+        board = self._close_board([["cancelled"]])  # the turn message says so, with no button
+        return [*board, cancelled, *closed, *self._leftovers()]
 
     def removed(self) -> list[Event]:
         """The bot is no longer in the group: end the lobby or game, with no wait left, and

@@ -125,9 +125,9 @@ def add_to_group(data: dict[str, Any], figures: Figures) -> dict[str, Any]:
 
 
 def leaders(board: dict[str, list]) -> list[tuple[str, list]]:
-    """A group's players as the leaderboard ranks them: the most games first, then the most
-    wins, then who played last."""
-    return sorted(board.items(), key=lambda entry: (-entry[1][1], -entry[1][2], -entry[1][4]))
+    """A group's players as the leaderboard ranks them: the most wins first, then the fewest
+    games for them (the better rate), then who played last."""
+    return sorted(board.items(), key=lambda entry: (-entry[1][2], entry[1][1], -entry[1][4]))
 
 
 def add_to_player(data: dict[str, Any], figures: Figures, user: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from handlers.session.base import (
 )
 from handlers.session.events import Event
 from handlers.session.lobby import LOBBY_SECONDS, Lobby
+from handlers.session.names import virtual_names
 from handlers.session.settings import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -40,6 +41,11 @@ __all__ = [
 ]
 
 NAME_MAX, TITLE_MAX = 32, 64
+
+
+def fitted(text: str, limit: int) -> str:
+    """`text` as kept: whole when it fits, else cut to `limit` characters ending in "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def next_game(previous: Lobby | None, now: float) -> int:
@@ -74,11 +80,11 @@ class Table(Lobby):
             {
                 "chat": chat,
                 "game": game,
-                "title": title[:TITLE_MAX],
+                "title": fitted(title, TITLE_MAX),
                 "status": LOBBY,
                 "lang": lang,
                 "creator": creator,
-                "players": [[creator, name[:NAME_MAX]]],
+                "players": [[creator, fitted(name, NAME_MAX)]],
                 "settings": clean_settings(settings),
                 "lobby_msg": None,
                 "opened": now,
@@ -176,7 +182,7 @@ class Table(Lobby):
             raise Refused("already_joined")
         if len(self.players) >= MAX_PLAYERS:
             raise Refused("lobby_full", max=MAX_PLAYERS)
-        self.players.append([user, name[:NAME_MAX]])
+        self.players.append([user, fitted(name, NAME_MAX)])
         self._note_lang(user, lang)
         self._note_handle(user, handle)
         self._reached(user)  # they joined from the private chat
@@ -242,7 +248,8 @@ class Table(Lobby):
         shown = self.lobby_names()
         names = list(shown.values())
         ids = {name: uid for uid, name in shown.items()}
-        state, events = new_game(names, variants_of(self.settings), seed=seed)
+        virtual = virtual_names(self.lang)
+        state, events = new_game(names, variants_of(self.settings), seed, virtual)
         self.data["seats"] = [
             0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)
         ]

@@ -100,6 +100,7 @@ def confirmations(store: GameStore, chat: int) -> dict[int, int]:
 
 
 ON, OFF, FULL = "on", "off", "full"  # a person's place on the list after a request
+ALREADY = "already"  # asked to be put on the list they were on already: nothing changed
 
 
 def wait_for_next(
@@ -112,8 +113,8 @@ def wait_for_next(
     clock: Clock = time.time,
 ) -> str | None:
     """Put `user` on the group's list for its next lobby (`on`), take them off (not `on`), or
-    switch (None). ON or OFF as they stand afterwards, FULL when the list had no room; None when
-    the update had made its change already."""
+    switch (None). ON or OFF as they stand afterwards, ALREADY when put on a list they were on,
+    FULL when the list had no room; None when the update had made its change already."""
     key = waiting_key(chat)
     after: list[str] = []
 
@@ -121,6 +122,9 @@ def wait_for_next(
         users = [u for u in data.get("users", []) if u[0] != user]
         there = len(users) != len(data.get("users", []))
         wanted = (not there) if on is None else on
+        if on and there:
+            after[:] = [ALREADY]
+            return data
         if wanted and not there and len(users) >= WAITING_MAX:
             after[:] = [FULL]
             return data

@@ -66,7 +66,7 @@ async def on_press(update: Update, context: BotContext) -> None:
             raise Refused("bad_button")
         text = await PLACES[button.where](update, context, button, answer)
     except Refused as err:
-        text = worded(err, answer_lang(answer.table, button, user), answer.table)
+        text = worded(err, answer_lang(answer.table, user), answer.table)
     except ApplicationHandlerStop:
         raise
     except Exception:
@@ -79,13 +79,11 @@ async def on_press(update: Update, context: BotContext) -> None:
         await answer_press(query, text)
 
 
-def answer_lang(table: Table | None, button: Button | None, user) -> str:
-    """The language of a press's answer: a lobby button's, the group's; a private button's and
-    My card's, the presser's own."""
+def answer_lang(table: Table | None, user) -> str:
+    """The language of a press's answer: a popup is read by the presser alone, so it is in
+    theirs (as the table knows it, else as Telegram says), wherever the button sits."""
     if table is None:
         return language_for(user.language_code)
-    if button is not None and button.where in (presses.LOBBY, presses.REMOVAL):
-        return table.lang
     return table.lang_of(user.id, own_lang(user))
 
 
@@ -116,16 +114,16 @@ async def press_lobby(
     if table.status != LOBBY:
         raise Refused("lobby_gone")
     if isinstance(press, Leave):
-        answer.ready = t(table.lang, "left")
+        answer.ready = t(answer_lang(table, user), "left")
         leave = _lobby_step(context, button, lambda current: current.leave(user.id))
         await hub.handle(context, loaded, leave, update.update_id, answer)
-        return t(table.lang, "left")
+        return answer.ready
     if not await may_manage_here(context, update, table):
         raise Refused("only_host")
     if isinstance(press, Choose) and press.value is None:
         if press.key not in CHOICES:  # the button naming a row of choices: nothing changes
             raise Refused("bad_button")
-        return t(table.lang, f"set_{press.key}", v=table.settings[press.key])
+        return t(answer_lang(table, user), f"set_{press.key}", v=table.settings[press.key])
     step = await _lobby_decision(context, button, table)
     answer.ready = ""
     saved = await hub.handle(context, loaded, step, update.update_id, answer)

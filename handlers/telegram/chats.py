@@ -10,7 +10,7 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 
 from handlers.session.base import may_manage
-from handlers.session.table import Table
+from handlers.session.table import NAME_MAX, Table, fitted
 from handlers.storage.host import Loaded
 from handlers.storage.keys import prefs_key
 from handlers.telegram.context import BotContext
@@ -20,9 +20,9 @@ log = logging.getLogger(__name__)
 
 
 def display_name(user) -> str:
-    """A short name for a Telegram user."""
+    """A Telegram user's name, a long one cut to fit and ending in "…"."""
     name = " ".join(p for p in (user.first_name, user.last_name) if p) or user.username or "?"
-    return name[:32]
+    return fitted(name, NAME_MAX)
 
 
 def own_lang(user) -> str | None:

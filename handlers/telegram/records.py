@@ -122,8 +122,9 @@ async def ask_for_next(
     pressed: int | None = None,
 ) -> str | None:
     """Put `user` on (or take them off) the group's list for its next lobby and confirm it
-    privately. The place they are left in (history.ON, OFF, FULL), "closed" when their private
-    chat is not open to the bot (then they are not on the list), None for a repeated update.
+    privately. The place they are left in (history.ON, OFF, ALREADY, FULL), "closed" when
+    their private chat is not open to the bot (then they are not on the list), None for a
+    repeated update.
     Taken off, their confirmation loses its Cancel (`pressed`: the one they pressed)."""
     host = context.runtime.host
     store = host.store
@@ -174,11 +175,13 @@ async def press_records(
         return ""
     if not isinstance(button.press, CallNext):
         raise Refused("bad_button")
-    place = await ask_for_next(context, user, chat, update.update_id, None, message.chat.title)
+    # The button is the group's: pressed again it keeps the call (its label cannot show whose).
+    place = await ask_for_next(context, user, chat, update.update_id, True, message.chat.title)
     if place == "closed":
         await open_chat_first(context, answer, lang, presses.next_payload(chat))
         return ""
-    return t(lang, {history.OFF: "next_off", history.FULL: "next_full"}.get(place, "next_on"))
+    said = {history.ALREADY: "next_already", history.FULL: "next_full"}
+    return t(lang, said.get(place, "next_on"))
 
 
 async def open_chat_first(
@@ -211,8 +214,8 @@ async def start_payload(update: Update, context: BotContext, payload: str) -> bo
             await send_record(context, user, chat, game)
         else:
             place = await ask_for_next(context, user, chat, update.update_id, True)
-            if place == history.FULL:
-                await reply(update, t(lang, "next_full"))
+            if place in (history.FULL, history.ALREADY):
+                await reply(update, t(lang, f"next_{place}"))
     except Refused as err:
         await reply(update, t(lang, err.key, **err.kw))
     return True

@@ -175,7 +175,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "variant_spy": {EN: "Spy", ZH: "密探"},
     # the deal
     "seating_title": {EN: "🎲 <b>The game begins.</b> Seats:", ZH: "🎲 <b>游戏开始。</b>座位："},
-    "virtual_tag": {EN: "(virtual)", ZH: "（虚拟玩家）"},
+    "virtual_tag": {EN: " (virtual)", ZH: "（虚拟玩家）"},  # after a name, no space before （
     "in_play": {EN: "Variants: {list}", ZH: "可选规则：{list}"},
     "starts": {EN: "{name} starts.", ZH: "由 {name} 先行动。"},
     "silence_enforced": {
@@ -225,6 +225,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "▶️ <b>{name}</b>'s turn: scout or decapitate.",
         ZH: "▶️ 轮到 <b>{name}</b>：侦查或斩首。",
     },
+    "turn_line_first": {
+        EN: "▶️ <b>{name}</b>'s turn: scout (no decapitation in the first round).",
+        ZH: "▶️ 轮到 <b>{name}</b>：侦查（第一轮禁止斩首）。",
+    },
     "time_left": {EN: "⏳ {s} s", ZH: "⏳ {s} 秒"},
     "scouted_line": {
         EN: "🔍 {name} scouted {target}.",
@@ -269,6 +273,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "Your turn in {group}. Scout or decapitate?",
         ZH: "「{group}」轮到你了：侦查还是斩首？",
     },
+    "prompt_turn_neutral": {
+        EN: "Your turn in {group}. Scout a player: you may not decapitate.",
+        ZH: "「{group}」轮到你了：请侦查一名玩家（你不可以发起斩首）。",
+    },
     "prompt_turn_first": {
         EN: "Your turn in {group}. First round: you must scout.",
         ZH: "「{group}」轮到你了。第一轮禁止斩首，只能侦查。",
@@ -312,8 +320,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "现在请在群里发言，然后点击「结束」。",
     },
     "btn_done": {EN: "✅ Done", ZH: "✅ 结束"},
-    "btn_predict_red": {EN: "👁 Reveal: Red wins", ZH: "👁 翻牌：红方赢"},
-    "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻牌：蓝方赢"},
+    "btn_predict_red": {EN: "👁 Reveal: Red wins", ZH: "👁 翻开人物牌：宣告红方会赢"},
+    "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻开人物牌：宣告蓝方会赢"},
     "prompt_turncoat": {
         EN: "{scout} scouted you and saw your X. Reveal it and swap cards with {scout}?",
         ZH: "{scout} 查看了你的人物牌。是否翻开 X，与 {scout} 交换人物牌？",
@@ -457,6 +465,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "status_turn": {
         EN: "▶️ {name}'s turn: scout or decapitate.",
         ZH: "▶️ 轮到 {name}：侦查或斩首。",
+    },
+    "status_turn_first": {
+        EN: "▶️ {name}'s turn: scout (no decapitation in the first round).",
+        ZH: "▶️ 轮到 {name}：侦查（第一轮禁止斩首）。",
     },
     "status_speak": {EN: "🗣 It is {name}'s speaking moment.", ZH: "🗣 现在是 {name} 的发言时间。"},
     "status_scouted": {
@@ -710,6 +722,12 @@ TEXTS.update(
             EN: "🔔 You'll be told privately when the next game opens here.",
             ZH: "🔔 本群开下一局时会私聊通知你。",
         },
+        "next_already": {
+            EN: "🔔 You are on the list already: you'll be told privately when the next game "
+            "opens here. To cancel, press ✖️ Cancel in my private message.",
+            ZH: "🔔 你已在提醒名单上：本群开下一局时会私聊通知你。如需取消，请点击私聊消息中的"
+            "「✖️ 取消提醒」。",
+        },
         "next_off": {
             EN: "🔕 You won't be told about the next game here.",
             ZH: "🔕 已取消本群的下局提醒。",
@@ -761,8 +779,8 @@ TEXTS.update(
             EN: "⏭ {name} was removed; the turn passes.",
             ZH: "⏭ {name} 已被移出，跳过回合。",
         },
-        "away_tag": {EN: "(away)", ZH: "（暂离）"},
-        "removed_tag": {EN: "(removed)", ZH: "（已移出）"},
+        "away_tag": {EN: " (away)", ZH: "（暂离）"},
+        "removed_tag": {EN: " (removed)", ZH: "（已移出）"},
         "remove_pick": {
             EN: "🚪 Remove whom from the game? (host or admin) The seat stays: its turns pass "
             "at once, and its card is shown at the end with everyone's.",
@@ -877,16 +895,19 @@ TEXTS.update(
             EN: "Average game: {m} min {s} s, turns: {turns}",
             ZH: "平均每局：{m} 分 {s} 秒，{turns} 回合",
         },
-        "stats_roles": {EN: "Roles, won of played: {roles}", ZH: "各角色胜/局：{roles}"},
-        "stats_role": {EN: "{role} {won}/{played}", ZH: "{role} {won}/{played}"},
+        "stats_roles": {EN: "By role: {roles}", ZH: "按角色：{roles}"},
+        "stats_role": {
+            EN: "{role} won {won} of {played}",
+            ZH: "{role} {played} 局胜 {won} 局",
+        },
         "role_captain": {EN: "captain", ZH: "队长"},
         "role_observer": {EN: "Observer", ZH: "观察员"},
         "role_spy": {EN: "Spy", ZH: "密探"},
         "role_turncoat": {EN: "Turncoat", ZH: "变节者"},
         "stats_leaders": {EN: "🏅 Leaderboard:", ZH: "🏅 排行榜："},
         "stats_leader": {
-            EN: "{rank}. {name} — games: {games}, won: {wins} ({rate}%), decapitations worked: {worked}",
-            ZH: "{rank}. {name} — {games} 局，胜 {wins} 局（{rate}%），斩首成功 {worked} 次",
+            EN: "{rank}. {name} — won {wins} of {games} ({rate}%), decapitations worked: {worked}",
+            ZH: "{rank}. {name} — {games} 局胜 {wins} 局（{rate}%），斩首成功 {worked} 次",
         },
         "stats_more": {EN: "… and {n} more", ZH: "……另有 {n} 人"},
         "stats_own_title": {EN: "📊 <b>Your statistics</b>", ZH: "📊 <b>你的战绩</b>"},

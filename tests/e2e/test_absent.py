@@ -152,7 +152,7 @@ def test_the_host_can_remove_a_player_and_their_seat_is_skipped(bot: Bot) -> Non
     assert table.data()["status"] == "playing"
     assert leaver.prompt() is None  # never prompted again
     table.host.say("/status")
-    assert f"{table.seat_label(gone)} {table.t('removed_tag')}" in table.group_texts()[-1]
+    assert f"{table.seat_label(gone)}{table.t('removed_tag')}" in table.group_texts()[-1]
 
 
 def test_the_host_can_remove_a_player_from_the_lobby(local_bot: LocalBot) -> None:
@@ -316,4 +316,4 @@ def test_the_end_marks_a_removed_player_among_the_winners(
     assert remove(table, table.host, gone) is None
     table.decapitate(state.first, state.first % 5 + 1)
     winners = next(line for line in table.ending().text.splitlines() if line.startswith("🏆"))
-    assert f"{table.seat_label(gone)} {table.t('removed_tag')}" in winners
+    assert f"{table.seat_label(gone)}{table.t('removed_tag')}" in winners

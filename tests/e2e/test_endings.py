@@ -3,6 +3,8 @@ shows, and Play again."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine import Variants, captains
 from engine.cards import color
 from handlers.playtest.deals import (
@@ -256,3 +258,20 @@ def test_play_again_after_the_group_became_a_supergroup_leaves_the_new_chat_alon
     assert table.lobby_message().chat_id == table.chat
     # The old end's number names another message in the new chat: nothing is taken off there.
     assert [c for c in table.fake.calls if c.method == "editMessageReplyMarkup"] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("scouted", [False, True])
+def test_a_cancelled_games_turn_message_says_so_and_offers_nothing(
+    bot: Bot, lang: str, scouted: bool
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    state = table.start(seed=41)
+    if scouted:  # a turn message with lines of its own, and one fresh
+        table.scout_and_done(state.first, state.first % 4 + 1)
+    board = table.board()
+    table.host.say("/cancel")
+    shown = table.fake.message(table.group, board.message_id)
+    assert shown.text.splitlines()[-1] == table.t("closed_cancelled")
+    assert shown.buttons == []

@@ -154,3 +154,18 @@ def test_play_again_keeps_each_players_language(lambda_bot: LambdaBot) -> None:
     other = table.players[3]
     seat = table.seat_of(other)
     assert f"Your card: {card_name('en', state.cards[seat - 1])}" in "\n".join(other.texts()[-2:])
+
+
+def test_a_popup_is_in_the_language_of_the_one_who_reads_it(bot: Bot) -> None:
+    # One rule for popups: only the presser sees one, so it is in their language, whichever
+    # message the button sits on (a lobby's, a game's, a record's).
+    table = Table.of(bot, 5, lang="zh")
+    ann = table.players[1]
+    ann.user.language_code = "en"
+    table.open(table.players[1:4])
+    lobby = table.lobby_message()
+    assert ann.press(zh("btn_start"), lobby) == Table.t_in("en", "only_host")
+    assert ann.press(zh("btn_leave"), table.lobby_message()) == Table.t_in("en", "left")
+    guest = table.players[4]
+    guest.user.language_code = "en"
+    assert guest.press(zh("btn_leave"), table.lobby_message()) == Table.t_in("en", "not_in_lobby")

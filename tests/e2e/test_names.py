@@ -97,3 +97,16 @@ def test_names_told_apart_stay_so_when_one_of_them_leaves(bot: Bot) -> None:
     second.press(table.t("btn_leave"), table.lobby_message(), chat=table.group)
     lobby = table.lobby_message().text
     assert f"• {shown('Ana')}" in lobby and "Ana·" not in lobby
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_name_cut_to_fit_ends_with_an_ellipsis(bot: Bot, lang: str) -> None:
+    long = "Maximiliana Alexandrovna Konstantinopolskaya"
+    table = Table.of(bot, 4, lang=lang, names=(long, "Ben", "Cat", "Dan"))
+    table.open()
+    cut = long[:31] + "…"
+    assert f"• {shown(cut)}" in table.lobby_message().text
+    state = table.start(seed=5)
+    assert cut in state.names and len(cut) == 32
+    # A name that fits is kept whole, with no ellipsis.
+    assert "Ben" in state.names

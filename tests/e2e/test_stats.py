@@ -225,7 +225,9 @@ def test_the_leaderboard_keeps_the_top_fifty(bot: Bot) -> None:
     start = lines.index(table.t("stats_leaders")) + 1
     assert len(lines[start:]) == 21
     assert lines[-1] == table.t("stats_more", n=30)
-    assert lines[start] == leader_line(table, 1, "P38", 4, 1, 0)
+    # The first line: one win in one game, the best rate among the most wins (who played last).
+    winners = [p for p in table.players if leader_line(table, 1, p.name, 1, 1, 0) == lines[start]]
+    assert len(winners) == 1
 
 
 def test_forget_erases_the_players_statistics_and_their_leaderboard_lines(bot: Bot) -> None:
@@ -256,3 +258,23 @@ def test_stats_count_the_observers_role_and_a_right_prediction_as_a_win(
     seen = own_stats(table.player_at(observer)).splitlines()
     assert table.t("stats_own_wins", wins=1, rate=100) in seen
     assert table.t("stats_own_colours", rp=0, rw=0, bp=0, bw=0) in seen
+
+
+def test_the_leaderboard_ranks_by_wins_then_by_fewer_games(bot: Bot) -> None:
+    table = Table.of(bot, 4, lang="zh")
+    board = {
+        "1": ["Often", 9, 1, 0, 9, 0],  # many games, one win
+        "2": ["Sure", 2, 2, 1, 8, 0],  # two wins of two
+        "3": ["Keen", 3, 2, 0, 7, 0],  # two wins of three
+    }
+    figures = {"games": 9, "wins": {"red": 5, "blue": 4}, "tried": 9, "worked": 3}
+    earlier = {**figures, "seconds": 900, "turns": 27, "roles": {}, "players": board}
+    bot.store.save(Item(f"stats#group#{table.chat}", 0, earlier))
+    lines = group_stats(table).splitlines()
+    board_lines = lines[lines.index(table.t("stats_leaders")) + 1 :]
+    assert board_lines == [
+        leader_line(table, 1, "Sure", 2, 2, 1),
+        leader_line(table, 2, "Keen", 3, 2, 0),
+        leader_line(table, 3, "Often", 9, 1, 0),
+    ]
+    assert "2 局胜 2 局" in board_lines[0]

@@ -46,7 +46,7 @@ SAY = {
         "clock": "UTC {}时{}分",
         "countdown": "⏳ 若有 4 人或以上，游戏将于 {} 自动开始。发送 /extend 可延长 2 分钟。",
         "game": "📋 游戏进行中。座位：",
-        "virtual": " （虚拟玩家）",
+        "virtual": "（虚拟玩家）",  # no space before a full-width bracket
         "vp": "可选规则：虚拟玩家×1",
         "turn": "▶️ 轮到 {}：侦查或斩首。",
         "speak": "🗣 现在是 {} 的发言时间。",
@@ -97,6 +97,8 @@ def test_status_in_a_game_shows_the_circle_whose_turn_the_time_left_and_what_is_
     label = table.seat_label
     first = state.first
     seats = [f"{label(s)}{say['virtual'] if state.virtual[s - 1] else ''}" for s in range(1, 6)]
+    virtual = state.names[state.virtual.index(True)]
+    assert virtual == {"en": "V1", "zh": "甲"}[lang]  # named in the group's language
     assert status(table) == "\n".join(
         [
             say["game"],

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from engine import Variants, captains
 from engine.cards import color
 from engine.resolution import bodyguard_beside
-from handlers.playtest.deals import find_seed, lone_x, spy_can_win, x_apart
+from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_can_win, x_apart
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
+from handlers.telegram.render import isolate
 
 
 def other(colour: str) -> str:
@@ -336,3 +339,50 @@ def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot
     lambda_bot.advance(1)
     ending = table.ending().text
     assert "Set aside: Spy" in ending and "🕵" not in ending
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_group_line_in_the_first_round_says_nobody_may_decapitate_yet(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    table.configure(no_first_round_decapitation=True)
+    state = table.start(seed=3)
+    first_line = table.board().text.splitlines()[0]
+    assert first_line == table.t("turn_line_first", name=table.seat_label(state.first))
+    for _ in range(4):  # a round: each seat scouts once
+        table.scout_and_done(table.state.turn, table.state.turn % 4 + 1)
+    again = table.board().text.splitlines()[0]
+    assert again == table.t("turn_line", name=table.seat_label(state.first))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_observers_private_turn_prompt_asks_only_for_a_scout(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 5, lang=lang)
+    state = observer_opens(table)
+    observer = table.player_at(state.first)
+    title = isolate(table.group.title)
+    assert observer.prompt().text == table.t_for(observer, "prompt_turn_neutral", group=title)
+    assert observer.labels() == [table.t_for(observer, "btn_scout")]
+    # The group reads the same line as for any seat.
+    first_line = table.board().text.splitlines()[0]
+    assert first_line == table.t("turn_line", name=table.seat_label(state.first))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_mycard_after_a_swap_says_the_face_up_x_has_no_power(bot: Bot, lang: str) -> None:
+    seed, _ = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))
+    table = Table.of(bot, 7, lang=lang)
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=10)
+    state = table.start(seed)
+    scout, holder = state.first, lone_x(state)
+    table.scout(scout, holder)
+    table.swap(holder)
+    bot.advance(10)
+    scouting = table.player_at(scout)
+    scouting.private("/mycard")
+    told = scouting.last_text()
+    assert table.t_for(scouting, "x_spent_scout") in told
+    assert table.t_for(scouting, "hint_x_turncoat") not in told

@@ -169,8 +169,9 @@ def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
     for step in (2, 3, 4):
         table.catch_up(NOW + 30 * step)
     assert table.status == "cancelled"
-    last = table.data["board"]["lines"][-1]
+    *_, last, closing = table.data["board"]["lines"]
     assert last["type"] == "timed_out"
+    assert closing == ["cancelled"]  # the turn message says the game was cancelled
 
 
 def test_countdown_is_refreshed_once_shortly_before_the_deadline() -> None:

@@ -14,6 +14,7 @@ from handlers.telegram.render.common import (
     button,
     card,
     esc,
+    first_round,
     seat_keyboard,
     seat_name,
     shown_name,
@@ -24,8 +25,10 @@ from handlers.telegram.texts import colour_name
 
 
 def turn_line(table: Table, seat: int) -> str:
-    """The header of a turn message."""
-    return t_(table, "turn_line", name=mention(table, seat))
+    """The header of a turn message: the same for every seat, whatever its card (in the first
+    round of variant 2 it says nobody may decapitate)."""
+    key = "turn_line_first" if first_round(table.state, seat) else "turn_line"
+    return t_(table, key, name=mention(table, seat))
 
 
 def mention(table: Table, seat: int) -> str:
@@ -78,14 +81,16 @@ def public_line(table: Table, event: dict) -> str | None:
 
 def board_line(table: Table, spec: list | dict) -> str:
     """One stored line of the turn message in the table's language as of now: a public event,
-    ["turn", seat], ["pause", seat, seconds] (the scout speaks after the Turncoat's window) or
-    ["sealed", seconds]."""
+    ["turn", seat], ["pause", seat, seconds] (the scout speaks after the Turncoat's window),
+    ["sealed", seconds] or ["cancelled"]."""
     if isinstance(spec, dict):
         return public_line(table, spec) or ""
     if spec[0] == "turn":
         return turn_line(table, spec[1])
     if spec[0] == "pause":
         return t_(table, "pause_line", name=seat_name(table, spec[1]), s=spec[2])
+    if spec[0] == "cancelled":
+        return t_(table, "closed_cancelled")
     return t_(table, "sealed_line", s=spec[1])
 
 

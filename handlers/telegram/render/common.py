@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.state import GameState
 from handlers.session.table import Table
 from handlers.telegram import presses
 from handlers.telegram.messages import Edit, Keyboard, Out, Send
@@ -51,6 +52,12 @@ def joined(table: Table, parts: list[str], kind: str = "list") -> str:
 def labelled(table: Table, label: str, value: str) -> str:
     """'label: value' punctuated in the table's language."""
     return t_(table, "labelled", label=label, value=value)
+
+
+def first_round(state: GameState, seat: int) -> bool:
+    """True while `seat` may not decapitate because of the first-round rule (public: whether a
+    seat has acted is seen by all)."""
+    return state.variants.no_first_round_decapitation and not state.acted[seat - 1]
 
 
 def seat_name(table: Table, seat: int) -> str:

@@ -173,7 +173,7 @@ def seating(table: Table, silence: bool) -> Out:
     state = table.state
     lines = [t_(table, "seating_title")]
     for seat in range(1, state.seats + 1):
-        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        tag = t_(table, "virtual_tag") if state.virtual[seat - 1] else ""
         lines.append(f"{seat_name(table, seat)}{tag}")
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
     if table.turncoat_pauses():

@@ -39,14 +39,15 @@ from handlers.telegram.texts import colour_name
 
 
 def card_hint(table: Table, code: str) -> str:
-    """One line on what a card means."""
+    """One line on what a card means (a face-up X, revealed in a swap, has no power left)."""
     if code == OBSERVER:
         return t_(table, "hint_observer")
     if code == SPY:
         return t_(table, "hint_spy")
     text = t_(table, "hint_colour", colour=colour_name(table.lang, color(code)))
     if is_x(code) and table.settings["turncoat"]:
-        text += "\n" + t_(table, "hint_x_turncoat")
+        spent = code in table.state.face_up
+        text += "\n" + t_(table, "x_spent_scout" if spent else "hint_x_turncoat")
     return text
 
 
@@ -163,9 +164,9 @@ def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[st
     if why is None:
         row.append(game_button(table, "btn_decapitate", StrikeMenu(), version))
         return t_(table, "prompt_turn", group=title), [row]
-    if color(state.cards[seat - 1]) is not None:
-        return t_(table, "prompt_turn_first", group=title), [row]
-    return t_(table, "prompt_turn", group=title), [row]
+    if color(state.cards[seat - 1]) is None:  # the Observer or the Spy (said only privately)
+        return t_(table, "prompt_turn_neutral", group=title), [row]
+    return t_(table, "prompt_turn_first", group=title), [row]
 
 
 def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:

@@ -121,7 +121,7 @@ def every_card(table: Table, cards: list[str], caps: dict, set_aside: list[str])
     state = table.state
     lines = [t_(table, "end_cards")]
     for seat in range(1, state.seats + 1):
-        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        tag = t_(table, "virtual_tag") if state.virtual[seat - 1] else ""
         cap = f" {t_(table, 'captain_tag')}" if seat in caps.values() else ""
         shown = f"<b>{card(table, cards[seat - 1])}</b>{cap}"
         lines.append(labelled(table, f"{seat_name(table, seat)}{tag}", shown))
@@ -166,7 +166,7 @@ def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:
 def winner_name(table: Table, seat: int) -> str:
     """A winning seat's name, marked when its player was removed (the seat played on)."""
     name = seat_name(table, seat)
-    return f"{name} {t_(table, 'removed_tag')}" if table.is_removed(seat) else name
+    return f"{name}{t_(table, 'removed_tag')}" if table.is_removed(seat) else name
 
 
 def winners(table: Table, r: dict) -> str:

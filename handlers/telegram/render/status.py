@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.state import SPEAK, TURN
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
-from handlers.telegram.render.common import joined, seat_name, shown_name, t_
+from handlers.telegram.render.common import first_round, joined, seat_name, shown_name, t_
 from handlers.telegram.render.lobby import away_names, countdown, variants_list
 from handlers.telegram.render.reveal import timeline
 
@@ -47,9 +47,9 @@ def game_status(table: Table, now: float) -> str:
     state = table.state
     lines = [t_(table, "status_game")]
     for seat in range(1, state.seats + 1):
-        tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
+        tag = t_(table, "virtual_tag") if state.virtual[seat - 1] else ""
         if table.is_removed(seat) or table.is_away(seat):
-            tag = f" {t_(table, 'removed_tag' if table.is_removed(seat) else 'away_tag')}"
+            tag = t_(table, "removed_tag" if table.is_removed(seat) else "away_tag")
         lines.append(f"{seat_name(table, seat)}{tag}")
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
     lines.append(t_(table, f"status_{now_doing(table)}", name=seat_name(table, state.turn)))
@@ -67,7 +67,7 @@ def now_doing(table: Table) -> str:
     Spy's guess), whether or not anyone decides in that wait."""
     phase, held = table.state.phase, bool(table.data.get("hold"))
     if phase == TURN and not held:
-        return "turn"
+        return "turn_first" if first_round(table.state, table.state.turn) else "turn"
     if phase == SPEAK and not held:
         return "speak"
     if table.state.decapitation is not None:
