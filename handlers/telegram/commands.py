@@ -215,7 +215,7 @@ async def own_game(update: Update, context: BotContext) -> bool:
     user = update.effective_user.id
     table = await playing_table(context, user, (PLAYING,))
     if table is None:
-        return False
+        return await own_lobby(context, user)
     seat = table.seat_of(user)
     outs = [render.send_private(user, render.rejoined(table, seat, context.runtime.clock()))]
     if not table.is_removed(seat):  # nothing is asked of a removed player
@@ -226,6 +226,19 @@ async def own_game(update: Update, context: BotContext) -> bool:
     if delivery.ids:  # the prompt, to be closed when its wait ends
         context.runtime.host.acknowledge(table.chat, table.game, None, delivery.ids)
     return True
+
+
+async def own_lobby(context: BotContext, user: int) -> bool:
+    """A player in an open lobby is told which game their card will come from; False for
+    someone in none."""
+    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+        table = (await hub.read(context, chat)).table
+        if table is not None and table.status == LOBBY_STATUS and table.is_player(user):
+            if user not in table.unreachable():  # else being back in touch tells them
+                text = t(table.lang_of(user), "joined", group=render.group_title(table))
+                await deliver(context.bot, [render.send_private(user, text)])
+            return True
+    return False
 
 
 async def mycard(update: Update, context: BotContext) -> None:

@@ -9,7 +9,7 @@ import pytest
 from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Player, Table
 from handlers.telegram import presses
-from handlers.telegram.render import bot_link, start_url
+from handlers.telegram.render import bot_link, isolate, start_url
 
 LANGS = ["en", "zh"]
 
@@ -53,3 +53,14 @@ def test_someone_in_no_game_is_welcomed(bot: Bot, lang: str) -> None:
     onlooker = table.member("Yan")
     onlooker.private("/start")
     assert onlooker.last_text().startswith(table.t_for(onlooker, "welcome"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_player_in_a_lobby_reopening_the_chat_is_told_which_game(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    guest = table.players[2]
+    seen = len(guest.messages())
+    guest.private("/start")
+    (told,) = guest.texts()[seen:]
+    assert told == table.t_for(guest, "joined", group=isolate(table.title))
