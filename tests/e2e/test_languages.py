@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
-from handlers.telegram.refusals import REFUSAL_REF, REFUSAL_SAID
+from handlers.storage.keys import prefs_key
+from handlers.telegram.refusals import REFUSAL_REF
 from handlers.telegram.texts import card_name
 
 ONLY_HOST = "Only the host or a group admin may do that."
@@ -17,15 +18,10 @@ def zh(key: str, **kw) -> str:
     return Table.t_in("zh", key, **kw)
 
 
-def as_played(bot: Bot, table: Table) -> dict:
-    """The group's table as stored, but for where its one refusal message is."""
-    data = bot.item(table.chat).data
-    return {k: v for k, v in data.items() if k not in (REFUSAL_REF, REFUSAL_SAID)}
-
-
-def refusal(table: Table) -> str:
+def refusal(bot: Bot, table: Table) -> str:
     """What the group's one refusal message says now."""
-    return table.fake.message(table.group, table.data()[REFUSAL_REF]).text
+    kept = bot.store.load(prefs_key(table.chat)).data
+    return table.fake.message(table.group, kept[REFUSAL_REF]).text
 
 
 def test_only_the_host_or_an_admin_may_switch_the_language(bot: Bot) -> None:
@@ -34,10 +30,10 @@ def test_only_the_host_or_an_admin_may_switch_the_language(bot: Bot) -> None:
     bot.fake.set_admin(table.group, admin.user)
     table.open(table.players[1:4])
     guest = table.players[1]
-    before = as_played(bot, table)
+    before = bot.item(table.chat)
     guest.say("/language")
-    assert refusal(table) == ONLY_HOST
-    assert as_played(bot, table) == before
+    assert refusal(bot, table) == ONLY_HOST
+    assert bot.item(table.chat) == before
     assert table.lobby_message().text.startswith("🎯 Decapitation")
 
     admin.say("/language")  # an admin who does not play
@@ -47,14 +43,14 @@ def test_only_the_host_or_an_admin_may_switch_the_language(bot: Bot) -> None:
     assert table.group_texts()[-1] == "Language: English."
 
     table.start(seed=51)
-    before = as_played(bot, table)
+    before = bot.item(table.chat)
     guest.say("/language")
-    assert refusal(table) == ONLY_HOST
-    assert as_played(bot, table) == before
+    assert refusal(bot, table) == ONLY_HOST
+    assert bot.item(table.chat) == before
     table.host.say("/language")  # mid-game, the host may
     assert table.group_texts()[-1] == "语言：中文。"
     guest.say("/language")
-    assert refusal(table) == zh("only_host")
+    assert refusal(bot, table) == zh("only_host")
     assert table.data()["lang"] == "zh"
 
 
