@@ -73,16 +73,19 @@ class Lobby(Play):
         self.data["reminder"] = [remind, until] if remind > now else None
 
     def extend(self, name: str, now: float) -> list[Event]:
-        """/extend: the countdown pushed back by a couple of minutes (`name` asked)."""
+        """/extend: the countdown pushed back by a couple of minutes, or what is left of the
+        hour (`name` asked; the event says the minutes really added)."""
         news = self.catch_up(now)
         if self.status != LOBBY:
             return news  # the countdown ended first
         deadline = self.data["deadline"]
         self._count_down(deadline + EXTEND_SECONDS, now)
-        if self.data["deadline"] <= deadline:
+        added = self.data["deadline"] - deadline  # less than asked, under the hour's cap
+        if added <= 0:
             raise Refused("extend_max")  # nothing is saved
+        minutes = max(1, round(added / 60))
         shown = ev.event(ev.LOBBY_SHOWN)
-        return [*news, shown, ev.event(ev.EXTENDED, name=name, minutes=EXTEND_SECONDS // 60)]
+        return [*news, shown, ev.event(ev.EXTENDED, name=name, minutes=minutes)]
 
     def starts_itself(self) -> bool:
         """True when the lobby deals at the end of its countdown: auto-start is on and its

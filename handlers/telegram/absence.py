@@ -13,6 +13,7 @@ from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
 from handlers.telegram.messages import DropButtons, Edit
 from handlers.telegram.presses import Button, RemoveNobody, RemovePlayer, RemoveSeat
+from handlers.telegram.refusals import refuse
 from handlers.telegram.render.absence import remove_keyboard
 from handlers.telegram.texts import language_for, t
 
@@ -28,10 +29,10 @@ async def remove(update: Update, context: BotContext) -> None:
     loaded = await hub.read(context, chat.id, update.update_id)
     table = loaded.table
     if table is None or table.status not in OPEN:
-        await reply(update, t(group_lang(context, loaded, user), "remove_none"))
+        await refuse(context, update, loaded, t(group_lang(context, loaded, user), "remove_none"))
         return
     if not await may_manage_here(context, update, table):
-        await reply(update, t(table.lang, "only_host"))
+        await refuse(context, update, loaded, t(table.lang, "only_host"))
         return
 
     def keyboard(current: Table | None) -> Decided:
@@ -47,7 +48,7 @@ async def remove(update: Update, context: BotContext) -> None:
     try:
         await hub.handle(context, loaded, keyboard, update.update_id)
     except Refused as err:
-        await reply(update, t(table.lang, err.key, **err.kw))
+        await refuse(context, update, loaded, t(table.lang, err.key, **err.kw))
 
 
 async def press_remove(

@@ -46,6 +46,7 @@ from handlers.telegram.hub import Decided, shown
 from handlers.telegram.messages import Send
 from handlers.telegram.outbox import deliver
 from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
+from handlers.telegram.refusals import refuse
 from handlers.telegram.render.stats import group_stats, own_stats
 from handlers.telegram.render.table_links import private_keyboard
 from handlers.telegram.texts import EN, ZH, language_for, t
@@ -102,7 +103,9 @@ async def newgame(update: Update, context: BotContext) -> None:
     try:
         await hub.handle(context, loaded, open_lobby, update.update_id)
     except Refused as err:
-        await reply(update, t(group_lang(context, loaded, user), err.key, **err.kw))
+        await refuse(
+            context, update, loaded, t(group_lang(context, loaded, user), err.key, **err.kw)
+        )
         return
     after_the_calls(context, chat.id, waiting, update.update_id)
     # The host finds this game from the private chat (/mycard, /start), as joiners do.
@@ -120,8 +123,8 @@ async def start(update: Update, context: BotContext) -> None:
         return
     target = presses.parse_join(payload)
     if target is None:
-        await reply(update, t(lang, "welcome") + "\n\n" + t(lang, "help"))
-        await resend_private(update, context)
+        if not await own_game(update, context):
+            await reply(update, t(lang, "welcome") + "\n\n" + t(lang, "help"))
         await reconnect(update, context)
         return
     chat, game = target
@@ -143,7 +146,8 @@ async def start(update: Update, context: BotContext) -> None:
     except Refused as err:
         table = loaded.table
         lang = table.lang_of(user.id, own_lang(user)) if table else lang  # a private answer
-        await reply(update, t(lang, err.key, **err.kw))
+        if not (err.key == "lobby_gone" and await own_game(update, context)):
+            await reply(update, t(lang, err.key, **err.kw))
         await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
     context.runtime.host.point_user(user.id, chat)
@@ -205,22 +209,37 @@ async def playing_table(context: BotContext, user: int, statuses: tuple[str, ...
     return found
 
 
-async def resend_private(update: Update, context: BotContext) -> None:
-    """After /start: a seated player who could not be reached gets their card and prompt."""
+async def own_game(update: Update, context: BotContext) -> bool:
+    """After /start: a player seated in a game in play is answered with it (their seat, card
+    and what they know, the turn's state) and, while a decision of theirs is awaited, its
+    prompt again; False for someone in no game."""
     user = update.effective_user.id
     table = await playing_table(context, user, (PLAYING,))
     if table is None:
-        return
+        return await own_lobby(context, user)
     seat = table.seat_of(user)
-    if table.is_removed(seat):
-        return  # nothing is asked of a removed player
-    outs = [render.send_private(user, render.my_card(table, seat, False))]
-    if table.state.turn == seat and not table.data.get("hold"):  # a held moment comes later
-        outs += [o for o in render.prompt(table) if o.chat == user]
-    outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while their time runs
+    outs = [render.send_private(user, render.rejoined(table, seat, context.runtime.clock()))]
+    if not table.is_removed(seat):  # nothing is asked of a removed player
+        if table.state.turn == seat and not table.data.get("hold"):  # a held moment: later
+            outs += [o for o in render.prompt(table) if o.chat == user]
+        outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while it runs
     delivery = await deliver(context.bot, outs)
     if delivery.ids:  # the prompt, to be closed when its wait ends
         context.runtime.host.acknowledge(table.chat, table.game, None, delivery.ids)
+    return True
+
+
+async def own_lobby(context: BotContext, user: int) -> bool:
+    """A player in an open lobby is told which game their card will come from; False for
+    someone in none."""
+    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+        table = (await hub.read(context, chat)).table
+        if table is not None and table.status == LOBBY_STATUS and table.is_player(user):
+            if user not in table.unreachable():  # else being back in touch tells them
+                text = t(table.lang_of(user), "joined", group=render.group_title(table))
+                await deliver(context.bot, [render.send_private(user, text)])
+            return True
+    return False
 
 
 async def mycard(update: Update, context: BotContext) -> None:
@@ -229,7 +248,7 @@ async def mycard(update: Update, context: BotContext) -> None:
     lang = language_for(user.language_code)
     if is_group(update):
         loaded = await hub.read(context, update.effective_chat.id)
-        await reply(update, t(group_lang(context, loaded, user), "private_only"))
+        await refuse(context, update, loaded, t(group_lang(context, loaded, user), "private_only"))
         return
     table = await playing_table(context, user.id, (PLAYING, OVER_STATUS))
     seat = table.seat_of(user.id) if table else None
@@ -253,7 +272,8 @@ async def forget(update: Update, context: BotContext) -> None:
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
-        await reply(update, t(await chat_lang(context, update), "private_only"))
+        loaded = await hub.read(context, update.effective_chat.id)
+        await refuse(context, update, loaded, t(group_lang(context, loaded, user), "private_only"))
         return
     host = context.runtime.host
     chats = all_pointed(host.get(user_key(user.id)))
@@ -321,10 +341,10 @@ async def cancel(update: Update, context: BotContext) -> None:
     loaded = await hub.read(context, chat.id, update.update_id)
     table = loaded.table
     if table is None or table.status not in (LOBBY_STATUS, PLAYING):
-        await reply(update, t(group_lang(context, loaded, user), "cancel_none"))
+        await refuse(context, update, loaded, t(group_lang(context, loaded, user), "cancel_none"))
         return
     if not await may_manage_here(context, update, table):
-        await reply(update, t(table.lang, "only_host"))
+        await refuse(context, update, loaded, t(table.lang, "only_host"))
         return
 
     def end(current: Table | None) -> Decided:
@@ -335,7 +355,7 @@ async def cancel(update: Update, context: BotContext) -> None:
     try:
         await hub.handle(context, loaded, end, update.update_id)
     except Refused as err:
-        await reply(update, t(table.lang, err.key, **err.kw))
+        await refuse(context, update, loaded, t(table.lang, err.key, **err.kw))
 
 
 async def extend(update: Update, context: BotContext) -> None:
@@ -348,11 +368,13 @@ async def extend(update: Update, context: BotContext) -> None:
     lang = group_lang(context, loaded, user)
     if table is None or table.status != LOBBY_STATUS:
         playing = table is not None and table.status == PLAYING
-        await reply(update, t(lang, "extend_started" if playing else "extend_none"))
+        await refuse(
+            context, update, loaded, t(lang, "extend_started" if playing else "extend_none")
+        )
         return
     allowed = table.is_player(user.id) or anonymous_admin(update)
     if not allowed and not await is_admin(context, chat.id, user.id):
-        await reply(update, t(lang, "extend_who"))
+        await refuse(context, update, loaded, t(lang, "extend_who"))
         return
     now = context.runtime.clock
 
@@ -364,7 +386,7 @@ async def extend(update: Update, context: BotContext) -> None:
     try:
         await hub.handle(context, loaded, push_back, update.update_id)
     except Refused as err:
-        await reply(update, t(lang, err.key, **err.kw))
+        await refuse(context, update, loaded, t(lang, err.key, **err.kw))
 
 
 async def rules(update: Update, context: BotContext) -> None:
@@ -387,7 +409,7 @@ async def language(update: Update, context: BotContext) -> None:
     loaded = await hub.read(context, chat.id, update.update_id)
     lang = group_lang(context, loaded, user)
     if not await may_manage_here(context, update, loaded.table):
-        await reply(update, t(lang, "only_host"))
+        await refuse(context, update, loaded, t(lang, "only_host"))
         return
     new = ZH if lang == EN else EN
 

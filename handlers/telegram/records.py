@@ -58,19 +58,25 @@ def presser_lang(user) -> str:
 
 
 async def send_record(context: BotContext, user, chat: int, game: int) -> bool:
-    """Send a kept game's record to `user` privately; False when they never opened (or have
-    blocked) the private chat. `Refused` when the game is not kept (or still in play)."""
+    """Send a kept game to `user` privately: the reveal and the whole timeline to read, then the
+    record's file; False when they never opened (or have blocked) the private chat. `Refused`
+    when the game is not kept (or still in play)."""
     entry = history.game(context.runtime.host.store, chat, game)
     if entry is None or not entry.get("record"):
         raise Refused("record_gone")
     table = (await hub.read(context, chat)).table
     title = (table.data.get("title") if table else "") or ""
+    lang = presser_lang(user)
+    told = shown.pages(render.kept_game(lang, title, entry))
+    delivery = await deliver(context.bot, [render.send_private(user.id, text) for text in told])
+    if delivery.unreachable:
+        return False
     body, name = shown.record_file(entry)
     try:
         await context.bot.send_document(
             chat_id=user.id,
             document=InputFile(body, filename=name),
-            caption=shown.record_caption(presser_lang(user), title, entry),
+            caption=shown.record_caption(lang, title, entry),
             parse_mode=ParseMode.HTML,
         )
     except Forbidden:

@@ -674,10 +674,17 @@ TEXTS.update(
         "btn_next_game": {EN: "🔔 Next game", ZH: "🔔 下局提醒"},
         "btn_stop_waiting": {EN: "✖️ Cancel", ZH: "✖️ 取消提醒"},
         "record_caption": {
-            EN: "📄 The record of the game in {group} dealt {date}.\n"
-            "Replay it: <code>python -m engine replay FILE</code>",
-            ZH: "📄 「{group}」{date} 开局的对局记录。\n"
-            "重放：<code>python -m engine replay 文件</code>",
+            EN: "📄 The game in {group} dealt {date}, move by move, as a file for programs "
+            "that read game records.",
+            ZH: "📄 「{group}」{date} 开局的对局，逐步记录，供读取对局记录的程序使用的文件。",
+        },
+        "record_title": {
+            EN: "📄 <b>The game in {group} dealt {date}</b>",
+            ZH: "📄 <b>「{group}」{date} 开局的对局</b>",
+        },
+        "record_cancelled": {
+            EN: "🛑 The game was cancelled before its end.",
+            ZH: "🛑 这局游戏在结束前被取消了。",
         },
         "record_sent": {
             EN: "📄 The record is in your private chat with me.",

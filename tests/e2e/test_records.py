@@ -68,11 +68,45 @@ def test_the_end_offers_a_record_that_replays_to_the_same_result(
     assert player.press(table.t("btn_record"), ending) == table.t_for(player, "record_sent")
     (document,) = documents(player)
     assert document.document.file_name.endswith(".json")
-    assert "python -m engine replay" in document.caption
+    assert "python" not in document.caption  # the command is in docs/records.md
     result = replayed(document, tmp_path, capsys)
     assert result["finished"] is True and result["winner"] == winner
     state = table.state
     assert result["cards"] == {str(s): c for s, c in enumerate(state.cards, 1)}
+
+
+def record_texts(player: Player, seen: int) -> list[str]:
+    """The presser's private text messages that came with the record (after `seen`)."""
+    return [m.text or "" for m in player.messages()[seen:] if m.document is None]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_record_reads_as_the_reveal_and_the_whole_timeline(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    state = table.start(51)
+    scouts = 18  # more than the end message's timeline shows
+    for _ in range(scouts):
+        turn = table.state.turn
+        table.scout_and_done(turn, turn % 4 + 1)
+    turn = table.state.turn
+    table.decapitate(turn, turn % 4 + 1)
+    ending = table.ending()
+    onlooker = table.member()
+    seen = len(onlooker.messages())
+    onlooker.press(table.t("btn_record"), ending)
+    texts = record_texts(onlooker, seen)
+    assert texts and all(len(text) <= 4096 for text in texts)
+    whole = "\n".join(texts)
+    reveal = ending.text.split(table.t("timeline"))[0]
+    for line in reveal.splitlines():
+        if line and not line.startswith("⏱"):
+            assert line in whole, line
+    timeline = whole.split(table.t("timeline"))[1].splitlines()
+    assert len([line for line in timeline if line.startswith("🔍")]) == scouts
+    assert state.first  # the game was dealt as seeded
+    (document,) = documents(onlooker)
+    assert document.caption and "python" not in document.caption
 
 
 @pytest.mark.parametrize("lang", LANGS)

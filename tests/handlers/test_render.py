@@ -10,6 +10,7 @@ from engine.variants import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.telegram import presses, render
 from handlers.telegram.messages import Edit, Send
+from handlers.telegram.render.records import MESSAGE_LIMIT, pages
 from tests.support.tables import CHAT, NOW, lobby, started
 
 BOT = "decapitation_bot"
@@ -331,3 +332,10 @@ def test_the_turn_line_mentions_a_human_so_their_phone_rings_but_not_a_virtual_s
     assert "tg://user" not in turn_line(table, virtual)
     assert "\u2068" in turn_line(table, virtual)
     assert any(name in o.text for o in outs if o.chat == CHAT)
+
+
+def test_a_record_told_as_text_is_cut_between_lines_under_telegrams_limit() -> None:
+    lines = [f"{n}. " + "x" * 90 for n in range(100)]
+    told = pages(lines)
+    assert len(told) > 1 and all(len(text) <= MESSAGE_LIMIT for text in told)
+    assert "\n".join(told).splitlines() == lines

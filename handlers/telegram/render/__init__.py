@@ -28,8 +28,8 @@ from handlers.telegram.render.prompts import (
     speak_prompt,
     turn_prompt,
 )
-from handlers.telegram.render.reach import start_refused
-from handlers.telegram.render.reveal import drop_play_again, ending, my_card
+from handlers.telegram.render.reach import rejoined, start_refused
+from handlers.telegram.render.reveal import drop_play_again, ending, kept_game, my_card
 from handlers.telegram.render.show import show
 from handlers.telegram.render.status import status
 
@@ -49,12 +49,14 @@ __all__ = [
     "group_title",
     "isolate",
     "join_url",
+    "kept_game",
     "lobby",
     "lobby_message",
     "my_card",
     "private_event",
     "prompt",
     "public_line",
+    "rejoined",
     "seat_keyboard",
     "seat_name",
     "secret_prompt",

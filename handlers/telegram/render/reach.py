@@ -1,5 +1,6 @@
 """The lobby's countdown news and the players the bot cannot reach: the host's hello, the
-reminder, /extend, a lobby closed unstarted, and a player back in touch."""
+reminder, /extend, a lobby closed unstarted, a player back in touch, and a player who opens the
+private chat again in the middle of their game."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from handlers.telegram.render.common import (
     t_,
     time_of_day,
 )
+from handlers.telegram.render.reveal import my_card
+from handlers.telegram.render.status import now_doing
+
+EXTENDED_REF = "extend_msg"  # the lobby's /extend line, as the table remembers it
 
 
 def hello(table: Table) -> Out:
@@ -78,11 +83,11 @@ def closed(table: Table, e: dict) -> Out:
 
 
 def extended(table: Table, e: dict) -> Out:
-    """The group told who pushed the countdown back, and when it now ends."""
+    """The group told who pushed the countdown back, by how much and when it now ends: one
+    line, rewritten by each /extend after the first."""
     when = time_of_day(table, table.deadline() or 0)
-    return send_group(
-        table, t_(table, "extended", name=shown_name(e["name"]), m=e["minutes"], time=when), None
-    )
+    text = t_(table, "extended", name=shown_name(e["name"]), m=e["minutes"], time=when)
+    return edit_ref(table, EXTENDED_REF, text, None)
 
 
 def back(table: Table, e: dict) -> list[Out]:
@@ -105,3 +110,15 @@ def start_refused(table: Table) -> dict[str, str]:
     names = table.lobby_names()
     shown = joined(table, [isolate(names.get(user, "?")) for user in table.unreachable()])
     return {"names": shown, "button": t_(table, "btn_open_chat")}
+
+
+def rejoined(table: Table, seat: int, now: float) -> str:
+    """What a seated player reads on opening the private chat again during the game: their seat,
+    card and what they know (as /mycard), and the turn's state as the group knows it."""
+    view = table.speaking_to(table.user_at(seat))
+    turn = seat_name(view, view.state.turn)
+    lines = [my_card(table, seat, False), "", t_(view, f"status_{now_doing(view)}", name=turn)]
+    deadline = table.deadline()
+    if deadline is not None:
+        lines.append(t_(view, "status_left", s=max(int(deadline - now), 0)))
+    return "\n".join(lines)

@@ -1,5 +1,6 @@
 """A group's finished games as its members read them: the entry kept for each, the /history
-list, a record's file and caption, and the buttons that ask for them."""
+list, a record's file and caption, its text cut into messages, and the buttons that ask for
+them."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from handlers.telegram.render.table_links import TABLE_LINKS, replay_button, rep
 from handlers.telegram.texts import colour_name, t
 
 PER_ROW = 5  # Record buttons in a row of the /history list
+MESSAGE_LIMIT = 4096  # the characters of one Telegram message
 
 
 def record_button(lang: str, chat: int, game: int, label: str | None = None) -> list[str]:
@@ -81,8 +83,26 @@ def record_file(entry: dict[str, Any]) -> tuple[bytes, str]:
     return body.encode(), f"decapitation-{entry['game']}.json"
 
 
+def pages(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """`lines` cut, between lines, into messages of at most `limit` characters each (counted
+    with their markup, which Telegram does not count)."""
+    out: list[str] = []
+    page: list[str] = []
+    size = 0
+    for line in lines:
+        line = line[:limit]
+        if page and size + 1 + len(line) > limit:
+            out.append("\n".join(page).strip("\n"))
+            page, size = [], 0
+        size += len(line) + (1 if page else 0)
+        page.append(line)
+    if page:
+        out.append("\n".join(page).strip("\n"))
+    return [text for text in out if text]
+
+
 def record_caption(lang: str, title: str, entry: dict[str, Any]) -> str:
-    """The caption of a record sent privately: which game, and how to replay it."""
+    """The caption of a record's file sent privately: which game, and what the file is."""
     group = shown_name(title) if title else "—"
     return t(lang, "record_caption", group=group, date=when(entry["at"]))
 

@@ -1,12 +1,17 @@
-"""What can be read about a game: the final reveal, its timeline, and a player's own card."""
+"""What can be read about a game: the final reveal, its timeline, a kept game told from its
+record, and a player's own card."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from engine import captains, state_to_dict
 from engine import events as kinds
 from engine.cards import color
+from engine.records import replay_record
 from engine.state import GameState
 from engine.views import events_for, known_cards
-from handlers.session.table import Table
+from handlers.session.table import OVER_STATUS, Table
 from handlers.telegram.messages import DropButtons
 from handlers.telegram.presses import LOBBY, PlayAgain
 from handlers.telegram.render.board import public_line
@@ -23,7 +28,7 @@ from handlers.telegram.render.common import (
     t_,
 )
 from handlers.telegram.render.prompts import card_hint
-from handlers.telegram.render.records import end_buttons
+from handlers.telegram.render.records import end_buttons, when
 from handlers.telegram.texts import colour_name
 
 # The public events a timeline names: the decisions, not the turns that frame them.
@@ -40,7 +45,19 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     """The final reveal (a `finished` session event): who won and how long it took, every card,
     captains, set-aside cards, why, neutrals, a timeline."""
     r = finished["resolved"]
-    caps = r["captains"]
+    lines = verdict(table, r)
+    m, s = divmod(finished["seconds"], 60)
+    lines.append(t_(table, "end_length", m=m, s=s, turns=finished["turns"]))
+    lines += ["", *every_card(table, r["cards"], r["captains"], r["set_aside"])]
+    lines += neutral_lines(table, r)
+    lines += ["", t_(table, "timeline")]
+    lines += timeline(table)
+    return "\n".join(lines), play_again(table)
+
+
+def verdict(table: Table, r: dict) -> list[str]:
+    """The reveal's first lines (`r`: the engine's resolution): who won, the decapitation with
+    both cards and its declarations, why it worked or failed, and the winners."""
     winner = colour_name(table.lang, r["winner"])
     lines = [t_(table, "end_title", colour=winner)]
     yes_no = {True: t_(table, "btn_yes"), False: t_(table, "btn_no")}
@@ -67,13 +84,7 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     else:
         lines.append(t_(table, "end_success"))
     lines.append(t_(table, "end_winners", names=winners(table, r)))
-    m, s = divmod(finished["seconds"], 60)
-    lines.append(t_(table, "end_length", m=m, s=s, turns=finished["turns"]))
-    lines += ["", *every_card(table, cards, caps, r["set_aside"])]
-    lines += neutral_lines(table, r)
-    lines += ["", t_(table, "timeline")]
-    lines += timeline(table)
-    return "\n".join(lines), play_again(table)
+    return lines
 
 
 def neutral_lines(table: Table, r: dict) -> list[str]:
@@ -185,16 +196,16 @@ def winners(table: Table, r: dict) -> str:
     return t_(table, "name_sep").join(names) or t_(table, "winners_none")
 
 
-def timeline(table: Table, state: GameState | None = None) -> list[str]:
-    """A short public timeline of the game's decisions (in `state`, as the group knows it,
-    if given)."""
+def timeline(table: Table, state: GameState | None = None, last: int | None = 15) -> list[str]:
+    """The public timeline of the game's decisions (in `state`, as the group knows it, if
+    given): its `last` lines (None: all)."""
     lines = []
     for event in events_for(table.state if state is None else state, None):
         if event["type"] in TIMELINE_KINDS:
             line = public_line(table, event)
             if line:
                 lines.append(line)
-    return lines[-15:]
+    return lines if last is None else lines[-last:]
 
 
 def my_card(table: Table, seat: int, popup: bool, lang: str | None = None) -> str:
@@ -227,3 +238,25 @@ def my_card(table: Table, seat: int, popup: bool, lang: str | None = None) -> st
         lines += ["", t_(table, "mycard_learned")]
         lines += [labelled(table, seat_name(table, s), card(table, c)) for s, c in others.items()]
     return "\n".join(lines)
+
+
+def kept_game(lang: str, title: str, entry: dict[str, Any]) -> list[str]:
+    """A kept game told in `lang` from its record: which game, the reveal (for a game cancelled,
+    every card as it stood) and its whole timeline, line by line."""
+    state = replay_record(entry["record"])
+    data = {"chat": 0, "game": entry["game"], "status": OVER_STATUS, "lang": lang}
+    table = Table({**data, "title": title, "engine": state_to_dict(state), "seats": []})
+    group = shown_name(title) if title else "—"
+    lines = [t_(table, "record_title", group=group, date=when(entry["at"])), ""]
+    resolved = [e for e in events_for(state, None) if e["type"] == kinds.RESOLVED]
+    if resolved:
+        r = resolved[-1]
+        lines += verdict(table, r)
+        lines += ["", *every_card(table, r["cards"], r["captains"], r["set_aside"])]
+        lines += neutral_lines(table, r)
+    else:
+        cards = list(state.cards)
+        lines += [t_(table, "record_cancelled"), ""]
+        lines += every_card(table, cards, captains(state.cards), list(state.set_aside))
+    decisions = timeline(table, state, last=None) or [t_(table, "status_nothing")]
+    return [*lines, "", t_(table, "timeline"), *decisions]
