@@ -24,6 +24,7 @@ from handlers.telegram.chats import (
     is_admin,
     may_manage_here,
     own_lang,
+    unreached,
 )
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
@@ -124,7 +125,7 @@ async def press_lobby(
         if press.key not in CHOICES:  # the button naming a row of choices: nothing changes
             raise Refused("bad_button")
         return t(answer_lang(table, user), f"set_{press.key}", v=table.settings[press.key])
-    step = await _lobby_decision(context, button, table)
+    step = await _lobby_decision(context, button, table, answer)
     answer.ready = ""
     saved = await hub.handle(context, loaded, step, update.update_id, answer)
     if saved.table is not None and isinstance(press, Toggle | Choose):
@@ -135,7 +136,9 @@ async def press_lobby(
     return ""
 
 
-async def _lobby_decision(context: BotContext, button: Button, table: Table) -> hub.Step:
+async def _lobby_decision(
+    context: BotContext, button: Button, table: Table, answer: PressAnswer
+) -> hub.Step:
     """The step a host's lobby press takes (Start first asks Telegram what it must know)."""
     now = context.runtime.clock
     match button.press:
@@ -150,6 +153,7 @@ async def _lobby_decision(context: BotContext, button: Button, table: Table) -> 
         case Settings(False):
             return _lobby_step(context, button, lambda current: current.show_lobby())
         case Start():
+            await _all_reachable(context, button, table, answer)
             can_delete = table.data.get(BOT_CAN_DELETE)
             if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
                 can_delete = await bot_can_delete(context, button.chat)
@@ -158,6 +162,20 @@ async def _lobby_decision(context: BotContext, button: Button, table: Table) -> 
                 context, button, lambda current: current.start(now(), seed, can_delete)
             )
     raise Refused("bad_button")
+
+
+async def _all_reachable(
+    context: BotContext, button: Button, table: Table, answer: PressAnswer
+) -> None:
+    """Before a deal, ask Telegram whether every player can still get their card (someone may
+    have blocked the bot since joining): anyone who cannot is named in the lobby, and Start is
+    refused naming them."""
+    blocked = await unreached(context, [user for user, _ in table.players])
+    if not blocked:
+        return
+    await hub.note_unreachable(context, table, blocked)
+    answer.table = (await hub.read(context, button.chat)).table
+    raise Refused("unreachable_start")
 
 
 def _lobby_step(context: BotContext, button: Button, decide: Callable) -> hub.Step:

@@ -3,11 +3,12 @@ the host-or-admin rule asked of it, and replying where a command was sent."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import TelegramError
+from telegram.constants import ChatAction, ChatMemberStatus, ChatType, ParseMode
+from telegram.error import Forbidden, TelegramError
 
 from handlers.session.base import may_manage
 from handlers.session.table import NAME_MAX, Table, fitted
@@ -93,6 +94,23 @@ async def bot_can_delete(context: BotContext, chat: int) -> bool:
     except TelegramError:
         return False
     return bool(getattr(member, "can_delete_messages", False))
+
+
+async def unreached(context: BotContext, users: list[int]) -> list[int]:
+    """Those of `users` the bot cannot message privately now (blocked, or never started): a
+    chat action to each, at once, refused with Forbidden. Any other fault says nothing."""
+
+    async def refused(user: int) -> bool:
+        try:
+            await context.bot.send_chat_action(user, ChatAction.TYPING)
+        except Forbidden:
+            return True
+        except TelegramError:
+            return False
+        return False
+
+    answers = await asyncio.gather(*(refused(user) for user in users))
+    return [user for user, no in zip(users, answers, strict=True) if no]
 
 
 def is_group(update: Update) -> bool:

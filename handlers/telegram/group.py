@@ -3,8 +3,10 @@ upgrades to a supergroup, timers, and failures."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
@@ -12,7 +14,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram import hub
-from handlers.telegram.chats import bot_can_delete, is_group
+from handlers.telegram.chats import bot_can_delete, is_group, unreached
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, migrate, removed, shown
 from handlers.telegram.messages import Delete
@@ -76,16 +78,18 @@ async def wake(update: Wake, context: BotContext) -> None:
     """A timer fired: apply whatever deadline has passed."""
     runtime = context.runtime
     seed = runtime.seed()
-    rights: dict[str, bool] = {}  # a lobby about to deal: may the bot delete messages?
+    # A lobby about to deal: may the bot delete messages? Who can no longer get a card?
+    rights: dict[str, Any] = {}
 
     def due(table: Table | None) -> Decided:
         if table is None:
             return Decided(None)
         now, wake_at = runtime.clock(), table.next_wake()
         if wake_at is not None and now >= wake_at:
-            if must_ask_rights(table, now) and "can_delete" not in rights:
-                rights["ask"] = True  # Telegram never said: ask, then come back
+            if deals_now(table, now) and "blocked" not in rights:
+                rights["ask"] = table  # ask Telegram, then come back
                 return Decided(None)
+            table.lost_touch(rights.get("blocked", []))  # dealt without, if enough remain
             table.deal_with(seed, rights.get("can_delete"))  # should a countdown start it
             return shown(context, table, table.catch_up(now))
         # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
@@ -103,16 +107,25 @@ async def wake(update: Wake, context: BotContext) -> None:
         return Decided(None)
 
     await hub.handle(context, await hub.read(context, update.chat), due)
-    if rights.pop("ask", False):
-        rights["can_delete"] = await bot_can_delete(context, update.chat)
+    lobby = rights.pop("ask", None)
+    if lobby is not None:
+        players = [user for user, _ in lobby.players]
+        asked = [unreached(context, players)]
+        if lobby.data.get(BOT_CAN_DELETE) is None:  # Telegram never said
+            asked.append(bot_can_delete(context, update.chat))
+        answers = await asyncio.gather(*asked)
+        rights["blocked"] = answers[0]
+        if len(answers) > 1:
+            rights["can_delete"] = answers[1]
         await hub.handle(context, await hub.read(context, update.chat), due)
 
 
-def must_ask_rights(table: Table, now: float) -> bool:
-    """A lobby whose countdown has ended may deal, with no word yet of the bot's rights."""
+def deals_now(table: Table, now: float) -> bool:
+    """A lobby whose countdown has ended and that deals by itself: Telegram is asked first who
+    can still get a card (and, when it never said, whether the bot may delete messages)."""
     deadline = table.deadline()
     ended = deadline is not None and now >= deadline
-    return table.status == LOBBY and ended and table.data.get(BOT_CAN_DELETE) is None
+    return table.status == LOBBY and ended and table.starts_itself()
 
 
 def same_time(a: float, b: float) -> bool:

@@ -96,9 +96,11 @@ def test_a_player_lost_mid_game_is_told_back_in_the_group_with_their_card(
     table = Table.of(bot, 4, lang=lang)
     table.open()
     guest = table.players[1]
-    bot.fake.block(guest.user)  # after joining: the bot learns it at the deal
     table.start(seed=3)
     seat = table.seat_of(guest)
+    bot.fake.block(guest.user)  # after the deal: the bot learns it at their turn's prompt
+    while table.state.turn != seat:
+        table.scout_and_done(table.state.turn, seat)
     assert table.data()["unreachable"] == [guest.id]
     guest.private("/start")
     assert table.group_texts()[-1] == table.t("back_game", name=table.seat_label(seat))
@@ -245,19 +247,20 @@ def test_a_redelivered_start_tells_the_group_once(lambda_bot: LambdaBot) -> None
     assert table.group_texts().count(back) == 1
 
 
-def test_play_again_keeps_naming_a_player_the_bot_lost(lambda_bot: LambdaBot) -> None:
+def test_play_again_names_a_player_the_bot_lost_before_dealing(lambda_bot: LambdaBot) -> None:
     table = Table.of(lambda_bot, 4)
     table.open()
     guest = table.players[1]
-    lambda_bot.fake.block(guest.user)
     state = table.start(seed=3)
+    lambda_bot.fake.block(guest.user)  # after the deal
     table.decapitate(state.first, state.first % 4 + 1)
     table.players[2].press(table.t("btn_play_again"), table.ending())
     lobby = table.lobby_message()
-    assert warning(table, guest) in lobby.text
     assert table.players[2].press(table.t("btn_start"), lobby) == table.t(
         "unreachable_start", names=isolate(guest.name), button=table.t("btn_open_chat")
     )
+    assert warning(table, guest) in table.lobby_message().text
+    assert table.data()["status"] == "lobby"
 
 
 def test_a_lobby_closed_by_its_countdown_leaves_no_live_remove_keyboard(bot: Bot) -> None:
@@ -269,3 +272,34 @@ def test_a_lobby_closed_by_its_countdown_leaves_no_live_remove_keyboard(bot: Bot
     bot.advance(300)
     assert table.data()["status"] == "cancelled"
     assert table.fake.message(table.group, keyboard.message_id).buttons == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_player_who_blocked_the_bot_after_joining_is_named_at_start_and_nobody_is_dealt(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 5, lang=lang)
+    table.open()
+    gone = table.players[2]
+    bot.fake.block(gone.user)
+    answer = table.host.press(table.t("btn_start"), table.lobby_message())
+    button = table.t("btn_open_chat")
+    assert answer == table.t("unreachable_start", names=isolate(gone.name), button=button)
+    assert table.data()["status"] == "lobby"
+    assert warning(table, gone) in table.lobby_message().text
+    assert not any("🃏" in text for p in table.players for text in p.texts())  # no card dealt
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_countdown_deals_without_a_player_who_blocked_the_bot_when_enough_remain(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 5, lang=lang)
+    table.open()
+    gone = table.players[3]
+    bot.fake.block(gone.user)
+    bot.seed = 3
+    bot.advance(300)
+    assert table.data()["status"] == "playing"
+    assert gone.name not in table.state.names
+    assert len(table.state.names) == 4

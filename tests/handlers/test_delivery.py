@@ -15,21 +15,21 @@ def test_player_the_bot_cannot_reach_is_named_with_a_button_and_the_game_goes_on
     table = Table.of(bot, 4)
     host = table.host
     table.open()
-    bot.fake.block(host.user)  # after opening the lobby: the bot learns it at the deal
     state = table.start(seed=WORKED_EXAMPLE_SEED)
     seat = table.seat_of(host)
+    bot.fake.block(host.user)  # after the deal: the bot learns it at the next private message
+    while table.state.turn != seat:
+        table.scout_and_done(table.state.turn, seat)
     warning = next(m for m in table.group_messages() if m.text.startswith("⚠️"))
     assert warning.text.startswith(f"⚠️ I can't send {table.seat_label(seat)} private messages.")
     (button,) = warning.buttons[0]
     assert button.text == table.t("btn_open_chat") and button.url.startswith("https://t.me/")
-    assert host.texts() == [table.t("lobby_hello", group=f"\u2068{GROUP_TITLE}\u2069")]
     assert table.data()["status"] == "playing"
 
-    # The others play on; when the host's turn comes, the host opens the chat from the button.
-    while table.state.turn != seat:
-        table.scout_and_done(table.state.turn, seat)
+    # The host opens the chat from the button: welcomed, shown their seat, and their turn.
+    before = len(host.texts())
     host.press(button.text, warning)
-    texts = host.texts()[1:]  # answered with the game, not the welcome
+    texts = host.texts()[before:]  # answered with the game, not the welcome
     assert texts[0].startswith(f"You sit in seat {seat} in \u2068{GROUP_TITLE}\u2069.")
     assert not any(text.startswith("Hello! I host Decapitation") for text in texts)
     assert host.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
@@ -69,13 +69,14 @@ def host_is_the_spy(state) -> bool:
 
 
 def unreachable_spy(bot: Bot, seconds: int) -> tuple[Table, GameState]:
-    """A six-player Spy game whose Spy (the host) blocked the bot after opening the lobby."""
+    """A six-player Spy game whose Spy (the host) blocked the bot after the deal."""
     seed, _ = find_seed(6, Variants(spy=True), host_is_the_spy)
     table = Table.of(bot, 6)
     table.open()
-    bot.fake.block(table.host.user)  # after opening the lobby: the bot learns it at the deal
     table.configure(spy=True, spy_seconds=seconds)
-    return table, table.start(seed)
+    state = table.start(seed)
+    bot.fake.block(table.host.user)  # after the deal: the bot learns it when the Spy is asked
+    return table, state
 
 
 def test_unreachable_spy_is_not_named_when_the_secret_wait_begins_or_ends(bot: Bot) -> None:
@@ -97,14 +98,14 @@ def host_holds_the_x(state) -> bool:
 
 
 def unreachable_turncoat(bot: Bot, seconds: int) -> tuple[Table, GameState, int]:
-    """A seven-player Turncoat game whose X holder (the host) blocked the bot after opening
-    the lobby."""
+    """A seven-player Turncoat game whose X holder (the host) blocked the bot after the
+    deal."""
     seed, _ = find_seed(7, Variants(turncoat=True), host_holds_the_x)
     table = Table.of(bot, 7)
     table.open()
-    bot.fake.block(table.host.user)  # after opening the lobby: the bot learns it at the deal
     table.configure(turncoat=True, turncoat_seconds=seconds)
     state = table.start(seed)
+    bot.fake.block(table.host.user)  # after the deal: the bot learns it when the X is offered
     holder = table.seat_of(table.host)
     assert is_x(state.cards[holder - 1])
     return table, state, holder
@@ -147,13 +148,13 @@ def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart_from_the_first_two)
     table = Table.of(lambda_bot, 7)
     table.open()
-    lambda_bot.fake.block(table.host.user)  # the host, who plays first, blocked the bot
     table.configure(turncoat=True, turncoat_seconds=30)
     state = table.start(seed)
     assert table.seat_of(table.host) == state.first
-    table.host.private("/start")
-    table.scout(state.first, state.first % 7 + 1)
-    table.host.private("/start")  # again, inside the window
+    lambda_bot.fake.block(table.host.user)  # the host, who plays first, blocks the bot now
+    table.scout_in_group(state.first, state.first % 7 + 1)  # the result cannot reach them
+    assert table.data()["unreachable"] == [table.host.id]
+    table.host.private("/start")  # opens the chat again, inside the window
     assert table.t("btn_done") not in table.host.labels()
     lambda_bot.advance(30)
     assert table.host.labels() == [table.t("btn_done")]
