@@ -125,6 +125,16 @@ class Saved:
         return self.item.version if self.item is not None else None
 
 
+_aside: list[ThreadPoolExecutor] = []  # the process's one thread for timers sent beside saves
+
+
+def _beside() -> ThreadPoolExecutor:
+    """The thread a timer goes out on beside a save (one a process, kept for warm runs)."""
+    if not _aside:
+        _aside.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="timer"))
+    return _aside[0]
+
+
 def _settle(timer: Future | None) -> None:
     """Wait for a timer sent beside a save that failed (its own failure is the save's)."""
     if timer is not None:
@@ -148,7 +158,6 @@ class Host:
         self.wake = wake or (lambda chat, when: None)
         self.clock = clock
         self.aside = aside  # `wake` is a network call (SQS): an update's goes beside its save
-        self._timers: ThreadPoolExecutor | None = None
 
     def load(self, chat: int, also: Collection[str] = ()) -> Loaded:
         """The group's item (following its upgrade to a supergroup), read once, with the small
@@ -234,9 +243,7 @@ class Host:
         if not (self.aside and redelivered):
             self.wake(chat, when)
             return None
-        if self._timers is None:
-            self._timers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="timer")
-        return self._timers.submit(self.wake, chat, when)
+        return _beside().submit(self.wake, chat, when)
 
     def _save(self, item: Item, ending: Ending | None) -> None:
         """Save `item`. A game that ends in this change (`ending`) is counted in its statistics
