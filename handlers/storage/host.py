@@ -227,8 +227,9 @@ class Host:
             if change.outs:
                 self.wake(loaded.chat, now + LEASE)
             raise
-        if timer is not None:
-            timer.result()  # a timer lost: the update fails, and its redelivery sets it again
+        if timer is not None and timer.exception() is not None:
+            # Tried once more; lost again, the update fails and its redelivery sets it.
+            self.wake(loaded.chat, deadline)
         keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
         outs = outs_of(taken) + list(change.outs)
         done = Item(saved.key, version + 1, new.data, saved.expires_at)
