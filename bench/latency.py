@@ -36,21 +36,20 @@ Before (8 games, seeds 100-107, 60 ms a Bot API call, 8 ms an AWS call):
 
 After (the same games; the timer message sent beside the save, the scout's result shown in the
 prompt scouted from so that the invitation to speak is the chat's one new message; the machine
-then far busier, load 11 on two cores, which staggers the calls a batch starts side by side and
-shows Start's eight messages as three rounds where its code has two):
+busier than before, load 8 on two cores against 4, which staggers calls begun side by side):
 
     update                n cpu TG AWS model  p99 bare  msg    x  p99  ans late
-    /newgame              8  25  1   2  1.00 1.00   62  152 1.10 1.92 1.78   96
-    join                 32  31  2   2  1.56 1.59   77  250 1.63 2.66 2.28   85 *
-    Start                 8  82  3   2  1.74 2.26  289  383 1.05 1.26 1.12   39 *
-    scout menu           16  20  1   1  1.00 1.59   46  144 1.18 2.48 1.60   43
-    scout                16  41  1   2  1.00 1.55   94  210 1.23 2.29 1.59   52
-    Done                 16  51  1   2  1.00 1.00  186  225 0.86 1.80 1.19   71
-    timer: nothing due   48   2  0   1  0.13 0.14   15   22 0.24 0.77 0.24    0
-    timer: turn runs out  8  44  1   3  1.07 1.07  106  197 1.08 1.74 1.42   49
-    decapitate menu       8  19  1   1  0.92 0.92   31  129 1.21 1.56 1.25    6
-    decapitate: target    8  18  1   1  0.92 0.92   27  132 1.28 1.60 1.45   17
-    decapitate: Confirm   8  45  1   3  1.07 1.07  222  485 1.63 4.57 1.79   46
+    /newgame              8  19  1   2  1.00 1.00   45  128 1.06 1.64 1.49   57
+    join                 32  24  2   2  1.60 1.63   49  187 1.50 2.86 1.99   53 *
+    Start                 8  67  2   2  1.42 1.84  143  280 1.28 2.39 1.43   25 *
+    scout menu           16  15  1   1  0.96 1.00   31  111 1.04 1.50 1.21   17
+    scout                16  30  1   2  1.00 1.07   84  161 1.00 1.55 1.26   37
+    Done                 16  39  1   2  1.00 1.58  100  166 0.94 1.38 1.27   38
+    timer: nothing due   48   2  0   1  0.12 0.14   13   18 0.20 0.57 0.20    0
+    timer: turn runs out  8  30  1   3  1.08 1.08  123  158 0.80 1.34 0.98   22
+    decapitate menu       8  15  1   1  0.91 0.92   32   93 0.86 1.88 0.92    7
+    decapitate: target    8  14  1   1  0.91 0.92   31   94 0.88 2.06 0.92    5
+    decapitate: Confirm   8  39  1   3  1.07 1.08  195  269 0.99 3.89 1.12   40
 
 What is left: Start sends the first player's card, then their turn prompt (two rounds: the card
 stays a message of its own, as every later prompt edit replaces its message's text); a join by
