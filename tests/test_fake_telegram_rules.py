@@ -179,6 +179,26 @@ def test_delay_next_slows_the_answer(fake_telegram: FakeTelegram) -> None:
     assert time.monotonic() - started >= 0.2
 
 
+def test_latency_is_sat_out_by_every_call_and_off_by_default(
+    fake_telegram: FakeTelegram,
+) -> None:
+    fake = fake_telegram
+    alice = fake.add_user("Alice", started=True)
+
+    async def scenario(bot: telegram.Bot) -> None:
+        await bot.send_message(alice.id, "one")
+
+    run(fake, scenario)
+    assert fake.slept == []
+    before = len(fake.calls)
+    fake.latency = 0.06
+    run(fake, scenario)
+    slowed = fake.calls[before:]
+    assert {c.method for c in slowed} >= {"getMe", "sendMessage"}
+    assert fake.slept == [0.06] * len(slowed)
+    assert fake.texts(alice) == ["one", "one"]
+
+
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 def test_group_flood_limit_when_enabled() -> None:

@@ -93,7 +93,7 @@ def application():
     queue = env.get("TIMER_QUEUE_URL")
     timers = SqsTimers(queue, clock=clock) if queue else None
     runtime = Runtime(
-        Host(store, timers, clock),
+        Host(store, timers, clock, aside=True),
         clock,
         _hooks.get("seed") or (lambda: None),
         username=(env.get("BOT_USERNAME") or "").strip().lstrip("@"),

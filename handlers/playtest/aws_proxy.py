@@ -11,7 +11,9 @@ request, and can be told to
   its developer guide), and another transaction on one of them is cancelled with the reason
   TransactionConflict;
 - refuse the next few matching plain writes so, as if a transaction held their item;
-- keep a request from moto until an event is set, as a request slow on its way is."""
+- keep a request from moto until an event is set, as a request slow on its way is;
+- delay every request by `latency` seconds on its way, as the network between a function and
+  AWS does (off by default)."""
 
 from __future__ import annotations
 
@@ -175,7 +177,7 @@ class AwsProxy:
     the plain writes refused for a transaction in progress. Listens on 127.0.0.1 only, forwards
     to a loopback upstream only, and stops after `lifetime` seconds if nobody stops it before."""
 
-    def __init__(self, upstream: str, *, lifetime: float = LIFETIME) -> None:
+    def __init__(self, upstream: str, *, lifetime: float = LIFETIME, latency: float = 0.0) -> None:
         parts = urlsplit(upstream)
         if parts.scheme != "http" or not parts.hostname or not _is_loopback(parts.hostname):
             raise ValueError(
@@ -184,6 +186,8 @@ class AwsProxy:
         self.upstream_host = parts.hostname
         self.upstream_port = parts.port or 80
         self.lifetime = lifetime
+        self.latency = latency  # seconds every request waits on its way to moto
+        self.slept: list[float] = []  # the latency each request sat out, in order
         self.requests: list[str] = []
         self.dropped: list[str] = []
         self.conflicts: list[str] = []
@@ -320,6 +324,9 @@ class AwsProxy:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as AWS serves its clients
+            # An answer's head and body are written apart: with Nagle's algorithm on, the body
+            # waits for the client's delayed ACK (40 ms), a stall AWS's answers never have.
+            disable_nagle_algorithm = True
             timeout = IDLE_TIMEOUT
 
             def setup(self) -> None:
@@ -391,6 +398,10 @@ class AwsProxy:
         body = handler.rfile.read(length) if length else b""
         target = handler.headers.get("X-Amz-Target", "")
         fault = self._take_fault(target, body)
+        if self.latency > 0:
+            with self._lock:
+                self.slept.append(self.latency)
+            time.sleep(self.latency)
         if fault is not None and fault.kind == WAIT and fault.until is not None:
             fault.reached.set()
             fault.until.wait(fault.seconds)
@@ -512,7 +523,9 @@ def _client_gave_up(handler: BaseHTTPRequestHandler, seconds: float) -> bool:
 
 
 @contextmanager
-def proxy(upstream: str, *, lifetime: float = LIFETIME) -> Iterator[AwsProxy]:
+def proxy(
+    upstream: str, *, lifetime: float = LIFETIME, latency: float = 0.0
+) -> Iterator[AwsProxy]:
     """An `AwsProxy` in front of `upstream` while the block runs."""
-    with AwsProxy(upstream, lifetime=lifetime) as running:
+    with AwsProxy(upstream, lifetime=lifetime, latency=latency) as running:
         yield running

@@ -20,6 +20,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Collection
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -124,6 +125,23 @@ class Saved:
         return self.item.version if self.item is not None else None
 
 
+_aside: list[ThreadPoolExecutor] = []  # the process's one thread for timers sent beside saves
+
+
+def _beside() -> ThreadPoolExecutor:
+    """The thread a timer goes out on beside a save (one a process, kept for warm runs)."""
+    if not _aside:
+        _aside.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="timer"))
+    return _aside[0]
+
+
+def _settle(timer: Future | None) -> None:
+    """Wait for a timer sent beside a save that failed (its own failure is the save's)."""
+    if timer is not None:
+        with suppress(Exception):
+            timer.result()
+
+
 class Host:
     """Reads a group's item once, saves a change to it conditionally with the messages it owes,
     and marks them delivered; wakes tables on time. It never decides or renders anything."""
@@ -133,10 +151,13 @@ class Host:
         store: GameStore,
         wake: Callable[[int, float], None] | None = None,
         clock: Callable[[], float] = time.time,
+        *,
+        aside: bool = False,
     ) -> None:
         self.store = store
         self.wake = wake or (lambda chat, when: None)
         self.clock = clock
+        self.aside = aside  # `wake` is a network call (SQS): an update's goes beside its save
 
     def load(self, chat: int, also: Collection[str] = ()) -> Loaded:
         """The group's item (following its upgrade to a supergroup), read once, with the small
@@ -189,24 +210,41 @@ class Host:
         new.data["owed"] = to_stored(kept)
         before = Table(item.data).next_wake() if item is not None else None
         deadline = new.next_wake()
+        timer = None
         if deadline is not None and deadline != before:  # an unchanged one is set already
-            self.wake(loaded.chat, deadline)  # before the save: a run that dies after loses none
+            timer = self._arm(loaded.chat, deadline, update_id is not None)
         saved = Item(game_key(loaded.chat), version, new.data, self._game_expiry(new))
         try:
             self._save(saved, change.ending)
         except Conflict:
+            _settle(timer)
             raise
         except Exception:
             # No answer (a timeout, say): the write may have been applied, its messages owed
             # under this run's lease. A timer at the lease's end sends them then, as for a run
             # busy elsewhere, should nobody come back before.
+            _settle(timer)
             if change.outs:
                 self.wake(loaded.chat, now + LEASE)
             raise
+        if timer is not None and timer.exception() is not None:
+            # Tried once more; lost again, the update fails and its redelivery sets it.
+            self.wake(loaded.chat, deadline)
         keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
         outs = outs_of(taken) + list(change.outs)
         done = Item(saved.key, version + 1, new.data, saved.expires_at)
         return Saved(loaded.chat, new, outs, keys=keys, item=done)
+
+    def _arm(self, chat: int, when: float, redelivered: bool) -> Future | None:
+        """Set the table's timer for `when`. An update's change sends it beside its save (a
+        network call of its own, off the critical path): should the run die between the two,
+        Telegram delivers the update again and that redelivery sets it again (`answer_again`).
+        A run nobody delivers again (a timer's) sets it first, so that one dying after the save
+        loses none."""
+        if not (self.aside and redelivered):
+            self.wake(chat, when)
+            return None
+        return _beside().submit(self.wake, chat, when)
 
     def _save(self, item: Item, ending: Ending | None) -> None:
         """Save `item`. A game that ends in this change (`ending`) is counted in its statistics
@@ -232,6 +270,9 @@ class Host:
         now = self.clock()
         mine = f"u{update_id}"
         leases = [b.lapses for b in loaded.owed() if b.key == mine and not b.lapsed(now)]
+        deadline = Table(loaded.item.data).next_wake() if loaded.item is not None else None
+        if self.aside and deadline is not None:  # the first run may have died before setting it
+            self.wake(loaded.chat, deadline)
         saved = self._claim(loaded, now)
         saved.repeated, saved.busy_until = True, max(leases, default=None)
         return saved

@@ -74,13 +74,34 @@ def test_the_scout_result_still_reaches_only_the_scout_privately(
     seen = card_name(lang, state.cards[target - 1])
     result = table.t_in(lang, "scout_result", target=table.seat_label(target), card=seen)
     news = {p.id: p.texts()[before[p.id] :] for p in table.players}
-    assert news[scout.id] == [result, table.t_in(lang, "prompt_speak")]
+    # One new message, the invitation to speak; the result shows in the prompt scouted from.
+    assert news[scout.id] == [table.t_in(lang, "prompt_speak")]
+    assert result in scout.texts()[: before[scout.id]]
     assert scout.prompt().button_labels == [table.t_for(scout, "btn_done")]
     for player in table.players:
         if player is not scout:
             assert news[player.id] == [], (player, news[player.id])
     line = table.t("scouted_line", name=table.seat_label(first), target=table.seat_label(target))
     assert line in table.board().text
+
+
+def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_speak(
+    lambda_bot: LambdaBot,
+) -> None:
+    """One moment, one new message in the scout's chat (one Telegram round): the prompt they
+    scouted from turns into what they saw, and the invitation to speak follows it."""
+    table = Table.of(lambda_bot, 5)
+    table.open()
+    state = table.start(seed=32)
+    first, target = state.first, state.first % 5 + 1
+    scout = table.player_at(first)
+    prompt, before = scout.prompt(), len(scout.messages())
+    table.scout(first, target)
+    seen = card_name("en", state.cards[target - 1])
+    result = table.t("scout_result", target=table.seat_label(target), card=seen)
+    assert scout.texts()[before:] == [table.t("prompt_speak")]
+    assert table.fake.message(scout.id, prompt.message_id).text == result
+    assert table.fake.message(scout.id, prompt.message_id).buttons == []
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

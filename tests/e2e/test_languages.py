@@ -108,7 +108,8 @@ def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> N
     assert ben.press(table.seat_label(target, "zh")) is None  # no toast: the prompt says it
     code = table.state.cards[target - 1]
     seen = zh("scout_result", target=table.seat_label(target, "zh"), card=card_name("zh", code))
-    assert ben.texts()[-2] == seen
+    # The prompt scouted from shows what Ben saw; the invitation to speak is the one new message.
+    assert ben.texts()[-3:] == [seen, zh("hurry", s=15), zh("prompt_speak")]
     assert ben.prompt().text == zh("prompt_speak")
     scouted = f"🔍 {table.seat_label(mine)} scouted {table.seat_label(target)}."
     assert scouted in table.board().text

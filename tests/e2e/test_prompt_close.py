@@ -15,7 +15,7 @@ from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_waits
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
-from handlers.telegram.texts import colour_name
+from handlers.telegram.texts import card_name, colour_name
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 
@@ -35,6 +35,17 @@ def assert_closed(table: Table, player: Player, message: FakeMessage, key: str, 
     shown = now(player, message)
     assert shown.buttons == []
     assert shown.text == table.t_for(player, key, **kw)
+
+
+def assert_saw(table: Table, player: Player, message: FakeMessage, target: int, code: str) -> None:
+    """The prompt scouted from has no buttons left and says, in the scout's language, what the
+    scout saw (the result shown where they chose)."""
+    shown = now(player, message)
+    lang = player.lang or table.lang
+    card = card_name(lang, code)
+    seen = table.t_for(player, "scout_result", target=table.seat_label(target, lang), card=card)
+    assert shown.buttons == []
+    assert shown.text.startswith(seen.replace("<b>", "").replace("</b>", "")), shown.text
 
 
 def late_press(table: Table, player: Player, message: FakeMessage) -> str | None:
@@ -77,8 +88,7 @@ def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) 
     turn = first.prompt()
     target = next(s for s in range(1, 6) if s != state.first)
     table.scout(state.first, target)
-    name = table.seat_label(target, lang)
-    assert_closed(table, first, turn, "closed_scout", target=name)
+    assert_saw(table, first, turn, target, state.cards[target - 1])
     speak = first.prompt()
     table.done(state.first)
     assert_closed(table, first, speak, "closed_end_turn")
@@ -182,7 +192,7 @@ def test_a_cancelled_game_closes_every_open_prompt(lambda_bot: LambdaBot, lang: 
     table.host.say("/cancel")
     assert table.data()["status"] == "cancelled"
     assert_closed(table, turncoat, offer, "closed_cancelled")
-    assert_closed(table, first, turn, "closed_scout", target=table.seat_label(holder, lang))
+    assert_saw(table, first, turn, holder, state.cards[holder - 1])
     for player in table.players:
         assert live(player) == []
 

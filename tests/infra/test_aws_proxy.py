@@ -70,6 +70,19 @@ def test_calls_pass_through_untouched(
     assert running.requests == [PUT_ITEM, GET_ITEM] and running.dropped == []
 
 
+def test_latency_is_sat_out_by_every_request_and_off_by_default(
+    aws_env: None, running: AwsProxy, table: str, moto_server: str
+) -> None:
+    put(one_try(running.url), table, "a", "one")
+    assert running.slept == []
+    with proxy(moto_server, latency=0.008) as slow:
+        client = one_try(slow.url)
+        put(client, table, "a", "two")
+        got = client.get_item(TableName=table, Key={"pk": {"S": "a"}}, ConsistentRead=True)
+    assert got["Item"]["v"] == {"S": "two"}
+    assert slow.requests == [PUT_ITEM, GET_ITEM] and slow.slept == [0.008, 0.008]
+
+
 def test_a_dropped_answer_is_applied_and_the_connection_closed_unanswered(
     aws_env: None, running: AwsProxy, table: str, moto_clients: Callable[[str], Any]
 ) -> None:

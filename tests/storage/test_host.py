@@ -3,12 +3,15 @@ owed batches and their lease, and the acknowledgement that follows the sending."
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from handlers.session.table import Table
 from handlers.storage.host import LEASE, Change, Host, Loaded, Saved
 from handlers.storage.keys import game_key, prefs_key
 from infra.store import Conflict, Item
+from tests.storage.conftest import START
 
 CHAT = -100
 HELLO = {"op": "send", "chat": CHAT, "text": "hello"}
@@ -237,3 +240,84 @@ def test_a_change_whose_save_has_no_answer_sets_a_timer_at_its_lease_end(
     assert woken == [(CHAT, clock.now + LEASE)]
     clock.now += LEASE
     assert saying(host, None, None).outs == [HELLO]  # the timer's run
+
+
+def counting_down(table: Table | None) -> Table:
+    """A lobby with a deadline (so its change sets a timer)."""
+    table = lobby(table)
+    table.data["deadline"] = START + 60
+    return table
+
+
+def test_an_updates_timer_goes_out_while_its_save_is_under_way(store, clock) -> None:
+    """Off the critical path: the timer message and the conditional write travel together."""
+    saving = threading.Event()
+    seen: list[bool] = []
+    save = store.save
+
+    def save_seen(item: Item) -> Item:
+        saving.set()
+        return save(item)
+
+    def wake(chat: int, when: float) -> None:
+        seen.append(saving.wait(2.0))  # a wake sent before the save never sees it begin
+
+    store.save = save_seen
+    host = Host(store, wake, clock, aside=True)
+    loaded = host.load(CHAT)
+    host.save(loaded, Change(counting_down(loaded.table), [HELLO]), 1)
+    assert seen == [True]
+    assert host.load(CHAT).item.data["deadline"] == START + 60
+
+
+def test_a_redelivery_sets_the_timer_again_after_a_run_that_lost_it(store, clock) -> None:
+    """A run that dies (or fails) once its save is in but before its timer is: Telegram
+    delivers the update again, and that redelivery sets the table's timer."""
+    woken: list[tuple[int, float]] = []
+
+    def wake(chat: int, when: float) -> None:
+        if len(woken) < 2:  # the timer beside the save, and the try after it
+            woken.append((0, 0.0))
+            raise TimeoutError("no answer")
+        woken.append((chat, when))
+
+    host = Host(store, wake, clock, aside=True)
+    loaded = host.load(CHAT)
+    with pytest.raises(TimeoutError):
+        host.save(loaded, Change(counting_down(loaded.table), [HELLO]), 1)
+    assert host.load(CHAT).applied(1)
+    again = saying(host, 1, HELLO)
+    assert again.repeated and woken[2:] == [(CHAT, START + 60)]
+
+
+def test_a_timer_lost_beside_the_save_is_sent_again_at_once(store, clock) -> None:
+    """The save is in: one lost timer message is sent again before the run goes on."""
+    woken: list[tuple[int, float]] = []
+
+    def wake(chat: int, when: float) -> None:
+        woken.append((chat, when))
+        if len(woken) == 1:
+            raise TimeoutError("no answer")
+
+    host = Host(store, wake, clock, aside=True)
+    loaded = host.load(CHAT)
+    saved = host.save(loaded, Change(counting_down(loaded.table), [HELLO]), 1)
+    assert saved.version == 1 and woken == [(CHAT, START + 60)] * 2
+
+
+def test_a_timers_run_sets_the_next_timer_before_its_save(store, clock) -> None:
+    """A run with no update to be delivered again (a timer's) keeps the order that loses no
+    timer: the timer first, then the save."""
+    saves: list[int] = []
+    save = store.save
+
+    def save_counted(item: Item) -> Item:
+        saves.append(1)
+        return save(item)
+
+    store.save = save_counted
+    seen: list[int] = []
+    host = Host(store, lambda chat, when: seen.append(len(saves)), clock, aside=True)
+    loaded = host.load(CHAT)
+    host.save(loaded, Change(counting_down(loaded.table), [HELLO]), None)
+    assert seen == [0] and saves == [1]

@@ -57,6 +57,7 @@ class Core:
         callback_timeout: float = 15.0,
         poll_timeout_cap: float = 1.0,
         rate_limits: bool = False,
+        latency: float = 0.0,
     ) -> None:
         self.token = token
         prefix = token.split(":", 1)[0]
@@ -67,6 +68,8 @@ class Core:
         self.callback_timeout = callback_timeout
         self.poll_timeout_cap = poll_timeout_cap
         self.rate_limits = rate_limits
+        self.latency = latency  # seconds every call waits before it is answered (the network)
+        self.slept: list[float] = []  # the latency each call sat out, in order
 
         self._cond = threading.Condition(threading.RLock())
         self.users: dict[int, FakeUser] = {}

@@ -79,6 +79,14 @@ class Faults(Core):
             self._faults.clear()
             self._delays.clear()
 
+    def _network(self) -> float:
+        """The latency a call sits out on its way (`latency`, 0 by default), recorded."""
+        if self.latency <= 0:
+            return 0.0
+        with self._cond:
+            self.slept.append(self.latency)
+        return self.latency
+
     def _take_delay(self, method: str) -> float:
         with self._cond:
             for delay in self._delays:

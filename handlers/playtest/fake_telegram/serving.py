@@ -207,7 +207,7 @@ class Serving(Core):
                 raise ApiError(401, "Unauthorized")
             if method is None:
                 raise ApiError(404, "Not Found")
-            delay = self._take_delay(method)
+            delay = self._take_delay(method) + self._network()
             if delay:
                 time.sleep(delay)
             with self._cond:

@@ -10,6 +10,7 @@ from handlers.session.prompts import prompt_ref
 from handlers.session.table import Table
 from handlers.telegram.messages import Edit
 from handlers.telegram.render.common import Out, seat_name, t_
+from handlers.telegram.render.prompts import scout_result
 from handlers.telegram.texts import colour_name
 
 
@@ -54,7 +55,9 @@ def closed_prompt(table: Table, e: dict) -> list[Out]:
     not be known or be gone, a wait that ran out is told in a message of its own (`tell`);
     anything else is left as it is."""
     user = e["user"]
-    text = closed_text(table.speaking_to(user), e["outcome"])
+    speaking = table.speaking_to(user)
+    result = e.get("result")  # a scout's, shown where they scouted from
+    text = scout_result(speaking, result) if result else closed_text(speaking, e["outcome"])
     ref = prompt_ref(user, e["tag"]) if e["tag"] is not None else None
     closed = Edit(user, text, None, msg=e["msg"], ref=ref, private=True, protect=True)
     # In place, it needs no turn in the chat's order.

@@ -80,6 +80,17 @@ def remembered(table: Table, out: Send, tag: int | None = None) -> Send:
     return replace(out, remember=prompt_ref(out.chat, tag)) if tag is not None else out
 
 
+def scout_result(table: Table, event: dict) -> str:
+    """What the scout saw (and, with the Turncoat's window, that they speak after it), in the
+    language of the `table` given."""
+    target = seat_name(table, event["target"])
+    lines = [t_(table, "scout_result", target=target, card=card(table, event["card"]))]
+    if table.turncoat_pauses():  # the speaking moment waits for the Turncoat's window
+        key = "scout_wait_deleted" if table.data.get("silence") else "scout_wait"
+        lines.append(t_(table, key, s=table.settings["turncoat_seconds"]))
+    return "\n".join(lines)
+
+
 def private_event(table: Table, event: dict, version: int, tag: int | None = None) -> list[Out]:
     """A private engine event as a message to its seat's player (none for virtual seats); a
     prompt's `tag` names the prompt it opens."""
@@ -101,12 +112,7 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
         )
         return [send_private(user, text, private_keyboard(table))]
     if kind == kinds.SCOUT_RESULT:
-        target = seat_name(table, event["target"])
-        lines = [t_(table, "scout_result", target=target, card=card(table, event["card"]))]
-        if table.turncoat_pauses():  # the speaking moment waits for the Turncoat's window
-            key = "scout_wait_deleted" if table.data.get("silence") else "scout_wait"
-            lines.append(t_(table, key, s=table.settings["turncoat_seconds"]))
-        return [send_private(user, "\n".join(lines))]
+        return [send_private(user, scout_result(table, event))]
     if kind == kinds.TURNCOAT_OFFER:
         scout = seat_name(table, event["scout"])
         kb = [

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.actions import SCOUT
+from engine.events import SCOUT_RESULT
 from handlers.session import events as ev
 from handlers.session.table import Table
 from handlers.telegram.render import absence
@@ -81,7 +83,26 @@ _SHOWN = {
 def show(table: Table, events: list[dict], bot: str) -> list[Out]:
     """The messages that show a change's session events, in order (`bot`: the bot's name,
     which the lobby's links carry)."""
-    return [out for e in events for out in _shown(table, e, bot)]
+    return [out for e in results_in_place(events) for out in _shown(table, e, bot)]
+
+
+def results_in_place(events: list[dict]) -> list[dict]:
+    """A scout's result shown in the prompt they scouted from, as it closes (a prompt that is
+    gone is posted anew with it): the moment brings the scout's chat one new message, the
+    invitation to speak, and the result stays where they chose."""
+    closing = {
+        e["seat"]: i
+        for i, e in enumerate(events)
+        if e["type"] == ev.PROMPT_CLOSED and e["outcome"].get("act") == SCOUT
+    }
+    shown: list[dict | None] = list(events)
+    for i, e in enumerate(events):
+        seen = e["event"] if e["type"] == ev.PRIVATE else None
+        if seen is not None and seen["type"] == SCOUT_RESULT and seen["to"] in closing:
+            where = closing[seen["to"]]
+            shown[where] = {**events[where], "result": seen, "tell": True, "quiet": False}
+            shown[i] = None
+    return [e for e in shown if e is not None]
 
 
 def _shown(table: Table, e: dict, bot: str) -> list[Out]:
