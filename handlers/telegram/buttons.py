@@ -153,10 +153,13 @@ async def _lobby_decision(
         case Settings(False):
             return _lobby_step(context, button, lambda current: current.show_lobby())
         case Start():
-            await _all_reachable(context, button, table, answer)
             can_delete = table.data.get(BOT_CAN_DELETE)
+            asked = [unreached(context, [user for user, _ in table.players])]
             if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
-                can_delete = await bot_can_delete(context, button.chat)
+                asked.append(bot_can_delete(context, button.chat))
+            blocked, *rights = await asyncio.gather(*asked)  # one round for both
+            await _all_reachable(context, button, table, answer, blocked)
+            can_delete = rights[0] if rights else can_delete
             seed = context.runtime.seed()
             return _lobby_step(
                 context, button, lambda current: current.start(now(), seed, can_delete)
@@ -165,12 +168,11 @@ async def _lobby_decision(
 
 
 async def _all_reachable(
-    context: BotContext, button: Button, table: Table, answer: PressAnswer
+    context: BotContext, button: Button, table: Table, answer: PressAnswer, blocked: list[int]
 ) -> None:
-    """Before a deal, ask Telegram whether every player can still get their card (someone may
-    have blocked the bot since joining): anyone who cannot is named in the lobby, and Start is
-    refused naming them."""
-    blocked = await unreached(context, [user for user, _ in table.players])
+    """Before a deal Telegram is asked whether every player can still get their card (someone
+    may have blocked the bot since joining): anyone `blocked` is named in the lobby, and Start
+    is refused naming them."""
     if not blocked:
         return
     await hub.note_unreachable(context, table, blocked)
