@@ -18,7 +18,10 @@ T = TypeVar("T", bound="Seats")
 LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
 ENDED = (OVER_STATUS, CANCELLED)
 BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages here, as last heard
-APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
+FORM = 2  # the stored form of the session's part (see `Seats.to_stored`)
+# What an item stored before the session had a part of its own kept beside the session's data:
+# storage's envelope, and the Telegram side's message ids (read by their owners).
+_NOT_THE_SESSIONS = ("applied", "owed", "moved_to", "lobby_msg", "end_msg", "remove_msg")
 
 
 class Refused(Exception):
@@ -47,7 +50,7 @@ class Seats:
     """A group's lobby or game, as stored: the data and what can be read off it."""
 
     def __init__(self, data: dict) -> None:
-        self.data = data
+        self.data = data  # the session's part of the group's item (see `to_stored`)
         self._state: GameState | None = None
         self._voice: str | None = None  # a view's language, for one player's private messages
         self.ending: Ending | None = None  # the game this change ended, for storage to keep
@@ -168,16 +171,30 @@ class Seats:
         if self.status != PLAYING or self.public_version != version:
             raise Refused("too_late")
 
-    def remember_update(self, update_id: int | None) -> bool:
-        """Record an update as applied; False if it was applied before."""
-        if update_id is None:
-            return True
-        applied = self.data.setdefault("applied", [])
-        if update_id in applied:
-            return False
-        applied.append(update_id)
-        del applied[:-APPLIED_KEPT]
-        return True
+    def to_stored(self) -> dict:
+        """The session's part of the group's item, as stored (JSON)."""
+        return {"form": FORM, **self.data}
+
+    @classmethod
+    def from_stored(cls, stored: dict) -> Self:
+        """The table a stored session part holds. An item stored before the parts were apart
+        is read once from its one dict: the session's fields, without storage's envelope and
+        the Telegram side's message ids (each read by its owner)."""
+        if stored.get("form") == FORM:
+            return cls({k: v for k, v in stored.items() if k != "form"})
+        data = {
+            k: v
+            for k, v in stored.items()
+            if k not in _NOT_THE_SESSIONS and not k.startswith("away_msg_")
+        }
+        if data.get("board"):
+            data["board"] = {k: v for k, v in data["board"].items() if k != "msg"}
+        if data.get("prompts"):
+            data["prompts"] = {
+                user: {k: v for k, v in open_.items() if k != "msg"}
+                for user, open_ in data["prompts"].items()
+            }
+        return cls(data)
 
     def _reminder(self) -> float | None:
         """When the board's countdown is next refreshed (only for the wait it was set for)."""

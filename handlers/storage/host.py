@@ -26,7 +26,6 @@ from functools import cached_property
 from typing import Any
 
 from handlers.session.ending import Ending
-from handlers.session.prompts import remember_prompt
 from handlers.session.table import CANCELLED, OVER_STATUS, Table
 from handlers.storage import history, records
 from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
@@ -71,36 +70,73 @@ FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /myc
 LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 
 
+FORM = 2  # the form of a group's item written: storage's envelope beside two owned parts
+APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
+ENVELOPE = ("applied", "owed", "posted", "moved_to")
+
+
+def parts_of(data: dict[str, Any]) -> tuple[dict[str, Any], dict | None, dict | None]:
+    """A group's item in its three parts, each with one owner: storage's envelope (the updates
+    applied, the messages owed, the ids of those delivered, a pointer to a group's new chat),
+    the session's part and the Telegram side's (never read here). An item stored before the
+    parts were apart is one dict: both owners are handed it, and read their own fields once."""
+    envelope = {key: data[key] for key in ENVELOPE if key in data}
+    if data.get("form") == FORM:
+        return envelope, data.get("session"), data.get("telegram")
+    if "moved_to" in data or "status" not in data:
+        return envelope, None, None
+    return envelope, data, data
+
+
 @dataclass(frozen=True)
 class Loaded:
-    """A group's item as read once for an update: its table (for the session) and its envelope
-    (the updates applied, the messages owed), with the small records read in the same call."""
+    """A group's item as read once for an update: storage's envelope, the session's part (its
+    table) and the Telegram side's part, with the small records read in the same call."""
 
     chat: int  # the group's chat id, an upgrade followed
     item: Item | None
     records: dict[str, Item | None] = field(default_factory=dict)
 
     @cached_property
+    def parts(self) -> tuple[dict[str, Any], dict | None, dict | None]:
+        """The envelope, the session's part and the Telegram side's, as stored."""
+        return parts_of(self.item.data) if self.item is not None else ({}, None, None)
+
+    @cached_property
     def table(self) -> Table | None:
-        """The table as stored, for the session to change (its own copy of the data: the item
-        stays as read)."""
-        return Table(copy.deepcopy(self.item.data)) if self.item is not None else None
+        """The table the session's part holds, for the session to change (its own copy: the
+        item stays as read)."""
+        session = self.parts[1]
+        return Table.from_stored(copy.deepcopy(session)) if session is not None else None
+
+    @property
+    def telegram(self) -> dict | None:
+        """The Telegram side's part as stored (a copy)."""
+        return copy.deepcopy(self.parts[2])
+
+    @property
+    def posted(self) -> dict[str, list]:
+        """The ids of messages delivered since the last change, by the names they are
+        remembered by: [id, turn message tag, game] each (the Telegram side keeps them)."""
+        return copy.deepcopy(self.parts[0].get("posted") or {})
 
     def applied(self, update_id: int | None) -> bool:
         """True when `update_id` changed the table already (its redelivery changes nothing)."""
-        return self.item is not None and update_id in self.item.data.get("applied", [])
+        return update_id in (self.parts[0].get("applied") or [])
 
     def owed(self) -> list[OwedBatch]:
         """The batches of messages the item owes, the oldest first."""
-        return owed_in(self.item.data) if self.item is not None else []
+        return owed_in(self.parts[0])
 
 
 @dataclass(frozen=True)
 class Change:
-    """What an update changes: the table the session left (None: nothing to save), the messages
-    the change owes in their stored form (never read here), and a game's end, if it ended."""
+    """What an update changes: the table the session left (None: nothing to save), the Telegram
+    side's part and the messages the change owes, each in its owner's stored form (never read
+    here), and a game's end, if it ended."""
 
     table: Table | None
+    telegram: dict[str, Any] | None = None
     outs: list[dict[str, Any]] = field(default_factory=list)
     ending: Ending | None = None
 
@@ -180,18 +216,25 @@ class Host:
             if any(batch.lapsed(now) for batch in owed):
                 return self._claim(loaded, now, change.outs)
             return Saved(loaded.chat, loaded.table, list(change.outs))
-        new.remember_update(update_id)
         version = item.version if item else 0  # a new game replaces the old one in place
         kept, taken = claim(owed, now)
         mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
         if change.outs:
             kept.append(OwedBatch(mine, now, change.outs))
-        new.data["owed"] = to_stored(kept)
-        before = Table(item.data).next_wake() if item is not None else None
+        data = {
+            "form": FORM,
+            "applied": _applied(loaded.parts[0].get("applied") or [], update_id),
+            "owed": to_stored(kept),
+            # the ids delivered so far are in the Telegram side's part now: nothing is posted
+            "session": new.to_stored(),
+            "telegram": change.telegram,
+        }
+        session = loaded.parts[1]
+        before = Table.from_stored(session).next_wake() if session is not None else None
         deadline = new.next_wake()
         if deadline is not None and deadline != before:  # an unchanged one is set already
             self.wake(loaded.chat, deadline)  # before the save: a run that dies after loses none
-        saved = Item(game_key(loaded.chat), version, new.data, self._game_expiry(new))
+        saved = Item(game_key(loaded.chat), version, data, self._game_expiry(new))
         try:
             self._save(saved, change.ending)
         except Conflict:
@@ -205,7 +248,7 @@ class Host:
             raise
         keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
         outs = outs_of(taken) + list(change.outs)
-        done = Item(saved.key, version + 1, new.data, saved.expires_at)
+        done = Item(saved.key, version + 1, data, saved.expires_at)
         return Saved(loaded.chat, new, outs, keys=keys, item=done)
 
     def _save(self, item: Item, ending: Ending | None) -> None:
@@ -250,14 +293,14 @@ class Host:
         done = Item(item.key, item.version + 1, data, item.expires_at)
         keys = [batch.key for batch in taken]
         outs = outs_of(taken) + list(extra)
-        return Saved(loaded.chat, Table(copy.deepcopy(data)), outs, keys=keys, item=done)
+        return Saved(loaded.chat, Loaded(loaded.chat, done).table, outs, keys=keys, item=done)
 
     @staticmethod
-    def next_due(table: Table) -> float | None:
-        """When the table next needs a run: its own next wake (a deadline, a countdown) or the
-        end of an owed batch's lease (a message to send again), whichever comes first."""
-        due = [batch.lapses for batch in owed_in(table.data)]
-        wake = table.next_wake()
+    def next_due(loaded: Loaded) -> float | None:
+        """When the group's table next needs a run: its own next wake (a deadline, a countdown)
+        or the end of an owed batch's lease (a message to send again), whichever comes first."""
+        due = [batch.lapses for batch in loaded.owed()]
+        wake = loaded.table.next_wake() if loaded.table is not None else None
         return min([*due, wake] if wake is not None else due, default=None)
 
     def point(self, old: int, new: int) -> None:
@@ -269,9 +312,8 @@ class Host:
             item = self.store.load(key)
             if item is None or item.data.get("moved_to") == new:
                 return
-            data = {"chat": old, "game": item.data.get("game"), "status": CANCELLED}
-            pointer = {**data, "moved_to": new}
-            self.store.save(Item(key, item.version, pointer, self._game_expiry(Table(data))))
+            pointer = {"form": FORM, "moved_to": new}
+            self.store.save(Item(key, item.version, pointer, expiry(self.clock, FINISHED_TTL)))
 
         with suppress(Conflict):  # every attempt lost a race: the old key stays as it is
             retry_on_conflict(attempt)
@@ -293,8 +335,9 @@ class Host:
         now (`retry`) stay owed, to go out in `wait` seconds (a timer is set for it).
 
         Written over the item as the change `saved` it, with no read; should another change
-        have come between, over the item as it is then. A turn message's id is kept only while
-        it is still the current one; a prompt's, only while that prompt is still open.
+        have come between, over the item as it is then. The ids are kept in the envelope
+        (`posted`), with the turn message's `board_tag` and the `game` they belong to, until
+        the Telegram side takes them into its part at the next change.
         True when the write went over the item as saved: what the change sent is the latest.
         """
         key = game_key(chat)
@@ -307,21 +350,16 @@ class Host:
             data = copy.deepcopy(item.data)
             owed = owed_in(data)
             left = acknowledge(owed, keys)
-            same_game = data.get("game") == game
-            if len(left) == len(owed) and not (ids and same_game) and not retry:
+            if len(left) == len(owed) and not ids and not retry:
                 return False
             now = self.clock()
             if retry:  # owed by nobody alive: lapsed once `wait` has passed
                 batch = f"r{item.version + 1}.{random.randrange(10**6)}"
                 left.append(retry_batch(batch, list(retry), now, wait))
             data["owed"] = to_stored(left)
-            for ref, message_id in ids.items() if same_game else ():
-                if ref == "board":
-                    board = data.get("board")
-                    if board is not None and board.get("tag") == board_tag:
-                        board["msg"] = message_id
-                elif not remember_prompt(data, ref, message_id):
-                    data[ref] = message_id
+            if ids:
+                posted = data.setdefault("posted", {})
+                posted.update({ref: [msg, board_tag, game] for ref, msg in ids.items()})
             self.store.save(Item(key, item.version, data, item.expires_at))
             if retry:
                 self.wake(chat, now + max(wait, 1.0))
@@ -376,3 +414,10 @@ class Host:
     def games(self, chat: int) -> list[dict[str, Any]]:
         """The group's kept games, the oldest first."""
         return history.games(self.store, chat)
+
+
+def _applied(applied: list[int], update_id: int | None) -> list[int]:
+    """The recent update ids an item remembers, `update_id` among them."""
+    if update_id is None or update_id in applied:
+        return list(applied)
+    return [*applied, update_id][-APPLIED_KEPT:]

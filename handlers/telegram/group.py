@@ -15,6 +15,7 @@ from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, migrate, removed, shown
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Delete
 from handlers.telegram.outbox import deliver
 
@@ -51,7 +52,7 @@ async def note_rights(context: BotContext, chat: int, update_id: int, can_delete
     host = context.runtime.host
     host.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
 
-    def note(table: Table | None) -> Decided:
+    def note(table: Table | None, ids: Ids) -> Decided:
         if table is None or not table.note_rights(can_delete):
             return Decided(None)
         return Decided(table)
@@ -77,8 +78,10 @@ async def wake(update: Wake, context: BotContext) -> None:
     runtime = context.runtime
     seed = runtime.seed()
     rights: dict[str, bool] = {}  # a lobby about to deal: may the bot delete messages?
+    idle: list[float | None] = []  # nothing of the game's was due: its next wake
 
-    def due(table: Table | None) -> Decided:
+    def due(table: Table | None, ids: Ids) -> Decided:
+        idle.clear()
         if table is None:
             return Decided(None)
         now, wake_at = runtime.clock(), table.next_wake()
@@ -87,25 +90,31 @@ async def wake(update: Wake, context: BotContext) -> None:
                 rights["ask"] = True  # Telegram never said: ask, then come back
                 return Decided(None)
             table.deal_with(seed, rights.get("can_delete"))  # should a countdown start it
-            return shown(context, table, table.catch_up(now))
-        # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
-        # A timer early for what is next due (a resumed one, or a hop towards a wait longer than
-        # SQS's delays) is set again; one for a time since replaced is dropped (the new time has
-        # a timer of its own). A hop towards the table's own next wake hops on even when an owed
-        # batch is due before it: that batch is sent by a timer of its own, or claimed now.
-        when = runtime.host.next_due(table)
-        if wake_at is not None and update.due is not None and same_time(update.due, wake_at):
-            runtime.host.wake(update.chat, wake_at)
-        elif (
-            when is not None and when > now and (update.due is None or same_time(update.due, when))
-        ):
-            runtime.host.wake(update.chat, when)
-        return Decided(None)
+            return shown(context, table, ids, table.catch_up(now))
+        idle.append(wake_at)
+        return Decided(None)  # a lapsed owed batch is claimed and sent all the same
 
     await hub.handle(context, await hub.read(context, update.chat), due)
     if rights.pop("ask", False):
         rights["can_delete"] = await bot_can_delete(context, update.chat)
         await hub.handle(context, await hub.read(context, update.chat), due)
+    if idle:
+        set_again(context, update, idle[0])
+
+
+def set_again(context: BotContext, update: Wake, wake_at: float | None) -> None:
+    """A timer found nothing of the game's due. One early for what is next due (a resumed one,
+    or a hop towards a wait longer than SQS's delays) is set again; one for a time since
+    replaced is dropped (the new time has a timer of its own). A hop towards the table's own
+    next wake hops on even when an owed batch is due before it: that batch is sent by a timer
+    of its own, or was claimed now."""
+    host, now = context.runtime.host, context.runtime.clock()
+    if wake_at is not None and update.due is not None and same_time(update.due, wake_at):
+        host.wake(update.chat, wake_at)
+        return
+    when = host.next_due(host.load(update.chat))
+    if when is not None and when > now and (update.due is None or same_time(update.due, when)):
+        host.wake(update.chat, when)
 
 
 def must_ask_rights(table: Table, now: float) -> bool:
