@@ -12,6 +12,7 @@ PREDICT = "predict"
 DECAPITATE = "decapitate"
 SPY_GUESS = "spy_guess"
 TIMEOUT = "timeout"
+REMOVE = "remove"  # the seat's player was removed: the seat is virtual from now on
 
 # One-letter codes keep the stored game small (every save must stay under 3 KB).
 _CODE = {
@@ -23,6 +24,7 @@ _CODE = {
     DECAPITATE: "d",
     SPY_GUESS: "g",
     TIMEOUT: "t",
+    REMOVE: "r",
 }
 _ACT = {code: act for act, code in _CODE.items()}
 _FIELDS = {
@@ -34,6 +36,7 @@ _FIELDS = {
     DECAPITATE: ("seat", "target", "proxy", "bodyguard"),
     SPY_GUESS: ("seat", "red", "blue"),
     TIMEOUT: (),
+    REMOVE: ("seat",),
 }
 
 

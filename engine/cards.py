@@ -11,6 +11,7 @@ SPY = "SPY"
 NEUTRALS = (OBSERVER, SPY)
 
 RANKS = ("1", "2", "3", "4", "5", "6", "7", "X")
+SMALL_GAME = 6  # seats: at this size or fewer the deal leaves out SMALL_GAME_REMOVED
 SMALL_GAME_REMOVED = ("2", "6", "X")
 
 RED_CARDS = tuple(f"R{r}" for r in RANKS)
@@ -46,9 +47,14 @@ def bodyguard_of(colour: str) -> str:
     return "R3" if colour == RED else "B3"
 
 
+def deals_x(seats: int) -> bool:
+    """True when a game of `seats` seats may deal an X (the Turncoat's card)."""
+    return seats > SMALL_GAME
+
+
 def coloured_pool(colour: str, seats: int) -> tuple[str, ...]:
     """The character cards of one colour available for a game of `seats` seats."""
     cards = RED_CARDS if colour == RED else BLUE_CARDS
-    if seats <= 6:
+    if not deals_x(seats):
         return tuple(c for c in cards if c[1:] not in SMALL_GAME_REMOVED)
     return cards

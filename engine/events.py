@@ -25,6 +25,7 @@ TURN_ENDED = "turn_ended"  # public: "seat" ended its turn, having said "say"
 PREDICTED = "predicted"  # public: the Observer "seat" predicted "color"
 DECAPITATION_ANNOUNCED = "decapitation_announced"  # public: "seat" strikes
 SPY_TURN = "spy_turn"  # private, to the Spy: guess both captains
+SEAT_REMOVED = "removed"  # public: "seat"'s player was removed; the seat is virtual from now on
 TIMED_OUT = "timed_out"  # public: "seat"'s wait in "phase" ran out
 RESOLVED = "resolved"  # public: the reveal (`engine.resolution`)
 

@@ -99,8 +99,8 @@ class InformedPolicy:
         if own is None or enemy is None:
             return None
         proxy = None
-        if state.variants.virtual_players:
-            if own != seat and not state.virtual[own - 1]:
+        if state.asks_proxy:
+            if own != seat and not state.stands_in(own):
                 return None
             proxy = own != seat
         elif own != seat:
@@ -120,10 +120,10 @@ class InformedPolicy:
         order = [(seat - 1 + k) % state.seats + 1 for k in range(1, state.seats + 1)]
         for s in order:
             side = color(cards[s - 1])
-            if side is None or state.virtual[s - 1]:
+            if side is None or state.stands_in(s):
                 continue
             cap = captain(cards, side)
-            if cap == s or (cap is not None and state.virtual[cap - 1]):
+            if cap == s or (cap is not None and state.stands_in(cap)):
                 return side
         return None
 

@@ -36,9 +36,9 @@ def judge(state: GameState) -> Outcome:
     side = color(cards[attacker - 1])
     reasons = []
     acting_as = attacker
-    if state.variants.virtual_players:
+    if state.asks_proxy:
         own = caps[side]
-        virtual_captain = own is not None and state.virtual[own - 1]
+        virtual_captain = own is not None and state.stands_in(own)
         if action.proxy:
             right = virtual_captain
             if right:
@@ -58,19 +58,25 @@ def judge(state: GameState) -> Outcome:
 
 
 def observer_result(state: GameState, winner: str) -> dict | None:
-    """The Observer's fate, or None when no human holds the Observer."""
+    """The Observer's fate, or None when no human holds the Observer. On a removed seat it has
+    no effect: it neither wins nor loses (`won` None, `removed` true)."""
     seat = state.holder(OBSERVER)
     if seat is None or state.virtual[seat - 1]:
         return None
     predicted = state.prediction[1] if state.prediction and state.prediction[0] == seat else None
+    if seat in state.removed:
+        return {"seat": seat, "predicted": predicted, "won": None, "removed": True}
     return {"seat": seat, "predicted": predicted, "won": predicted == winner}
 
 
 def spy_result(state: GameState, guess: tuple | None, caps: dict) -> dict | None:
-    """The Spy's fate, or None when no human holds the Spy."""
+    """The Spy's fate, or None when no human holds the Spy. On a removed seat it has no
+    effect: it neither wins nor loses (`won` None, `removed` true)."""
     seat = state.holder(SPY)
     if seat is None or state.virtual[seat - 1]:
         return None
+    if seat in state.removed:
+        return {"seat": seat, "guess": None, "won": None, "removed": True}
     if guess is None or guess[0] != seat:
         return {"seat": seat, "guess": None, "won": False}
     red, blue = guess[1], guess[2]

@@ -50,6 +50,7 @@ class GameState(NamedTuple):
     spy_guess: tuple[int, int, int] | None = None  # (Spy's seat, red seat, blue seat)
     outcome: Outcome | None = None
     log: tuple[Action, ...] = ()
+    removed: frozenset[int] = frozenset()  # human seats whose players were removed
 
     @property
     def seats(self) -> int:
@@ -68,6 +69,17 @@ class GameState(NamedTuple):
     def humans(self) -> tuple[int, ...]:
         """The human seats, in seating order."""
         return tuple(s for s, v in enumerate(self.virtual, 1) if not v)
+
+    def stands_in(self, seat: int) -> bool:
+        """True when the seat is virtual for the rules: a virtual player's, or a human seat whose
+        player was removed (it never acts, and a neutral card on it has no effect)."""
+        return self.virtual[seat - 1] or seat in self.removed
+
+    @property
+    def asks_proxy(self) -> bool:
+        """True when a decapitation declares whether it acts on behalf of a virtual player:
+        with virtual players, or once a seat was removed."""
+        return self.variants.virtual_players > 0 or bool(self.removed)
 
 
 def start_state(

@@ -9,6 +9,7 @@ from engine.actions import (
     END_TURN,
     KEEP,
     PREDICT,
+    REMOVE,
     SCOUT,
     SPY_GUESS,
     SWAP,
@@ -24,6 +25,7 @@ from engine.events import (
     PREDICTED,
     SCOUT_RESULT,
     SCOUTED,
+    SEAT_REMOVED,
     SPEAK_NOW,
     SPEAKS,
     SPY_TURN,
@@ -70,7 +72,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if state.phase == TURN:
         actions = [Action(SCOUT, seat, target=t) for t in others]
         if may_decapitate(state, seat) is None:
-            proxies = (False, True) if state.variants.virtual_players else (None,)
+            proxies = (False, True) if state.asks_proxy else (None,)
             guards = (False, True) if state.variants.bodyguards else (None,)
             actions += [
                 Action(DECAPITATE, seat, target=t, proxy=p, bodyguard=b)
@@ -107,6 +109,8 @@ def why_illegal(state: GameState, action: Action) -> str | None:
     seat = action.seat
     if seat is None or not 1 <= seat <= state.seats:
         return f"there is no seat {seat}"
+    if action.act == REMOVE:
+        return _why_not_removed(state, seat)
     waiting = waiting_for(state)
     if seat != waiting:
         return f"it is not seat {seat}'s decision (waiting for seat {waiting}, {state.phase})"
@@ -129,21 +133,32 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         why = may_decapitate(state, seat)
         if why:
             return why
-        for name, on in (
-            ("proxy", state.variants.virtual_players > 0),
-            ("bodyguard", state.variants.bodyguards),
+        for name, on, when in (
+            ("proxy", state.asks_proxy, "there are virtual players or removed seats"),
+            ("bodyguard", state.variants.bodyguards, "bodyguards are on"),
         ):
             value = getattr(action, name)
             if on and value is None:
-                return f"a decapitation must declare {name} when that variant is on"
+                return f"a decapitation must declare {name} when {when}"
             if not on and value is not None:
-                return f"{name} may only be declared when that variant is on"
+                return f"{name} may only be declared when {when}"
     if act == PREDICT and not _may_predict(state, seat):
         return f"seat {seat} is not an Observer who may predict"
     if act == SPY_GUESS:
         for seat_guess in (action.red, action.blue):
             if seat_guess is None or not 1 <= seat_guess <= state.seats:
                 return f"there is no seat {seat_guess}"
+    return None
+
+
+def _why_not_removed(state: GameState, seat: int) -> str | None:
+    """Why `seat`'s player may not be removed now, or None if they may."""
+    if state.virtual[seat - 1]:
+        return f"seat {seat} is a virtual player"
+    if seat in state.removed:
+        return f"seat {seat} was removed already"
+    if state.phase == SPY_PHASE:
+        return "a decapitation is announced: the seats are judged as they stood then"
     return None
 
 
@@ -156,6 +171,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     act = action.act
     if act == TIMEOUT:
         return _timeout(state, log)
+    if act == REMOVE:
+        removed = state.removed | {action.seat}
+        return advance(state, removed=removed, log=log), [public(SEAT_REMOVED, seat=action.seat)]
     if act == SCOUT:
         return _scout(state, action, log)
     if act in (SWAP, KEEP):
@@ -196,7 +214,7 @@ def _scout(state: GameState, action: Action, log: tuple) -> tuple[GameState, lis
         state.variants.turncoat
         and is_x(card)
         and card not in state.face_up
-        and not state.virtual[target - 1]
+        and not state.stands_in(target)
     )
     if swappable:
         events.append(private(target, TURNCOAT_OFFER, scout=seat))
@@ -229,7 +247,7 @@ def _decapitate(state: GameState, action: Action, log: tuple) -> tuple[GameState
     acted = _mark(state.acted, action.seat)
     announced = public(DECAPITATION_ANNOUNCED, seat=action.seat)
     spy = state.holder(SPY)
-    if state.variants.spy and spy is not None and not state.virtual[spy - 1]:
+    if state.variants.spy and spy is not None and not state.stands_in(spy):
         new = advance(
             state,
             phase=SPY_PHASE,

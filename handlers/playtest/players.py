@@ -390,8 +390,11 @@ class Table:
     def decapitate(
         self, seat: int, target: int, proxy: bool | None = None, bodyguard: bool | None = None
     ) -> None:
-        """The seat's player decapitates `target`, answering the declarations asked."""
+        """The seat's player decapitates `target`, answering the declarations asked (asked
+        whether they act for a virtual player and not told, No: they act for themselves)."""
         player = self.player_at(seat)
+        if proxy is None and self.state.asks_proxy:
+            proxy = False
         self._move(player, self._label(player, "btn_decapitate"))
         self._move(player, self._seat_button(player, target))
         for declared in (proxy, bodyguard):

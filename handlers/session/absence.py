@@ -108,10 +108,11 @@ class Absence(Board):
             raise Refused("lobby_gone")
         if not self.is_player(user):
             raise Refused("already_removed")
-        name = next(name for uid, name in self.players if uid == user)
+        name = self.lobby_names()[user]
         lang = self.lang_of(user)
         self.data["players"] = [p for p in self.players if p[0] != user]
         self.data.get("langs", {}).pop(str(user), None)
+        self.data.get("handles", {}).pop(str(user), None)
         self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
         removed = ev.event(ev.LOBBY_REMOVED, user=user, name=name, by=by, lang=lang)
         return [removed, ev.event(ev.LOBBY_SHOWN)]

@@ -9,6 +9,7 @@ from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
 from handlers.session.knowledge import known_state
+from handlers.session.names import told_apart
 
 if TYPE_CHECKING:
     from handlers.session.ending import Ending
@@ -18,6 +19,7 @@ T = TypeVar("T", bound="Seats")
 LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
 ENDED = (OVER_STATUS, CANCELLED)
 BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages here, as last heard
+HANDLE_MAX = 32  # a Telegram username's longest
 FORM = 2  # the stored form of the session's part (see `Seats.to_stored`)
 # What an item stored before the session had a part of its own kept beside the session's data:
 # storage's envelope, and the Telegram side's message ids (read by their owners).
@@ -97,6 +99,20 @@ class Seats:
             langs[str(user)] = lang
         else:
             langs.pop(str(user), None)
+
+    def _note_handle(self, user: int, handle: str | None) -> None:
+        """Keep a lobby player's username (None: they have none, or left)."""
+        if handle:
+            self.data.setdefault("handles", {})[str(user)] = handle[:HANDLE_MAX]
+        else:
+            (self.data.get("handles") or {}).pop(str(user), None)
+
+    def lobby_names(self) -> dict[int, str]:
+        """The lobby's players and the names they are shown by: those sharing a name marked
+        (see `handlers.session.names`)."""
+        users = [uid for uid, _ in self.players]
+        names = told_apart(self.players, self.data.get("handles") or {})
+        return dict(zip(users, names, strict=True))
 
     @property
     def settings(self) -> dict:

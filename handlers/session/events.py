@@ -46,6 +46,9 @@ LOBBY_REMOVED = "lobby_removed"  # "user" ("name", reads "lang") taken out of th
 LOBBY_REMINDER = "lobby_reminder"  # the countdown ends in "minutes"; /extend adds "extend"
 EXTENDED = "extended"  # "name" pushed the countdown back by "minutes"
 BACK = "back"  # "user", unreachable before, opened the private chat
+# the countdown deals without players the bot cannot reach: their "names"; "host", the name of
+# the player who hosts now when the host was one of them (else None)
+LEFT_OUT = "left_out"
 
 # The engine's public events that make a line of the turn message.
 BOARD_KINDS = frozenset(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import replay
-from engine.actions import SWAP
+from engine.actions import REMOVE, SWAP
 from engine.state import SPY_PHASE, GameState, dealt
 
 
@@ -14,7 +14,9 @@ def known_state(state: GameState, seat: int, held: bool) -> GameState:
         return state
     if state.over:
         return state._replace(phase=SPY_PHASE)  # its knowledge reads events, not the reveal
-    last = state.log[-1] if state.log else None
+    # A removal made in the window is public and comes after the swap: look past it.
+    decisions = [i for i, action in enumerate(state.log) if action.act != REMOVE]
+    last = state.log[decisions[-1]] if decisions else None
     if last is None or last.act != SWAP or seat in (state.turn, state.target):
         return state
-    return replay(dealt(state), state.log[:-1])
+    return replay(dealt(state), [a for i, a in enumerate(state.log) if i != decisions[-1]])

@@ -93,6 +93,32 @@ class Lobby(Play):
         """How a lobby whose countdown ends deals: the seed, and the bot's right to delete."""
         self._dealing = (seed, can_delete)
 
+    def deals_without(self, away: list[int]) -> bool:
+        """True when enough players would remain to deal without `away`."""
+        return len(self.players) - len(away) >= MIN_PLAYERS
+
+    def _leave_out(self, away: list[int]) -> list[Event]:
+        """Take the players the bot cannot reach out of the lobby, so the others can play; the
+        group is told who and why (and who hosts now, if the host was one of them)."""
+        names = self.lobby_names()
+        self.data["players"] = [p for p in self.players if p[0] not in away]
+        for user in away:
+            self._note_lang(user, None)
+            self._note_handle(user, None)
+            self._reached(user)
+        host = None
+        if self.data["creator"] in away:
+            self._pass_host(None)
+            host = self.lobby_names()[self.data["creator"]]
+        return [ev.event(ev.LEFT_OUT, names=[names[u] for u in away], host=host)]
+
+    def _pass_host(self, old: str | None) -> None:
+        """The host is gone: the next player in lobby order hosts it now (`old`, the name of a
+        host who left, is shown in the lobby; None when they were left out of the deal)."""
+        self.data["creator"] = self.players[0][0]
+        if old is not None:
+            self.data["host_left"] = old
+
     def _remind(self, now: float) -> list[Event]:
         if self.status != LOBBY:
             return super()._remind(now)
@@ -109,15 +135,17 @@ class Lobby(Play):
         return self._lobby_ends(now)
 
     def _lobby_ends(self, now: float) -> list[Event]:
-        """The countdown ran out: deal if it may and can, else close, saying why."""
+        """The countdown ran out: deal if it may and can (without those the bot cannot reach,
+        when enough others remain), else close, saying why."""
         n = len(self.players)
         few = not MIN_PLAYERS <= n <= MAX_PLAYERS
         away = self.unreachable()
-        if self.starts_itself() and not few and not away:
+        if self.starts_itself() and not few and (not away or self.deals_without(away)):
+            left_out = self._leave_out(away) if away else []
             seed, can_delete = self._dealing
             if can_delete is None:
                 can_delete = bool(self.data.get(BOT_CAN_DELETE))
-            return self.start(now, seed, can_delete)
+            return left_out + self.start(now, seed, can_delete)
         reason = None
         if self.starts_itself():
             reason = "few" if few else "unreachable"

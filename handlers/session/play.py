@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine import Action, GameState, IllegalAction, apply, captains, waiting_for
 from engine import events as kinds
-from engine.actions import SCOUT, SWAP, TIMEOUT
-from engine.cards import SPY
+from engine.actions import REMOVE, SCOUT, SWAP, TIMEOUT
+from engine.cards import SPY, deals_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate
 from engine.views import events_for
@@ -19,6 +19,7 @@ from handlers.session.settings import WAIT_SETTING
 
 REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
 REMIND_MIN = 30  # waits shorter than this get no refresh
+SPY_HURRY = 5  # seconds before the Spy's wait ends, a Spy still guessing is hurried
 
 
 class Play(Prompts, Absence):
@@ -127,15 +128,28 @@ class Play(Prompts, Absence):
         return news
 
     def _remind(self, now: float) -> list[Event]:
-        """Refresh the turn message's countdown and nudge the player being waited for."""
-        if self.status != PLAYING or self.data.get("hold"):
+        """Refresh the turn message's countdown and nudge the player being waited for (in the
+        Spy's wait, only the Spy, privately, if they have not guessed)."""
+        if self.status != PLAYING:
             return []
+        if self.data.get("hold"):
+            return self._hurry_spy(now)
         left = self.data["deadline"] - now
         news = [self.board_shown(left)]
         seat = waiting_for(self.state)
         if seat is not None and self.user_at(seat):
             news.append(ev.event(ev.HURRY, seat=seat, seconds=max(int(left), 0)))
         return news
+
+    def _hurry_spy(self, now: float) -> list[Event]:
+        """The Spy still guessing is told privately how long is left; nobody else hears of it,
+        and a Spy set aside, virtual or done changes nothing."""
+        state = self.state
+        seat = waiting_for(state) if state.phase == SPY_PHASE else None
+        if not seat or not self.user_at(seat) or self.is_removed(seat):
+            return []
+        left = max(int(self.data["deadline"] - now), 0)
+        return [ev.event(ev.HURRY, seat=seat, seconds=left)]
 
     def _timed_out(self, seat: int | None, phase: str) -> list[Event]:
         """Tell a human whose wait (in `phase`) ran out, on its prompt (a removed seat's player
@@ -196,6 +210,7 @@ class Play(Prompts, Absence):
         if self.status != PLAYING:
             raise Refused("too_late")
         news += self._mark_removed(seat, by)
+        self._engine_removes(seat)
         news += self._close_prompt(seat, {"act": "removed"})
         if not self._present():
             return news + self.cancel(None, why="empty")
@@ -207,6 +222,17 @@ class Play(Prompts, Absence):
         ):
             news += self._pass_now(now)
         return news
+
+    def _engine_removes(self, seat: int) -> None:
+        """The engine learns the seat is virtual from now on (for a proxy decapitation, and a
+        neutral card there has no effect). Once a decapitation is announced the seats are judged
+        as they stood, so it is not told then. No button changes: the group's version stays."""
+        try:
+            state, _ = apply(self.state, Action(REMOVE, seat))
+        except IllegalAction:
+            return
+        self._set_state(state)
+        self.data["shift"] = self.data.get("shift", 0) - 1
 
     def _end_hold(self, now: float) -> list[Event]:
         """A secret window closes: a silent Turncoat or Spy times out, and the held news goes
@@ -265,11 +291,15 @@ class Play(Prompts, Absence):
                 lines.append(event)  # rendered when shown, in the language of the moment
             if kind == kinds.SPEAKS:
                 new_phase = True
-            if kind == kinds.SCOUTED and self.settings["turncoat"]:
+            if kind == kinds.SCOUTED and self.turncoat_pauses():
+                lines.append(["pause", event["seat"], self.settings["turncoat_seconds"]])
                 hold = self._hold(self.settings["turncoat_seconds"], now)
             if kind == kinds.DECAPITATION_ANNOUNCED and self.settings["spy"]:
                 lines.append(["sealed", self.settings["spy_seconds"]])
                 hold = self._hold(self.settings["spy_seconds"], now)
+                until = hold["until"]
+                if self.settings["spy_seconds"] > SPY_HURRY:  # wakes whoever holds the Spy
+                    self.data["reminder"] = [until - SPY_HURRY, until]
         opens = self.status == PLAYING and hold is None and new_phase
         if opens and self.state.phase == SPEAK and self.is_removed(self.state.turn):
             # A held speaking moment, its scout removed: it passes at once, and the turn message
@@ -287,6 +317,11 @@ class Play(Prompts, Absence):
         elif hold is not None:
             self.data["deadline"] = hold["until"]
         return news
+
+    def turncoat_pauses(self) -> bool:
+        """True when every scout is followed by the Turncoat's window: the variant is on and the
+        game is big enough for an X to be dealt (whether one was or not)."""
+        return bool(self.settings["turncoat"]) and deals_x(self.state.seats)
 
     def _private(self, event: dict) -> Event:
         """A private engine event for its seat; a Turncoat's offer or the Spy's question opens

@@ -65,10 +65,12 @@ class Table(Lobby):
         title: str = "",
         own_lang: str | None = None,
         can_delete: bool | None = None,
+        handle: str | None = None,
     ) -> tuple[Table, list[Event]]:
         """A new lobby with its creator seated; returns the lobby message to post. `lang` is the
-        group's language, `own_lang` the one the creator reads (when Telegram says);
-        `can_delete` the bot's right to delete messages in the group, as last heard."""
+        group's language, `own_lang` the one the creator reads (when Telegram says), `handle`
+        their username; `can_delete` the bot's right to delete messages in the group, as last
+        heard."""
         table = cls(
             {
                 "chat": chat,
@@ -86,6 +88,7 @@ class Table(Lobby):
         table._note_lang(creator, own_lang)
         if can_delete is not None:
             table.data[BOT_CAN_DELETE] = can_delete
+        table._note_handle(creator, handle)
         return table, [ev.event(ev.LOBBY_OPENED)]
 
     def play_again(
@@ -96,10 +99,12 @@ class Table(Lobby):
         now: float,
         own_lang: str | None = None,
         is_admin: bool = False,
+        handle: str | None = None,
     ) -> tuple[Table, list[Event]]:
         """Play again, pressed under the end of `game` by `user` (a player of it, or an admin):
         a new lobby with the same settings, seating everyone who was still in the game (each
-        keeps the language they read). It waits for Start: nobody in it pressed Join."""
+        keeps the language they read and their username). It waits for Start: nobody in it
+        pressed Join."""
         if self.game != game:  # someone's press came first, or the button is older than that
             opened = self.data.get("again_of") == game and self.status in (LOBBY, PLAYING)
             raise Refused("again_open" if opened else "stale_button")
@@ -120,13 +125,16 @@ class Table(Lobby):
             self.title,
             own_lang,
             self.data.get(BOT_CAN_DELETE),
+            handle,
         )
         others = [p for p in self.plays_again() if p[0] != user][: MAX_PLAYERS - 1]
         new.data["players"] += others
-        langs = self.data.get("langs") or {}
+        langs, handles = self.data.get("langs") or {}, self.data.get("handles") or {}
         for uid, _ in others:
             if str(uid) in langs:
                 new.data["langs"][str(uid)] = langs[str(uid)]
+            if str(uid) in handles:
+                new.data.setdefault("handles", {})[str(uid)] = handles[str(uid)]
         new.data["again_of"] = self.game
         new.data["unreachable"] = [u for u in self.unreachable() if new.is_player(u)]
         return new, news
@@ -153,8 +161,11 @@ class Table(Lobby):
         self.data["menu"] = menu
         return [ev.event(ev.LOBBY_SHOWN)]
 
-    def join(self, user: int, name: str, lang: str | None = None) -> list[Event]:
-        """Seat a user in the lobby; `lang` is the language they read (when Telegram says)."""
+    def join(
+        self, user: int, name: str, lang: str | None = None, handle: str | None = None
+    ) -> list[Event]:
+        """Seat a user in the lobby; `lang` is the language they read (when Telegram says),
+        `handle` their username (it tells them apart from a player of the same name)."""
         self._in_lobby()
         if self.is_player(user):
             raise Refused("already_joined")
@@ -162,6 +173,7 @@ class Table(Lobby):
             raise Refused("lobby_full", max=MAX_PLAYERS)
         self.players.append([user, name[:NAME_MAX]])
         self._note_lang(user, lang)
+        self._note_handle(user, handle)
         self._reached(user)  # they joined from the private chat
         return self._lobby_shown(menu=False)
 
@@ -169,9 +181,13 @@ class Table(Lobby):
         """Take a user out of the lobby."""
         if self.status != LOBBY or not self.is_player(user):
             raise Refused("not_in_lobby")
+        name = self.lobby_names()[user]
         self.data["players"] = [p for p in self.players if p[0] != user]
         self._note_lang(user, None)
+        self._note_handle(user, None)
         self._reached(user)
+        if user == self.data["creator"] and self.players:
+            self._pass_host(name)
         return self._lobby_shown(menu=False)
 
     def show_settings(self) -> list[Event]:
@@ -218,11 +234,9 @@ class Table(Lobby):
             raise Refused("need_players", n=len(self.players), min=MIN_PLAYERS, max=MAX_PLAYERS)
         if self.unreachable():  # they would get no card
             raise Refused("unreachable_start")
-        names = [name for _, name in self.players]
-        ids = {name: uid for uid, name in self.players}
-        if len(ids) != len(names):  # two players with one name: tell them apart
-            names = [f"{name} ({i})" for i, name in enumerate(names, 1)]
-            ids = {n: uid for n, (uid, _) in zip(names, self.players, strict=True)}
+        shown = self.lobby_names()
+        names = list(shown.values())
+        ids = {name: uid for uid, name in shown.items()}
         state, events = new_game(names, variants_of(self.settings), seed=seed)
         self.data["seats"] = [
             0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)

@@ -191,7 +191,13 @@ async def play_again(
         if table is None:
             raise Refused("stale_button")
         new, news = table.play_again(
-            button.game, user.id, display_name(user), runtime.clock(), own_lang(user), admin
+            button.game,
+            user.id,
+            display_name(user),
+            runtime.clock(),
+            own_lang(user),
+            admin,
+            user.username,
         )
         calls = next_lobby_calls(new, waiting, confirmed, runtime.username)
         # The pressed button goes: the old game's last message keeps its text.

@@ -92,6 +92,7 @@ async def newgame(update: Update, context: BotContext) -> None:
             chat.title or "",
             own_lang(user),
             rights,
+            user.username,
         )
         # The last game's Play again goes: a new game is open (its Record and Next game stay).
         gone = render.drop_play_again(table, ids) if table is not None else []
@@ -131,7 +132,7 @@ async def start(update: Update, context: BotContext) -> None:
     def join(table: Table | None, ids: Ids) -> Decided:
         if table is None or table.game != game:
             raise Refused("lobby_gone")
-        news = table.join(user.id, display_name(user), own_lang(user))
+        news = table.join(user.id, display_name(user), own_lang(user), user.username)
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.group_title(table)
         text = t(table.lang_of(user.id), "joined", group=title)

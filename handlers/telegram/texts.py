@@ -79,6 +79,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "⚠️ Uncertain sides with virtual players may make the teams very uneven.",
         ZH: "⚠️ 「形势难料」与虚拟玩家同时使用，可能导致双方人数相差悬殊。",
     },
+    "lobby_turncoat_idle": {
+        EN: "⚠️ The Turncoat has no effect at {n} seats: no X is dealt at 6 seats or fewer.",
+        ZH: "⚠️ 变节者在 {n} 个座位时不起作用：6 个座位或以下不发 X。",
+    },
     "lobby_expired": {
         EN: "This lobby closed without a game. /newgame opens a new one.",
         ZH: "这个房间已关闭。发送 /newgame 重新开局。",
@@ -188,6 +192,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "seen, so nobody can tell.",
         ZH: "🔄 变节者：每次侦查后，游戏都会固定暂停 {s} 秒，无论是否查看到 X，谁也无法据此判断。",
     },
+    "turncoat_none": {
+        EN: "🔄 Turncoat: no X is dealt at {n} seats, so it has no effect and no scout is "
+        "followed by a pause.",
+        ZH: "🔄 变节者：{n} 个座位的游戏不发 X，此规则不起作用，侦查后也不会暂停。",
+    },
     "your_card": {EN: "🃏 Your card: <b>{card}</b>", ZH: "🃏 你的人物牌：<b>{card}</b>"},
     "your_seat": {EN: "You sit in seat {seat} in {group}.", ZH: "你坐在「{group}」的{seat}号位。"},
     "hint_colour": {
@@ -228,6 +237,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "swapped_line": {
         EN: "🔄 {holder} reveals <b>{card}</b> and swaps cards with {scout}!",
         ZH: "🔄 {holder} 翻开了 <b>{card}</b>，与 {scout} 交换了人物牌！",
+    },
+    "pause_line": {
+        EN: "⏸ {name} speaks after the pause ({s} s).",
+        ZH: "⏸ {name} 在暂停（{s} 秒）结束后发言。",
     },
     "done_line": {EN: "✅ {name}'s turn is over.", ZH: "✅ {name} 的回合结束。"},
     "said_line": {EN: "✅ {name}: “{say}”", ZH: "✅ {name}：「{say}」"},
@@ -285,6 +298,15 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🔍 {target} holds <b>{card}</b>.",
         ZH: "🔍 {target} 的人物牌是 <b>{card}</b>。",
     },
+    "scout_wait": {
+        EN: "⏳ You speak once the {s} s pause is over.",
+        ZH: "⏳ 暂停 {s} 秒结束后你才可以发言。",
+    },
+    "scout_wait_deleted": {
+        EN: "⏳ You speak once the {s} s pause is over: what you write in the group before then "
+        "is deleted.",
+        ZH: "⏳ 暂停 {s} 秒结束后你才可以发言：在此之前你在群里发的消息会被删除。",
+    },
     "prompt_speak": {
         EN: "Speak now in the group, then press Done.",
         ZH: "现在请在群里发言，然后点击「结束」。",
@@ -317,6 +339,7 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "🕵 A decapitation was announced. Guess the <b>Red</b> captain:",
         ZH: "🕵 有人宣布斩首。猜测<b>红方</b>队长：",
     },
+    "spy_time": {EN: "⏳ You have {s} s.", ZH: "⏳ 你有 {s} 秒。"},
     "prompt_spy_blue": {EN: "Now guess the <b>Blue</b> captain:", ZH: "再猜测<b>蓝方</b>队长："},
     "spy_sealed": {
         EN: "🕵 Your guess is sealed: {red} for Red, {blue} for Blue. It is shown at the end.",
@@ -353,6 +376,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "observer_silent": {
         EN: "👁 The Observer {name} never predicted and loses.",
         ZH: "👁 观察员 {name} 始终未预测，失败。",
+    },
+    "neutral_removed": {
+        EN: "🚪 {name} (removed) held the {card}: a removed seat's card has no effect, so it "
+        "neither wins nor loses.",
+        ZH: "🚪 {name}（已移出）持有{card}：被移出座位的人物牌不起作用，既不获胜也不失败。",
     },
     "spy_won": {
         EN: "🕵 The Spy {name} named both captains and wins.",
@@ -551,6 +579,21 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "{names}: press “{button}” under the lobby, then Start in my chat, or the game "
         "can't begin.",
         ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」，否则游戏无法开始。",
+    },
+    "lobby_remind_left_out": {
+        EN: "{names}: press “{button}” under the lobby, then Start in my chat, or the game "
+        "starts without you.",
+        ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」，否则游戏将不等你开始。",
+    },
+    "left_out": {
+        EN: "🚪 The game starts without {names}: I can't message them privately, so no card "
+        "could reach them.",
+        ZH: "🚪 游戏开始，{names} 未被发牌：我无法私聊他们，人物牌发不过去。",
+    },
+    "host_now": {EN: "👑 {name} is the host now.", ZH: "👑 现在由 {name} 担任发起人。"},
+    "host_passed": {
+        EN: "👑 {old} left: {new} is the host now.",
+        ZH: "👑 {old} 已退出，现在由 {new} 担任发起人。",
     },
     "lobby_closed_few": {
         EN: "This lobby closed: {n} of the {min} players needed joined. /newgame opens a new one.",

@@ -227,7 +227,7 @@ def test_a_stale_group_button_is_refused_cleanly(bot: Bot, lang: str) -> None:
 def test_the_groups_buttons_are_removed_when_the_turn_ends(local_bot: LocalBot) -> None:
     """Only the current turn message has buttons: a turn done, skipped, or ended by a
     decapitation leaves none behind, and the Turncoat's window shows only My card."""
-    table = Table.of(local_bot, 5, lang="zh")
+    table = Table.of(local_bot, 7, lang="zh")  # seven seats: the Turncoat pauses every scout
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10, turn_seconds=30)
     state = table.start(seed=36)
@@ -236,7 +236,7 @@ def test_the_groups_buttons_are_removed_when_the_turn_ends(local_bot: LocalBot) 
         return [m.message_id for m in table.group_messages() if m.buttons]
 
     first = state.first
-    table.scout_in_group(first, first % 5 + 1)
+    table.scout_in_group(first, first % 7 + 1)
     assert labels_of(table) == [table.t("btn_my_card")]  # the window: nothing to press yet
     local_bot.advance(10)
     assert labels_of(table) == [table.t("btn_done"), table.t("btn_my_card")]

@@ -292,7 +292,7 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     assert table.t("announced_line", name=table.seat_label(state.first)) in board
     assert "The target is sealed; it opens in 15 s." in board
     assert table.player_at(spy).prompt().text == (
-        "🕵 A decapitation was announced. Guess the Red captain:"
+        "🕵 A decapitation was announced. Guess the Red captain:\n⏳ You have 15 s."
     )
     mark = len(bot.fake.calls)
     table.spy_guess(spy, caps["red"], caps["blue"])

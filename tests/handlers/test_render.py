@@ -281,9 +281,10 @@ def test_the_turncoats_offer_says_how_long_they_have(make, says) -> None:
 def test_the_seating_explains_the_turncoats_pause_once(make, says) -> None:
     from handlers.telegram.render.lobby import seating
 
-    text = seating(make(4, 1, turncoat=True, turncoat_seconds=15), Ids(), True).text
+    text = seating(make(7, 1, turncoat=True, turncoat_seconds=15), Ids(), True).text
     assert text.count(says) == 1
-    assert says not in seating(make(4, 1), Ids(), True).text
+    assert says not in seating(make(7, 1), Ids(), True).text
+    assert says not in seating(make(6, 1, turncoat=True, turncoat_seconds=15), Ids(), True).text
 
 
 @pytest.mark.parametrize(

@@ -257,7 +257,7 @@ def public_move(pair: Pair, rng: random.Random, absent: int = 0) -> None:
                 DECAPITATE,
                 seat,
                 target=rng.choice(others),
-                proxy=rng.random() < 0.5 if v.virtual_players else None,
+                proxy=rng.random() < 0.5 if a.asks_proxy else None,  # a removal asks it too
                 bodyguard=rng.random() < 0.5 if v.bodyguards else None,
             )
         else:

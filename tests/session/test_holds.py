@@ -100,7 +100,10 @@ def test_the_spy_s_guess_shows_nowhere_and_the_wait_keeps_its_length() -> None:
             guess = Action(SPY_GUESS, spy, red=caps["red"], blue=caps["blue"])
             assert group_news(table.act(table.user_at(spy), guess, NOW + 2)) == []
         assert table.public_version == version
-        assert table.catch_up(NOW + 14) == []
+        during = table.catch_up(NOW + 14)
+        assert group_news(during) == []
+        hurried = [e["seat"] for e in during if e["type"] == ev.HURRY]  # privately, if silent
+        assert hurried == ([] if guesses else [spy])
         end = table.catch_up(NOW + 15)
         assert table.status == "over"
         ends[guesses] = [e["type"] for e in group_news(end)]

@@ -69,9 +69,9 @@ def test_players_with_the_same_name_are_told_apart() -> None:
     for uid in (2, 3, 4):
         table.join(uid, "Sam")
     table.start(NOW, 1)
-    assert sorted(table.state.names) == ["Sam (1)", "Sam (2)", "Sam (3)", "Sam (4)"]
+    assert sorted(table.state.names) == ["Sam·A", "Sam·B", "Sam·C", "Sam·D"]
     for seat, name in enumerate(table.state.names, 1):
-        assert table.user_at(seat) == int(name[5])
+        assert table.user_at(seat) == "ABCD".index(name[-1]) + 1
 
 
 def test_switches_toggle_and_unknown_keys_or_choices_are_refused() -> None:
@@ -183,9 +183,9 @@ def test_countdown_is_refreshed_once_shortly_before_the_deadline() -> None:
 
 
 def test_secret_windows_get_no_countdown_refresh() -> None:
-    table = started(turn_seconds=30, turncoat=True, turncoat_seconds=30)
+    table = started(7, turn_seconds=30, turncoat=True, turncoat_seconds=30)
     first = table.state.first
-    table.act(table.user_at(first), Action(SCOUT, first, target=first % 4 + 1), NOW)
+    table.act(table.user_at(first), Action(SCOUT, first, target=first % 7 + 1), NOW)
     assert table.next_wake() == table.deadline() == NOW + 30, "the Turncoat's window is fixed"
 
 

@@ -91,7 +91,7 @@ def remove_keyboard(table: Table) -> tuple[str, Keyboard]:
     nobody."""
     rows = []
     if table.status == LOBBY:
-        names = dict((uid, name) for uid, name in table.players)
+        names = table.lobby_names()
         for user in table.removable():
             label = plain_label(shown_name(names[user]))
             rows.append(button(label, REMOVAL, table, 0, RemovePlayer(user)))

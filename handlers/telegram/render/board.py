@@ -78,11 +78,14 @@ def public_line(table: Table, event: dict) -> str | None:
 
 def board_line(table: Table, spec: list | dict) -> str:
     """One stored line of the turn message in the table's language as of now: a public event,
-    ["turn", seat] or ["sealed", seconds]."""
+    ["turn", seat], ["pause", seat, seconds] (the scout speaks after the Turncoat's window) or
+    ["sealed", seconds]."""
     if isinstance(spec, dict):
         return public_line(table, spec) or ""
     if spec[0] == "turn":
         return turn_line(table, spec[1])
+    if spec[0] == "pause":
+        return t_(table, "pause_line", name=seat_name(table, spec[1]), s=spec[2])
     return t_(table, "sealed_line", s=spec[1])
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.cards import deals_x
 from handlers.session.lobby import EXTEND_SECONDS
 from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
 from handlers.session.table import Table
@@ -53,7 +54,11 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
         "",
         t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
     ]
-    lines += [f"• {shown_name(name)}" for _, name in players] or [t_(table, "lobby_nobody")]
+    names = table.lobby_names()
+    lines += [f"• {shown_name(name)}" for name in names.values()] or [t_(table, "lobby_nobody")]
+    if table.data.get("host_left") and table.data["creator"] in names:
+        old, new = table.data["host_left"], names[table.data["creator"]]
+        lines.append(t_(table, "host_passed", old=shown_name(old), new=shown_name(new)))
     settings = table.settings
     lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
     vp = settings["virtual_players"]
@@ -65,6 +70,8 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
         lines.append(t_(table, "lobby_hint_calm"))
     if settings["uncertain_sides"] and vp:
         lines.append(t_(table, "lobby_warn_uneven"))
+    if settings["turncoat"] and players and not deals_x(len(players) + vp):
+        lines.append(t_(table, "lobby_turncoat_idle", n=len(players) + vp))
     ready = MIN_PLAYERS <= len(players) <= MAX_PLAYERS
     lines += [
         "",
@@ -88,7 +95,7 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
 
 def away_names(table: Table) -> str:
     """The lobby's players the bot cannot message privately, by name."""
-    names = dict(map(tuple, table.players))
+    names = table.lobby_names()
     return joined(table, [shown_name(names.get(user, "?")) for user in table.unreachable()])
 
 
@@ -170,8 +177,10 @@ def seating(table: Table, ids: Ids, silence: bool) -> Out:
         tag = f" {t_(table, 'virtual_tag')}" if state.virtual[seat - 1] else ""
         lines.append(f"{seat_name(table, seat)}{tag}")
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
-    if table.settings["turncoat"]:
+    if table.turncoat_pauses():
         lines.append(t_(table, "turncoat_pause", s=table.settings["turncoat_seconds"]))
+    elif table.settings["turncoat"]:
+        lines.append(t_(table, "turncoat_none", n=state.seats))
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
     lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
     return replace(edit_ref(table, ids, LOBBY_MSG, "\n".join(lines), None), side=True)

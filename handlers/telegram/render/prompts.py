@@ -100,11 +100,11 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
         return [send_private(user, text)]
     if kind == kinds.SCOUT_RESULT:
         target = seat_name(table, event["target"])
-        return [
-            send_private(
-                user, t_(table, "scout_result", target=target, card=card(table, event["card"]))
-            )
-        ]
+        lines = [t_(table, "scout_result", target=target, card=card(table, event["card"]))]
+        if table.turncoat_pauses():  # the speaking moment waits for the Turncoat's window
+            key = "scout_wait_deleted" if table.data.get("silence") else "scout_wait"
+            lines.append(t_(table, key, s=table.settings["turncoat_seconds"]))
+        return [send_private(user, "\n".join(lines))]
     if kind == kinds.TURNCOAT_OFFER:
         scout = seat_name(table, event["scout"])
         kb = [
@@ -128,7 +128,12 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
         return []
     if kind == kinds.SPY_TURN:
         kb = seat_keyboard(table, SpyRed, None, version)
-        out = send_private(user, t_(table, "prompt_spy_red"), kb, quiet=True)
+        text = (
+            t_(table, "prompt_spy_red")
+            + "\n"
+            + t_(table, "spy_time", s=table.settings["spy_seconds"])
+        )
+        out = send_private(user, text, kb, quiet=True)
         return [remembered(table, out, tag)]
     return []
 
@@ -201,7 +206,7 @@ def decapitation_menu(table: Table, seat: int, step: Declaring) -> tuple[str, Ke
     name = seat_name(table, target)
     v = table.state.variants
     back = [game_button(table, "btn_back", StrikeMenu())]
-    if v.virtual_players and proxy is None:
+    if table.state.asks_proxy and proxy is None:
         kb = [
             [
                 game_button(table, "btn_yes", replace(step, proxy=True)),

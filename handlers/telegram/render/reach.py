@@ -42,14 +42,27 @@ def reminder(table: Table, e: dict) -> Out:
         text = t_(table, "lobby_remind_start", left=left, n=n, m=m)
     away = table.unreachable()
     if away:
-        names = dict(map(tuple, table.players))
+        names = table.lobby_names()
         mentions = [
             f'<a href="tg://user?id={int(user)}">{shown_name(names.get(user, "?"))}</a>'
             for user in away
         ]
         button = t_(table, "btn_open_chat")
-        text += "\n" + t_(table, "lobby_remind_away", names=joined(table, mentions), button=button)
+        key = "lobby_remind_away"
+        if table.starts_itself() and n >= MIN_PLAYERS and table.deals_without(away):
+            key = "lobby_remind_left_out"  # the others play without them
+        text += "\n" + t_(table, key, names=joined(table, mentions), button=button)
     return send_group(table, text, None)
+
+
+def left_out(table: Table, e: dict) -> Out:
+    """The group told that the game starts without the players the bot cannot reach, and who
+    hosts it when the host was one of them."""
+    names = joined(table, [shown_name(name) for name in e["names"]])
+    lines = [t_(table, "left_out", names=names)]
+    if e["host"]:
+        lines.append(t_(table, "host_now", name=shown_name(e["host"])))
+    return send_group(table, "\n".join(lines), None)
 
 
 def closed(table: Table, ids: Ids, e: dict) -> Out:
@@ -58,7 +71,7 @@ def closed(table: Table, ids: Ids, e: dict) -> Out:
     if reason == "few":
         text = t_(table, "lobby_closed_few", n=e["n"], min=MIN_PLAYERS)
     elif reason == "unreachable":
-        names = dict(map(tuple, table.players))
+        names = table.lobby_names()
         shown = joined(table, [shown_name(names.get(user, "?")) for user in e["users"]])
         text = t_(table, "lobby_closed_away", names=shown)
     else:
@@ -79,7 +92,7 @@ def back(table: Table, e: dict) -> list[Out]:
     player told privately which game their card will come from)."""
     user = e["user"]
     if table.status == LOBBY:
-        names = dict(map(tuple, table.players))
+        names = table.lobby_names()
         text = t_(table, "back_lobby", name=shown_name(names.get(user, "?")))
         joined_text = t_(table.speaking_to(user), "joined", group=group_title(table))
         return [send_group(table, text, None), send_private(user, joined_text)]
@@ -91,6 +104,6 @@ def back(table: Table, e: dict) -> list[Out]:
 def start_refused(table: Table) -> dict[str, str]:
     """What Start's popup (plain text) names while players cannot be reached: who, and the
     button to press."""
-    names = dict(map(tuple, table.players))
+    names = table.lobby_names()
     shown = joined(table, [isolate(names.get(user, "?")) for user in table.unreachable()])
     return {"names": shown, "button": t_(table, "btn_open_chat")}

@@ -71,8 +71,20 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     m, s = divmod(finished["seconds"], 60)
     lines.append(t_(table, "end_length", m=m, s=s, turns=finished["turns"]))
     lines += ["", *every_card(table, cards, caps, r["set_aside"])]
+    lines += neutral_lines(table, r)
+    lines += ["", t_(table, "timeline")]
+    lines += timeline(table)
+    return "\n".join(lines), play_again(table)
+
+
+def neutral_lines(table: Table, r: dict) -> list[str]:
+    """How the Observer and the Spy fared (one on a removed seat had no effect)."""
+    lines = []
     obs = r.get("observer")
-    if obs:
+    if obs and obs.get("removed"):
+        name = seat_name(table, obs["seat"])
+        lines.append(t_(table, "neutral_removed", name=name, card=t_(table, "role_observer")))
+    elif obs:
         name = seat_name(table, obs["seat"])
         key = (
             "observer_silent"
@@ -83,7 +95,10 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
         )
         lines.append(t_(table, key, name=name))
     spy = r.get("spy")
-    if spy:
+    if spy and spy.get("removed"):
+        name = seat_name(table, spy["seat"])
+        lines.append(t_(table, "neutral_removed", name=name, card=t_(table, "role_spy")))
+    elif spy:
         name = seat_name(table, spy["seat"])
         if spy["guess"] is None:
             lines.append(t_(table, "spy_silent", name=name))
@@ -99,9 +114,7 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
                     blue=seat_name(table, spy["guess"]["blue"]),
                 )
             )
-    lines += ["", t_(table, "timeline")]
-    lines += timeline(table)
-    return "\n".join(lines), play_again(table)
+    return lines
 
 
 def every_card(table: Table, cards: list[str], caps: dict, set_aside: list[str]) -> list[str]:

@@ -22,7 +22,7 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
-from handlers.telegram.render.reach import back, closed, extended, hello, reminder
+from handlers.telegram.render.reach import back, closed, extended, hello, left_out, reminder
 from handlers.telegram.render.reveal import cancelled, ending
 
 
@@ -64,6 +64,7 @@ Shown = Callable[[Table, Ids, dict], list[Out]]
 _SHOWN: dict[str, Shown] = {
     ev.LOBBY_EXPIRED: lambda table, ids, e: [closed(table, ids, e)],
     ev.LOBBY_REMINDER: lambda table, ids, e: [reminder(table, e)],
+    ev.LEFT_OUT: lambda table, ids, e: [left_out(table, e)],
     ev.EXTENDED: lambda table, ids, e: [extended(table, e)],
     ev.BACK: lambda table, ids, e: back(table, e),
     ev.SEATING: lambda table, ids, e: [seating(table, ids, e["silence"])],

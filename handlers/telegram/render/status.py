@@ -22,7 +22,7 @@ def lobby_status(table: Table) -> str:
     settings = table.settings
     players = table.players
     lines = [t_(table, "status_lobby", n=len(players), min=MIN_PLAYERS, max=MAX_PLAYERS)]
-    lines += [f"• {shown_name(name)}" for _, name in players]
+    lines += [f"• {shown_name(name)}" for name in table.lobby_names().values()]
     lines.append(t_(table, "in_play", list=variants_list(table, settings)))
     limits = [("limit_turn", "turn_seconds"), ("limit_speak", "speak_seconds")]
     if settings["turncoat"]:
