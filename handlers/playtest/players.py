@@ -217,7 +217,7 @@ class Table:
 
     def envelope(self) -> dict:
         """Storage's part of the group's item: the updates applied, the messages owed."""
-        return self.stored().parts[0]
+        return self.stored().envelope.to_stored()
 
     def ids(self) -> Ids:
         """The ids of the group's messages the bot edits (the Telegram side's part)."""

@@ -19,7 +19,7 @@ import copy
 import logging
 import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -28,6 +28,7 @@ from typing import Any
 from handlers.session.ending import Ending
 from handlers.session.table import CANCELLED, OVER_STATUS, Table
 from handlers.storage import history, records
+from handlers.storage.envelope import APPLIED_KEPT, Envelope, Posted, rewrapped
 from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
@@ -36,9 +37,7 @@ from handlers.storage.owed import (
     acknowledge,
     claim,
     outs_of,
-    owed_in,
     retry_batch,
-    to_stored,
 )
 from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
@@ -51,10 +50,12 @@ from handlers.storage.stats import (
 from infra.store import Conflict, GameStore, Item
 
 __all__ = [
+    "APPLIED_KEPT",
     "ATTEMPTS",
     "LEASE",
     "OWED_KEPT",
     "Change",
+    "Envelope",
     "Host",
     "Loaded",
     "Saved",
@@ -71,19 +72,17 @@ LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 
 
 FORM = 2  # the form of a group's item written: storage's envelope beside two owned parts
-APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
-ENVELOPE = ("applied", "owed", "posted", "moved_to")
+SESSION, TELEGRAM = "session", "telegram"  # the keys of the session's and the Telegram side's
 
 
-def parts_of(data: dict[str, Any]) -> tuple[dict[str, Any], dict | None, dict | None]:
-    """A group's item in its three parts, each with one owner: storage's envelope (the updates
-    applied, the messages owed, the ids of those delivered, a pointer to a group's new chat),
-    the session's part and the Telegram side's (never read here). An item stored before the
-    parts were apart is one dict: both owners are handed it, and read their own fields once."""
-    envelope = {key: data[key] for key in ENVELOPE if key in data}
+def parts_of(data: dict[str, Any]) -> tuple[Envelope, dict | None, dict | None]:
+    """A group's item in its three parts, each with one owner: storage's envelope, the session's
+    part and the Telegram side's (never read here). An item stored before the parts were apart
+    is one dict: both owners are handed it, and read their own fields from it once."""
+    envelope = Envelope.from_stored(data)
     if data.get("form") == FORM:
-        return envelope, data.get("session"), data.get("telegram")
-    if "moved_to" in data or "status" not in data:
+        return envelope, data.get(SESSION), data.get(TELEGRAM)
+    if envelope.moved_to is not None or "status" not in data:
         return envelope, None, None
     return envelope, data, data
 
@@ -98,9 +97,14 @@ class Loaded:
     records: dict[str, Item | None] = field(default_factory=dict)
 
     @cached_property
-    def parts(self) -> tuple[dict[str, Any], dict | None, dict | None]:
+    def parts(self) -> tuple[Envelope, dict | None, dict | None]:
         """The envelope, the session's part and the Telegram side's, as stored."""
-        return parts_of(self.item.data) if self.item is not None else ({}, None, None)
+        return parts_of(self.item.data) if self.item is not None else (Envelope(), None, None)
+
+    @property
+    def envelope(self) -> Envelope:
+        """Storage's part: the updates applied, the messages owed, the ids delivered since."""
+        return self.parts[0]
 
     @cached_property
     def table(self) -> Table | None:
@@ -115,18 +119,18 @@ class Loaded:
         return copy.deepcopy(self.parts[2])
 
     @property
-    def posted(self) -> dict[str, list]:
-        """The ids of messages delivered since the last change, by the names they are
-        remembered by: [id, turn message tag, game] each (the Telegram side keeps them)."""
-        return copy.deepcopy(self.parts[0].get("posted") or {})
+    def posted(self) -> Mapping[str, Posted]:
+        """The messages delivered since the last change, by the names they are remembered by
+        (the Telegram side takes them into its part)."""
+        return self.envelope.posted
 
     def applied(self, update_id: int | None) -> bool:
         """True when `update_id` changed the table already (its redelivery changes nothing)."""
-        return update_id in (self.parts[0].get("applied") or [])
+        return self.envelope.has_applied(update_id)
 
     def owed(self) -> list[OwedBatch]:
         """The batches of messages the item owes, the oldest first."""
-        return owed_in(self.parts[0])
+        return list(self.envelope.owed)
 
 
 @dataclass(frozen=True)
@@ -194,7 +198,7 @@ class Host:
         self, chat: int, item: Item | None, records: dict[str, Item | None] | None = None
     ) -> Loaded:
         """The group's item as read, or, for a group that became a supergroup, its new one."""
-        moved = item.data.get("moved_to") if item else None
+        moved = Envelope.from_stored(item.data).moved_to if item else None
         if moved is None:
             return Loaded(chat, item, records or {})
         return Loaded(moved, self.store.load(game_key(moved)), records or {})
@@ -221,13 +225,13 @@ class Host:
         mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
         if change.outs:
             kept.append(OwedBatch(mine, now, change.outs))
+        # the ids delivered so far are in the Telegram side's part now: none is left posted
+        envelope = loaded.envelope.applying(update_id).owing(kept).taken_in()
         data = {
             "form": FORM,
-            "applied": _applied(loaded.parts[0].get("applied") or [], update_id),
-            "owed": to_stored(kept),
-            # the ids delivered so far are in the Telegram side's part now: nothing is posted
-            "session": new.to_stored(),
-            "telegram": change.telegram,
+            **envelope.to_stored(),
+            SESSION: new.to_stored(),
+            TELEGRAM: change.telegram,
         }
         session = loaded.parts[1]
         before = Table.from_stored(session).next_wake() if session is not None else None
@@ -288,7 +292,7 @@ class Host:
         kept, taken = claim(loaded.owed(), now)
         if not taken:
             return Saved(loaded.chat, loaded.table, list(extra))
-        data = {**item.data, "owed": [batch.to_stored() for batch in kept]}
+        data = rewrapped(item.data, loaded.envelope.owing(kept))
         self.store.save(Item(item.key, item.version, data, item.expires_at))
         done = Item(item.key, item.version + 1, data, item.expires_at)
         keys = [batch.key for batch in taken]
@@ -310,9 +314,9 @@ class Host:
 
         def attempt(_: int) -> None:
             item = self.store.load(key)
-            if item is None or item.data.get("moved_to") == new:
+            if item is None or Envelope.from_stored(item.data).moved_to == new:
                 return
-            pointer = {"form": FORM, "moved_to": new}
+            pointer = {"form": FORM, **Envelope(moved_to=new).to_stored()}
             self.store.save(Item(key, item.version, pointer, expiry(self.clock, FINISHED_TTL)))
 
         with suppress(Conflict):  # every attempt lost a race: the old key stays as it is
@@ -347,8 +351,8 @@ class Host:
             item = first.pop() if first else self.store.load(key)
             if item is None:
                 return False
-            data = copy.deepcopy(item.data)
-            owed = owed_in(data)
+            envelope = Envelope.from_stored(item.data)
+            owed = list(envelope.owed)
             left = acknowledge(owed, keys)
             if len(left) == len(owed) and not ids and not retry:
                 return False
@@ -356,10 +360,8 @@ class Host:
             if retry:  # owed by nobody alive: lapsed once `wait` has passed
                 batch = f"r{item.version + 1}.{random.randrange(10**6)}"
                 left.append(retry_batch(batch, list(retry), now, wait))
-            data["owed"] = to_stored(left)
-            if ids:
-                posted = data.setdefault("posted", {})
-                posted.update({ref: [msg, board_tag, game] for ref, msg in ids.items()})
+            envelope = envelope.owing(left).posting(ids, board_tag, game)
+            data = rewrapped(item.data, envelope)
             self.store.save(Item(key, item.version, data, item.expires_at))
             if retry:
                 self.wake(chat, now + max(wait, 1.0))
@@ -414,10 +416,3 @@ class Host:
     def games(self, chat: int) -> list[dict[str, Any]]:
         """The group's kept games, the oldest first."""
         return history.games(self.store, chat)
-
-
-def _applied(applied: list[int], update_id: int | None) -> list[int]:
-    """The recent update ids an item remembers, `update_id` among them."""
-    if update_id is None or update_id in applied:
-        return list(applied)
-    return [*applied, update_id][-APPLIED_KEPT:]

@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from handlers.session.table import Table
+    from handlers.storage.envelope import Posted
     from handlers.storage.host import Loaded
 
 FORM = 2  # the stored form written; an item stored before had the ids among the session's data
@@ -95,15 +98,15 @@ class Ids:
 
     # -- ids delivered since ----------------------------------------------------------------
 
-    def folded(self, posted: dict[str, list], table: Table | None) -> Ids:
-        """These ids with those of messages delivered since the last change (`posted`: by the
-        name each is remembered by, [id, turn message tag, game]) taken in: only those of the
-        table's game; a turn message's only while it is the current one, a prompt's only while
-        the table has that prompt open."""
+    def folded(self, posted: Mapping[str, Posted], table: Table | None) -> Ids:
+        """These ids with those of messages delivered since the last change taken in (`posted`,
+        by the name each is remembered by): only the table's game's; a turn message's only while
+        it is the current one, a prompt's only while the table has that prompt open."""
         if table is None:
             return self
-        for ref, (message_id, tag, game) in posted.items():
-            if game != table.game:
+        for ref, delivered in posted.items():
+            message_id, tag = delivered.msg, delivered.board_tag
+            if delivered.game != table.game:
                 continue
             if ref == BOARD:
                 if tag is not None and tag == self.board_tag:

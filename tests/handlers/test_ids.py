@@ -7,13 +7,14 @@ import json
 
 from engine import Action
 from engine.actions import SCOUT
+from handlers.storage.envelope import Posted
 from handlers.telegram.ids import END, LOBBY, REMOVE, Ids, away_ref, prompt_ref
 from tests.support.tables import NOW, started
 
 
-def posted(table, **refs: int) -> dict[str, list]:
+def posted(table, **refs: int) -> dict[str, Posted]:
     """Ids delivered for `table`'s game, as the acknowledgement keeps them."""
-    return {ref: [msg, table.data["board"]["tag"], table.game] for ref, msg in refs.items()}
+    return {ref: Posted(msg, table.data["board"]["tag"], table.game) for ref, msg in refs.items()}
 
 
 def test_an_id_that_arrives_after_its_prompt_closed_is_not_kept() -> None:
@@ -21,7 +22,7 @@ def test_an_id_that_arrives_after_its_prompt_closed_is_not_kept() -> None:
     user = table.user_at(table.state.first)
     old = prompt_ref(user, table.open_prompt_of(user)["tag"])
     table.catch_up(NOW + 30)  # the turn runs out before Telegram said the id
-    assert Ids().folded({old: [66, None, table.game]}, table).prompts == {}
+    assert Ids().folded({old: Posted(66, None, table.game)}, table).prompts == {}
 
 
 def test_an_open_prompts_id_is_kept_until_it_is_closed() -> None:
@@ -29,7 +30,7 @@ def test_an_open_prompts_id_is_kept_until_it_is_closed() -> None:
     first = table.state.first
     user = table.user_at(first)
     ref = prompt_ref(user, table.open_prompt_of(user)["tag"])
-    ids = Ids().folded({ref: [55, None, table.game]}, table)
+    ids = Ids().folded({ref: Posted(55, None, table.game)}, table)
     assert ids.of(ref) == 55
     table.act(user, Action(SCOUT, first, target=first % 4 + 1), NOW)
     assert ids.closing_prompt(ref) == 55 and ids.of(ref) is None
@@ -46,7 +47,7 @@ def test_a_turn_messages_id_is_kept_only_while_it_is_the_current_one() -> None:
 
 def test_ids_of_another_game_are_not_kept() -> None:
     table = started()
-    late = {LOBBY: [3, None, table.game - 1], END: [4, None, table.game - 1]}
+    late = {LOBBY: Posted(3, None, table.game - 1), END: Posted(4, None, table.game - 1)}
     ids = Ids().folded(late, table)
     assert (ids.lobby, ids.end) == (None, None)
 
