@@ -187,6 +187,11 @@ class Seats:
         if self.status != PLAYING or self.public_version != version:
             raise Refused("too_late")
 
+    @property
+    def opened(self) -> float:
+        """When the table's lobby opened (0: not known)."""
+        return self.data.get("opened", 0)
+
     def to_stored(self) -> dict:
         """The session's part of the group's item, as stored (JSON)."""
         return {"form": FORM, **self.data}
@@ -203,6 +208,8 @@ class Seats:
             for k, v in stored.items()
             if k not in _NOT_THE_SESSIONS and not k.startswith("away_msg_")
         }
+        if stored.get("remove_msg"):
+            data["removing"] = True  # a /remove keyboard is live (its id is the Telegram side's)
         if data.get("board"):
             data["board"] = {k: v for k, v in data["board"].items() if k != "msg"}
         if data.get("prompts"):

@@ -402,7 +402,7 @@ class Host:
     def put_newer(self, key: str, data: dict[str, Any], saved: Saved) -> None:
         """Write a small record made from a table as a change `saved` it, unless one made from a
         later save is there already (see `records.put_newer`)."""
-        made_from = [saved.table.data.get("opened", 0), saved.version or 0]
+        made_from = [saved.table.opened, saved.version or 0]
         records.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:

@@ -31,7 +31,7 @@ from handlers.telegram import hub
 from handlers.telegram.context import Runtime
 from handlers.telegram.hub import Decided, shown
 from handlers.telegram.ids import Ids, ids_of, prompt_ref
-from handlers.telegram.messages import Edit, Send, from_stored
+from handlers.telegram.messages import DropButtons, Edit, Send, from_stored
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore, Item
@@ -196,3 +196,19 @@ def test_a_game_stored_in_a_turncoats_window_plays_on_and_closes_its_prompt(cont
     assert set(saved.data) == NEW_FORM
     table = Loaded(CHAT, saved).table
     assert table.data["hold"] is None and table.state.phase == "speak"
+
+
+def test_a_remove_keyboard_open_before_loses_its_buttons_when_the_game_ends(context) -> None:
+    """The /remove keyboard the version before kept the id of (`remove_msg`) is still known
+    to be live: cancelling the game takes its buttons away."""
+    item = stored_before(context, "turncoat_window")
+    decided: list[Decided] = []
+
+    def cancel(table: Table | None, ids: Ids) -> Decided:
+        decided.append(shown(context, table, ids, table.cancel("Ann")))
+        return Decided(table, ids=ids)
+
+    asyncio.run(hub.handle(context, asyncio.run(hub.read(context, CHAT)), cancel, 2))
+    dropped = [out for out in decided[0].outs if isinstance(out, DropButtons)]
+    assert (CHAT, item.data["remove_msg"]) in [(out.chat, out.msg) for out in dropped]
+    assert ids_of(Loaded(CHAT, stored_now(context))).remove is None
