@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Self, TypeVar
 from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
+from handlers.session.holds import Hold
 from handlers.session.knowledge import known_state
 from handlers.session.names import told_apart
 
@@ -151,12 +152,12 @@ class Seats:
 
     def known_state(self, seat: int) -> GameState:
         """The game as `seat` may know it now (while the group's news is held, less)."""
-        return known_state(self.state, seat, bool(self.data.get("hold")))
+        return known_state(self.state, seat, self.hold is not None)
 
     def public_state(self) -> GameState:
         """The game as the group may know it now: while its news is held, without a swap made
         in the Turncoat's window (its public events are those the group was told)."""
-        return known_state(self.state, 0, bool(self.data.get("hold")))
+        return known_state(self.state, 0, self.hold is not None)
 
     def seat_of(self, user: int) -> int | None:
         """The seat a user sits in, or None."""
@@ -186,6 +187,15 @@ class Seats:
         buttons carry the public version they were made for."""
         if self.status != PLAYING or self.public_version != version:
             raise Refused("too_late")
+
+    @property
+    def hold(self) -> Hold | None:
+        """The secret window holding the group's news back, if one runs."""
+        return Hold.from_stored(self.data.get("hold"))
+
+    @hold.setter
+    def hold(self, hold: Hold | None) -> None:
+        self.data["hold"] = hold.to_stored() if hold is not None else None
 
     @property
     def opened(self) -> float:
@@ -237,7 +247,7 @@ class Seats:
 
     def speaker(self) -> int | None:
         """The user whose speaking moment it is now, if any."""
-        if self.status != PLAYING or self.data.get("hold"):
+        if self.status != PLAYING or self.hold is not None:
             return None
         if self.state.phase != SPEAK:
             return None
@@ -246,4 +256,4 @@ class Seats:
     def _close(self) -> None:
         self.data["status"] = CANCELLED
         self.data["deadline"] = None
-        self.data["hold"] = None
+        self.hold = None

@@ -26,12 +26,12 @@ class Board(Seats):
         board = self.data["board"]
         board["lines"] += lines
         board.pop("step", None)  # the turn has moved on from choosing a seat
-        hold = self.data.get("hold")
+        hold = self.hold
         seconds = None
-        if self.state.phase == SPEAK and not hold:
+        if self.state.phase == SPEAK and hold is None:
             seconds = self.settings["speak_seconds"]
-        elif hold:
-            seconds = round(hold["until"] - now)
+        elif hold is not None:
+            seconds = round(hold.until - now)
         return self.board_shown(seconds)
 
     def _close_board(self, lines: list[dict | list]) -> list[Event]:
@@ -57,8 +57,8 @@ class Board(Seats):
         board = self.data.get("board") or {}
         if self.status != PLAYING or board.get("tag") is None:
             return []
-        hold = self.data.get("hold")
-        until = hold["until"] if hold else self.data.get("deadline")
+        hold = self.hold
+        until = hold.until if hold is not None else self.data.get("deadline")
         return [self.board_shown(None if until is None else round(until - now), redraw=True)]
 
     def list_seats(self, user: int, listed: bool, now: float) -> list[Event]:
@@ -83,7 +83,7 @@ class Board(Seats):
         """What the turn message offers its acting player now: in a turn, Scout (or the seats,
         once listed); in a speaking moment, Done; nothing during a secret wait, which only the
         Turncoat or the Spy may end. The same whatever the cards: all of it is public."""
-        if self.status != PLAYING or self.data.get("hold"):
+        if self.status != PLAYING or self.hold is not None:
             return None
         state = self.state
         if state.phase not in (TURN, SPEAK):

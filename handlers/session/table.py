@@ -246,7 +246,7 @@ class Table(Lobby):
         self.data["skips"] = 0
         self.data.update(away=[], back=[], removed=[], missed={})
         self.data["board"] = {"lines": []}
-        self.data["hold"] = None
+        self.hold = None
         self._set_state(state)
         silence = self.settings["delete_chatter"] and can_delete
         self.data["silence"] = silence
