@@ -10,6 +10,7 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
+from handlers.storage.host import Loaded
 from handlers.storage.keys import prefs_key
 from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group
@@ -94,25 +95,27 @@ async def wake(update: Wake, context: BotContext) -> None:
         idle.append(wake_at)
         return Decided(None)  # a lapsed owed batch is claimed and sent all the same
 
-    await hub.handle(context, await hub.read(context, update.chat), due)
+    loaded = await hub.read(context, update.chat)
+    await hub.handle(context, loaded, due)
     if rights.pop("ask", False):
         rights["can_delete"] = await bot_can_delete(context, update.chat)
-        await hub.handle(context, await hub.read(context, update.chat), due)
+        loaded = await hub.read(context, update.chat)
+        await hub.handle(context, loaded, due)
     if idle:
-        set_again(context, update, idle[0])
+        set_again(context, update, idle[0], loaded)
 
 
-def set_again(context: BotContext, update: Wake, wake_at: float | None) -> None:
+def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: Loaded) -> None:
     """A timer found nothing of the game's due. One early for what is next due (a resumed one,
     or a hop towards a wait longer than SQS's delays) is set again; one for a time since
     replaced is dropped (the new time has a timer of its own). A hop towards the table's own
     next wake hops on even when an owed batch is due before it: that batch is sent by a timer
-    of its own, or was claimed now."""
+    of its own, or was claimed now. What is next due is read off the item as the timer read it."""
     host, now = context.runtime.host, context.runtime.clock()
     if wake_at is not None and update.due is not None and same_time(update.due, wake_at):
         host.wake(update.chat, wake_at)
         return
-    when = host.next_due(host.load(update.chat))
+    when = host.next_due(loaded)
     if when is not None and when > now and (update.due is None or same_time(update.due, when)):
         host.wake(update.chat, when)
 
