@@ -118,7 +118,7 @@ def verdict(bot: PoolBot, tables: list) -> tuple[int, int, list[str]]:
         )
         if ended and table.ending() is not None:
             valid += 1
-        owed = sum(len(batch["outs"]) for batch in data.get("owed", []))
+        owed = sum(len(batch["outs"]) for batch in table.envelope().get("owed", []))
         if owed:
             lost += owed
             notes.append(f"game {index}: {owed} message(s) still owed")

@@ -96,7 +96,7 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
         loaded = host.load(chat)
         table, outs = changer(loaded.table)
         ending = table.ending if table is not None else None
-        saved = host.save(loaded, Change(table, outs, ending), uid)
+        saved = host.save(loaded, Change(table, None, outs, ending), uid)
         if saved.table is None:
             return
         ids, tag = {}, None
@@ -174,7 +174,9 @@ def item_sizes(games: int) -> None:
                 f"{int(statistics.median(values)):>7,} {over:>7.1%} {units:>5.2f}  <= 3,072"
             )
         largest = max(saved, key=lambda pair: pair[0])[1].data
-        parts = {k: len(encode_data({k: v}).encode()) for k, v in largest.items()}
+        session = largest.get("session") or {}
+        fields = {**{k: v for k, v in largest.items() if k != "session"}, **session}
+        parts = {k: len(encode_data({k: v}).encode()) for k, v in fields.items()}
         top = sorted(parts.items(), key=lambda kv: -kv[1])[:5]
         print("     largest item's parts (bytes): " + ", ".join(f"{k} {v:,}" for k, v in top))
     print("   WRU: mean write units a save of the item costs (1 per started KB)")
@@ -184,7 +186,7 @@ SHORT_GAME = 60  # decisions: a long game among people (informed play runs to ab
 
 
 def _decisions(item: Item) -> int:
-    return (item.data.get("engine") or {}).get("version", 0)
+    return ((item.data.get("session") or {}).get("engine") or {}).get("version", 0)
 
 
 def _plain_size(item: Item) -> int:

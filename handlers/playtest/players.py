@@ -10,6 +10,8 @@ from engine import GameState
 from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
+from handlers.storage.host import Loaded
+from handlers.telegram.ids import Ids, ids_of
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import language_for, t
 
@@ -200,19 +202,32 @@ class Table:
 
     # -- the store -----------------------------------------------------------------------------
 
+    def stored(self) -> Loaded:
+        """The group's item as stored, in its parts."""
+        return Loaded(self.chat, self.bot.item(self.chat))
+
     def data(self) -> dict:
-        """The group's table as stored."""
-        item = self.bot.item(self.chat)
-        assert item is not None, "no table stored for the group"
-        return item.data
+        """The group's table as the session keeps it (the session's part of the item)."""
+        table = self.stored().table
+        assert table is not None, "no table stored for the group"
+        return table.data
+
+    def envelope(self) -> dict:
+        """Storage's part of the group's item: the updates applied, the messages owed."""
+        return self.stored().envelope.to_stored()
+
+    def ids(self) -> Ids:
+        """The ids of the group's messages the bot edits (the Telegram side's part)."""
+        return ids_of(self.stored())
 
     def refresh(self) -> GameState | None:
         """Remember the stored game as it is now (the leak check needs every game's deal)."""
-        item = self.bot.item(self.chat)
-        if item is None or "engine" not in item.data:
+        table = self.stored().table
+        if table is None or "engine" not in table.data:
             return None
-        state = state_from_dict(item.data["engine"])
-        self.snapshots[item.data["game"]] = (state, list(item.data["seats"]))
+        data = table.data
+        state = state_from_dict(data["engine"])
+        self.snapshots[data["game"]] = (state, list(data["seats"]))
         return state
 
     @property
@@ -249,11 +264,11 @@ class Table:
 
     def lobby_message(self) -> FakeMessage:
         """The lobby (or settings) message of the current game."""
-        return self.fake.message(self.group, self.data()["lobby_msg"])
+        return self.fake.message(self.group, self.ids().lobby)
 
     def board(self) -> FakeMessage:
         """The current turn message in the group."""
-        return self.fake.message(self.group, self.data()["board"]["msg"])
+        return self.fake.message(self.group, self.ids().board)
 
     def ending(self) -> FakeMessage | None:
         """The final reveal, once the game is over."""

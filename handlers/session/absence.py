@@ -16,11 +16,6 @@ class Absence(Board):
     """Who is away (`data["away"]`), asked to come back (`data["back"]`) or removed
     (`data["removed"]`), by seat, and the turns each has missed in a row (`data["missed"]`)."""
 
-    @staticmethod
-    def away_ref(seat: int) -> str:
-        """The name the away seat's private message (with I'm back) is remembered by."""
-        return f"away_msg_{seat}"
-
     def _seats(self, key: str) -> list[int]:
         return self.data.setdefault(key, [])
 
@@ -81,7 +76,7 @@ class Absence(Board):
         if not self.is_away(seat) or seat in self._seats("back"):
             return []
         self._seats("back").append(seat)
-        return [ev.event(ev.COMING_BACK, seat=seat, msg=self.data.pop(self.away_ref(seat), None))]
+        return [ev.event(ev.COMING_BACK, seat=seat)]
 
     def _returns(self, seat: int) -> list[Event]:
         """The seat's turn begins: if its player asked to come back, they are back now."""
@@ -98,15 +93,14 @@ class Absence(Board):
             raise Refused("bad_button")
         if self.is_removed(seat):
             raise Refused("already_removed")
-        away = self.data.pop(self.away_ref(seat), None)  # its I'm back, if still live
         for key in ("away", "back"):
             if seat in self._seats(key):
                 self._seats(key).remove(seat)
         self._seats("removed").append(seat)
+        self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
         lost = self.data.get("unreachable") or []  # needed no more: never named, nor back
         self.data["unreachable"] = [u for u in lost if u != self.user_at(seat)]
-        msg = self.data.pop("remove_msg", None)
-        return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by, msg=msg, away_msg=away)]
+        return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by)]
 
     def remove_from_lobby(self, user: int, by: str) -> list[Event]:
         """The host or an admin takes a joined player out of the lobby."""
@@ -119,9 +113,18 @@ class Absence(Board):
         self.data["players"] = [p for p in self.players if p[0] != user]
         self.data.get("langs", {}).pop(str(user), None)
         self.data.get("handles", {}).pop(str(user), None)
-        msg = self.data.pop("remove_msg", None)
-        removed = ev.event(ev.LOBBY_REMOVED, user=user, name=name, by=by, msg=msg, lang=lang)
+        self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
+        removed = ev.event(ev.LOBBY_REMOVED, user=user, name=name, by=by, lang=lang)
         return [removed, ev.event(ev.LOBBY_SHOWN)]
+
+    def offer_removal(self) -> None:
+        """/remove: the group is shown whom the host or an admin may remove (one such
+        keyboard is live at a time)."""
+        self.data["removing"] = True
+
+    def close_removal(self) -> None:
+        """The live /remove keyboard was closed, removing nobody."""
+        self.data.pop("removing", None)
 
     def removable(self) -> list[int]:
         """Who /remove offers: the seats still played in a game, the joined players (the host
@@ -133,16 +136,11 @@ class Absence(Board):
     def _leftovers(self, group_open: bool = True) -> list[Event]:
         """The game starts or ends: the buttons still live of /remove and of I'm back go (the
         /remove keyboard is only forgotten when the group can no longer be written to)."""
-        keyboard = self.data.pop("remove_msg", None)
-        group = [keyboard] if group_open else []
-        private = []
-        for seat in self.data.get("away") or []:
-            msg = self.data.pop(self.away_ref(seat), None)
-            if msg:
-                private.append([self.user_at(seat), msg])
-        if not any(group) and not private:
+        removing = bool(self.data.pop("removing", None)) and group_open
+        away = list(self.data.get("away") or [])
+        if not removing and not away:
             return []
-        return [ev.event(ev.BUTTONS_GONE, group=[m for m in group if m], private=private)]
+        return [ev.event(ev.BUTTONS_GONE, group=removing, away=away)]
 
     def _count_skip(self, phase: str) -> bool:
         """A turn passed unplayed; True when a whole round has (the game is then cancelled)."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Self, TypeVar
 from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
+from handlers.session.holds import Hold
 from handlers.session.knowledge import known_state
 from handlers.session.names import told_apart
 
@@ -20,7 +21,10 @@ LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
 ENDED = (OVER_STATUS, CANCELLED)
 BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages here, as last heard
 HANDLE_MAX = 32  # a Telegram username's longest
-APPLIED_KEPT = 40  # recent update ids remembered, so a redelivery is never applied twice
+FORM = 2  # the stored form of the session's part (see `Seats.to_stored`)
+# What an item stored before the session had a part of its own kept beside the session's data:
+# storage's envelope, and the Telegram side's message ids (read by their owners).
+_NOT_THE_SESSIONS = ("applied", "owed", "moved_to", "lobby_msg", "end_msg", "remove_msg")
 
 
 class Refused(Exception):
@@ -49,7 +53,7 @@ class Seats:
     """A group's lobby or game, as stored: the data and what can be read off it."""
 
     def __init__(self, data: dict) -> None:
-        self.data = data
+        self.data = data  # the session's part of the group's item (see `to_stored`)
         self._state: GameState | None = None
         self._voice: str | None = None  # a view's language, for one player's private messages
         self.ending: Ending | None = None  # the game this change ended, for storage to keep
@@ -148,12 +152,12 @@ class Seats:
 
     def known_state(self, seat: int) -> GameState:
         """The game as `seat` may know it now (while the group's news is held, less)."""
-        return known_state(self.state, seat, bool(self.data.get("hold")))
+        return known_state(self.state, seat, self.hold is not None)
 
     def public_state(self) -> GameState:
         """The game as the group may know it now: while its news is held, without a swap made
         in the Turncoat's window (its public events are those the group was told)."""
-        return known_state(self.state, 0, bool(self.data.get("hold")))
+        return known_state(self.state, 0, self.hold is not None)
 
     def seat_of(self, user: int) -> int | None:
         """The seat a user sits in, or None."""
@@ -184,16 +188,46 @@ class Seats:
         if self.status != PLAYING or self.public_version != version:
             raise Refused("too_late")
 
-    def remember_update(self, update_id: int | None) -> bool:
-        """Record an update as applied; False if it was applied before."""
-        if update_id is None:
-            return True
-        applied = self.data.setdefault("applied", [])
-        if update_id in applied:
-            return False
-        applied.append(update_id)
-        del applied[:-APPLIED_KEPT]
-        return True
+    @property
+    def hold(self) -> Hold | None:
+        """The secret window holding the group's news back, if one runs."""
+        return Hold.from_stored(self.data.get("hold"))
+
+    @hold.setter
+    def hold(self, hold: Hold | None) -> None:
+        self.data["hold"] = hold.to_stored() if hold is not None else None
+
+    @property
+    def opened(self) -> float:
+        """When the table's lobby opened (0: not known)."""
+        return self.data.get("opened", 0)
+
+    def to_stored(self) -> dict:
+        """The session's part of the group's item, as stored (JSON)."""
+        return {"form": FORM, **self.data}
+
+    @classmethod
+    def from_stored(cls, stored: dict) -> Self:
+        """The table a stored session part holds. An item stored before the parts were apart
+        is read once from its one dict: the session's fields, without storage's envelope and
+        the Telegram side's message ids (each read by its owner)."""
+        if stored.get("form") == FORM:
+            return cls({k: v for k, v in stored.items() if k != "form"})
+        data = {
+            k: v
+            for k, v in stored.items()
+            if k not in _NOT_THE_SESSIONS and not k.startswith("away_msg_")
+        }
+        if stored.get("remove_msg"):
+            data["removing"] = True  # a /remove keyboard is live (its id is the Telegram side's)
+        if data.get("board"):
+            data["board"] = {k: v for k, v in data["board"].items() if k != "msg"}
+        if data.get("prompts"):
+            data["prompts"] = {
+                user: {k: v for k, v in open_.items() if k != "msg"}
+                for user, open_ in data["prompts"].items()
+            }
+        return cls(data)
 
     def _reminder(self) -> float | None:
         """When the board's countdown is next refreshed (only for the wait it was set for)."""
@@ -213,7 +247,7 @@ class Seats:
 
     def speaker(self) -> int | None:
         """The user whose speaking moment it is now, if any."""
-        if self.status != PLAYING or self.data.get("hold"):
+        if self.status != PLAYING or self.hold is not None:
             return None
         if self.state.phase != SPEAK:
             return None
@@ -222,4 +256,4 @@ class Seats:
     def _close(self) -> None:
         self.data["status"] = CANCELLED
         self.data["deadline"] = None
-        self.data["hold"] = None
+        self.hold = None

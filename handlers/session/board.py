@@ -12,12 +12,12 @@ SCOUTING = "scout"  # the turn message lists the seats to scout
 
 
 class Board(Seats):
-    """A table's turn message, kept in `data["board"]`: its message id, tag and lines, and
-    whether it lists the seats to scout."""
+    """A table's turn message, kept in `data["board"]`: its tag (which the Telegram side knows
+    its message by) and lines, and whether it lists the seats to scout."""
 
     def _open_board(self, seat: int) -> Event:
         tag = self.state.version
-        board = {"msg": None, "tag": tag, "lines": [["turn", seat]]}
+        board = {"tag": tag, "lines": [["turn", seat]]}
         self.data["board"] = board
         seconds = self.settings["turn_seconds"]
         return ev.event(ev.BOARD_OPENED, board=self._snapshot(board), seconds=seconds)
@@ -26,12 +26,12 @@ class Board(Seats):
         board = self.data["board"]
         board["lines"] += lines
         board.pop("step", None)  # the turn has moved on from choosing a seat
-        hold = self.data.get("hold")
+        hold = self.hold
         seconds = None
-        if self.state.phase == SPEAK and not hold:
+        if self.state.phase == SPEAK and hold is None:
             seconds = self.settings["speak_seconds"]
-        elif hold:
-            seconds = round(hold["until"] - now)
+        elif hold is not None:
+            seconds = round(hold.until - now)
         return self.board_shown(seconds)
 
     def _close_board(self, lines: list[dict | list]) -> list[Event]:
@@ -42,19 +42,24 @@ class Board(Seats):
         # The closed turn message stays where it is: its edit need not wait for anything.
         return [self.board_shown(None, final=True, side=True)]
 
-    def board_shown(self, seconds: float | None, final: bool = False, side: bool = False) -> Event:
-        """The turn message as it reads now, with `seconds` left (None: no countdown)."""
+    def board_shown(
+        self, seconds: float | None, final: bool = False, side: bool = False, redraw: bool = False
+    ) -> Event:
+        """The turn message as it reads now, with `seconds` left (None: no countdown);
+        `redraw`: only if it is in the chat already."""
         board = self._snapshot(self.data.get("board") or {})
-        return ev.event(ev.BOARD_SHOWN, board=board, seconds=seconds, final=final, side=side)
+        return ev.event(
+            ev.BOARD_SHOWN, board=board, seconds=seconds, final=final, side=side, redraw=redraw
+        )
 
     def redraw(self, now: float) -> list[Event]:
         """The current turn message again (after a language switch), its countdown as of now."""
         board = self.data.get("board") or {}
-        if self.status != PLAYING or not board.get("msg"):
+        if self.status != PLAYING or board.get("tag") is None:
             return []
-        hold = self.data.get("hold")
-        until = hold["until"] if hold else self.data.get("deadline")
-        return [self.board_shown(None if until is None else round(until - now))]
+        hold = self.hold
+        until = hold.until if hold is not None else self.data.get("deadline")
+        return [self.board_shown(None if until is None else round(until - now), redraw=True)]
 
     def list_seats(self, user: int, listed: bool, now: float) -> list[Event]:
         """The player whose turn it is opens (`listed`) or closes the seats to scout on the turn
@@ -78,7 +83,7 @@ class Board(Seats):
         """What the turn message offers its acting player now: in a turn, Scout (or the seats,
         once listed); in a speaking moment, Done; nothing during a secret wait, which only the
         Turncoat or the Spy may end. The same whatever the cards: all of it is public."""
-        if self.status != PLAYING or self.data.get("hold"):
+        if self.status != PLAYING or self.hold is not None:
             return None
         state = self.state
         if state.phase not in (TURN, SPEAK):
@@ -95,7 +100,6 @@ class Board(Seats):
         """The turn message as it stands, apart from the table's (which later changes
         extend), with what its acting player may press on it now."""
         return {
-            "msg": board.get("msg"),
             "tag": board.get("tag"),
             "lines": list(board.get("lines", [])),
             "acts": self._pressable(),

@@ -19,22 +19,25 @@ PRIVATE = "private"  # an engine event for one seat; "event", "version" for its 
 PROMPT = "prompt"  # ask the seat waited for to act; "version"
 HURRY = "hurry"  # nudge "seat": "seconds" left
 BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
-BOARD_SHOWN = "board_shown"  # redraw the turn message: "board", "seconds", "final", "side"
+# redraw the turn message: "board", "seconds", "final", "side"; "redraw": if it is in the chat
+BOARD_SHOWN = "board_shown"
 FINISHED = "finished"  # the reveal: "resolved" (the engine's event), "seconds", "turns"
 # "by" (a name, or None when nobody played), "was_lobby"; a game's also "cards", "set_aside",
 # "captains", as they stood; "why": "empty" when nobody was left to play
 CANCELLED = "cancelled"
 REMOVED = "removed"  # the bot left the group: tell "users" privately
-PROMPT_CLOSED = "prompt_closed"  # close "user"'s prompt ("msg", "tag") saying "outcome"; "quiet",
+PROMPT_CLOSED = "prompt_closed"  # close "user"'s prompt ("tag") saying "outcome"; "quiet",
 # "tell" (a new message, should there be no prompt to edit)
 # absent players
 AWAY = "away"  # "seat" missed two turns: tell the group, and its player (with I'm back)
-COMING_BACK = "coming_back"  # "seat" asked to play again: tell them privately (edit "msg")
+COMING_BACK = "coming_back"  # "seat" asked to play again: tell them privately (on I'm back)
 RETURNED = "returned"  # "seat" is back as its turn begins: tell the group
-# "seat" was removed "by" (a name): tell the group (in "msg", the /remove keyboard, if known)
-# and its player; "away_msg": its I'm back message, if its button is still live
+# "seat" was removed "by" (a name): tell the group (on the /remove keyboard) and its player;
+# an I'm back of theirs loses its button
 SEAT_REMOVED = "seat_removed"
-BUTTONS_GONE = "buttons_gone"  # take the buttons off "group" message ids, "private" [user, id]s
+# a game starts or ends: the /remove keyboard's buttons go (when the "group" can be written
+# to), and the I'm back of each "away" seat
+BUTTONS_GONE = "buttons_gone"
 LOBBY_REMOVED = "lobby_removed"  # "user" ("name", reads "lang") taken out of the lobby "by"
 # the lobby's countdown and players the bot could not reach
 LOBBY_REMINDER = "lobby_reminder"  # the countdown ends in "minutes"; /extend adds "extend"

@@ -49,7 +49,7 @@ class Lobby(Play):
             return [ev.event(ev.BACK, user=user), ev.event(ev.LOBBY_SHOWN)]
         if self.status != PLAYING:
             return []
-        told = [] if self.data.get("hold") else [ev.event(ev.BACK, user=user)]
+        told = [] if self.hold is not None else [ev.event(ev.BACK, user=user)]
         return told + self._back_from_away(user)
 
     def _back_from_away(self, user: int) -> list[Event]:

@@ -14,6 +14,7 @@ from handlers.session import events as ev
 from handlers.session.absence import Absence
 from handlers.session.base import LOBBY, OVER_STATUS, PLAYING, Refused
 from handlers.session.events import Event
+from handlers.session.holds import Hold
 from handlers.session.prompts import Prompts
 from handlers.session.settings import WAIT_SETTING
 
@@ -111,7 +112,7 @@ class Play(Prompts, Absence):
 
     def _held_from(self, seat: int) -> bool:
         """During a hold only the Turncoat or the Spy may decide; the scout's moment waits."""
-        return bool(self.data.get("hold")) and self.state.phase in (SPEAK, TURN)
+        return self.hold is not None and self.state.phase in (SPEAK, TURN)
 
     def catch_up(self, now: float) -> list[Event]:
         """Apply what the deadline says has happened by `now` (at most one step at a time)."""
@@ -132,7 +133,7 @@ class Play(Prompts, Absence):
         Spy's wait, only the Spy, privately, if they have not guessed)."""
         if self.status != PLAYING:
             return []
-        if self.data.get("hold"):
+        if self.hold is not None:
             return self._hurry_spy(now)
         left = self.data["deadline"] - now
         news = [self.board_shown(left)]
@@ -163,7 +164,7 @@ class Play(Prompts, Absence):
         if self.status != PLAYING:
             self.data["deadline"] = None
             return []
-        if self.data.get("hold"):
+        if self.hold is not None:
             return self._end_hold(now)
         state = self.state
         seat, phase = waiting_for(state), state.phase
@@ -215,11 +216,7 @@ class Play(Prompts, Absence):
         if not self._present():
             return news + self.cancel(None, why="empty")
         state = self.state
-        if (
-            not self.data.get("hold")
-            and waiting_for(state) == seat
-            and state.phase in (TURN, SPEAK)
-        ):
+        if self.hold is None and waiting_for(state) == seat and state.phase in (TURN, SPEAK):
             news += self._pass_now(now)
         return news
 
@@ -237,17 +234,17 @@ class Play(Prompts, Absence):
     def _end_hold(self, now: float) -> list[Event]:
         """A secret window closes: a silent Turncoat or Spy times out, and the held news goes
         out, the speaking moment last (it begins as the window closes)."""
-        hold, state = self.data["hold"], self.state
+        hold, state = self.hold, self.state
         news: list[Event] = []
         if state.phase in (TURNCOAT, SPY_PHASE):
             seat, phase = waiting_for(state), state.phase
             state, events = apply(state, Action(TIMEOUT))
             self._set_state(state, secret=True)
             news += self._timed_out(seat, phase)
-            hold["held"] += [e for e in events if e["to"] == "all"]
+            hold = hold.keeping(*[e for e in events if e["to"] == "all"])
             news += self._deliver([e for e in events if e["to"] != "all"], now)
-        held = sorted(hold["held"], key=lambda event: event["type"] == kinds.SPEAKS)
-        self.data["hold"] = None
+        held = sorted(hold.held, key=lambda event: event["type"] == kinds.SPEAKS)
+        self.hold = None
         self.data["shift"] = self.data.get("shift", 0) + 1  # the wait's end, seen by all
         return news + self._deliver(held, now)
 
@@ -255,7 +252,7 @@ class Play(Prompts, Absence):
         """Turn engine events into session events, holding public news while a secret wait
         runs."""
         news: list[Event] = []
-        hold = self.data.get("hold")
+        hold = self.hold
         lines: list[dict | list] = []  # the turn message's new lines
         new_phase = False
         queue = list(events)
@@ -266,7 +263,8 @@ class Play(Prompts, Absence):
                     news.append(self._private(event))
                 continue
             if hold is not None:
-                hold["held"].append(event)
+                hold = hold.keeping(event)
+                self.hold = hold
                 continue
             kind = event["type"]
             if kind == kinds.TURN_BEGINS and self._passes_now(event["seat"]):
@@ -297,7 +295,7 @@ class Play(Prompts, Absence):
             if kind == kinds.DECAPITATION_ANNOUNCED and self.settings["spy"]:
                 lines.append(["sealed", self.settings["spy_seconds"]])
                 hold = self._hold(self.settings["spy_seconds"], now)
-                until = hold["until"]
+                until = hold.until
                 if self.settings["spy_seconds"] > SPY_HURRY:  # wakes whoever holds the Spy
                     self.data["reminder"] = [until - SPY_HURRY, until]
         opens = self.status == PLAYING and hold is None and new_phase
@@ -315,7 +313,7 @@ class Play(Prompts, Absence):
                 tag = self._open_prompt(seat)
                 news.append(ev.event(ev.PROMPT, seat=seat, version=self.public_version, tag=tag))
         elif hold is not None:
-            self.data["deadline"] = hold["until"]
+            self.data["deadline"] = hold.until
         return news
 
     def turncoat_pauses(self) -> bool:
@@ -331,10 +329,10 @@ class Play(Prompts, Absence):
             tag = self._open_prompt(event["to"])
         return ev.event(ev.PRIVATE, event=event, version=self.public_version, tag=tag)
 
-    def _hold(self, seconds: int, now: float) -> dict:
-        hold = {"until": now + seconds, "held": []}
+    def _hold(self, seconds: int, now: float) -> Hold:
+        hold = Hold(now + seconds)
         self.data["reminder"] = None  # the window is fixed; nothing else wakes the table
-        self.data["hold"] = hold
+        self.hold = hold
         return hold
 
     def _set_deadline(self, now: float) -> None:
@@ -349,7 +347,7 @@ class Play(Prompts, Absence):
     def _finish(self, resolved: dict, now: float) -> list[Event]:
         self.data["status"] = OVER_STATUS
         self.data["deadline"] = None
-        self.data["hold"] = None
+        self.hold = None
         finished = ev.event(ev.FINISHED, resolved=resolved, **self._length(now))
         self.ending = ending.finished(self, resolved["winner"], now)
         return [finished, *self._close_prompts({"act": "over"}), *self._leftovers()]

@@ -7,25 +7,7 @@ from handlers.session import events as ev
 from handlers.session.base import Seats
 from handlers.session.events import Event
 
-PREFIX = "prompt."
 QUIET = (TURNCOAT, SPY_PHASE)  # the secret waits: their player's prompt tells the group nothing
-
-
-def prompt_ref(user: int, tag: int) -> str:
-    """The name a prompt's message id is remembered by."""
-    return f"{PREFIX}{user}.{tag}"
-
-
-def remember_prompt(data: dict, ref: str, message_id: int) -> bool:
-    """Keep a just-sent prompt's message id, if `ref` names a prompt (True) and it is still the
-    open one (else the id is dropped: that prompt is closed already)."""
-    if not ref.startswith(PREFIX):
-        return False
-    user, _, tag = ref[len(PREFIX) :].partition(".")
-    open_ = (data.get("prompts") or {}).get(user)
-    if open_ is not None and str(open_["tag"]) == tag:
-        open_["msg"] = message_id
-    return True
 
 
 class Prompts(Seats):
@@ -40,21 +22,19 @@ class Prompts(Seats):
         tag = self.data.get("prompt_tags", 0) + 1
         self.data["prompt_tags"] = tag
         quiet = self.state.phase in QUIET
-        self.data.setdefault("prompts", {})[str(user)] = {"tag": tag, "msg": None, "quiet": quiet}
+        self.data.setdefault("prompts", {})[str(user)] = {"tag": tag, "quiet": quiet}
         return tag
 
     def open_prompt_of(self, user: int) -> dict | None:
-        """The prompt `user` has open: its tag and message id, or None."""
+        """The prompt `user` has open: its tag, or None."""
         return (self.data.get("prompts") or {}).get(str(user))
 
-    def note_pressed(self, user: int, message_id: int) -> None:
-        """A button on `message_id` was pressed: that message is `user`'s open prompt (even
-        one the table did not note, so that the decision closes it)."""
+    def note_pressed(self, user: int) -> int | None:
+        """A prompt's button was pressed: `user` has a prompt open (even one the table did not
+        note, so that the decision closes it); its tag (None for one not noted)."""
         quiet = self.state.phase in QUIET
-        open_ = self.data.setdefault("prompts", {}).setdefault(
-            str(user), {"tag": None, "msg": None, "quiet": quiet}
-        )
-        open_["msg"] = message_id
+        prompts = self.data.setdefault("prompts", {})
+        return prompts.setdefault(str(user), {"tag": None, "quiet": quiet})["tag"]
 
     def _close_prompt(self, seat: int, outcome: dict, tell: bool = False) -> list[Event]:
         """Close `seat`'s open prompt, saying `outcome` (an action's record, a wait that ran
@@ -66,14 +46,13 @@ class Prompts(Seats):
         open_ = (self.data.get("prompts") or {}).pop(str(user), None)
         if open_ is None and not tell:
             return []
-        facts = open_ or {"tag": None, "msg": None, "quiet": outcome.get("phase") in QUIET}
+        facts = open_ or {"tag": None, "quiet": outcome.get("phase") in QUIET}
         return [
             ev.event(
                 ev.PROMPT_CLOSED,
                 user=user,
                 seat=seat,
                 tag=facts["tag"],
-                msg=facts["msg"],
                 quiet=facts["quiet"],
                 outcome=outcome,
                 tell=tell,

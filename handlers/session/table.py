@@ -6,7 +6,6 @@ from __future__ import annotations
 from engine import new_game
 from handlers.session import events as ev
 from handlers.session.base import (
-    APPLIED_KEPT,
     BOT_CAN_DELETE,
     CANCELLED,
     ENDED,
@@ -28,7 +27,6 @@ from handlers.session.settings import (
 )
 
 __all__ = [
-    "APPLIED_KEPT",
     "BOT_CAN_DELETE",
     "CANCELLED",
     "ENDED",
@@ -86,9 +84,7 @@ class Table(Lobby):
                 "creator": creator,
                 "players": [[creator, fitted(name, NAME_MAX)]],
                 "settings": clean_settings(settings),
-                "lobby_msg": None,
                 "opened": now,
-                "applied": [],
             }
         )
         table._count_down(now + 60 * table.settings["lobby_minutes"], now)
@@ -158,10 +154,6 @@ class Table(Lobby):
         """The group became a supergroup: the table lives on under its new chat id (the old
         chat's messages are none of the new one's)."""
         self.data["chat"] = chat
-        board = self.data.get("board")
-        self.data["board"] = {**board, "msg": None} if board else None
-        self.data["lobby_msg"] = None
-        self.data.pop("end_msg", None)
 
     def _in_lobby(self) -> None:
         if self.status != LOBBY:
@@ -257,8 +249,8 @@ class Table(Lobby):
         self.data["start"] = now
         self.data["skips"] = 0
         self.data.update(away=[], back=[], removed=[], missed={})
-        self.data["board"] = {"msg": None, "lines": []}
-        self.data["hold"] = None
+        self.data["board"] = {"lines": []}
+        self.hold = None
         self._set_state(state)
         silence = self.settings["delete_chatter"] and can_delete
         self.data["silence"] = silence

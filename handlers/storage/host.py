@@ -19,7 +19,7 @@ import copy
 import logging
 import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -27,9 +27,9 @@ from functools import cached_property
 from typing import Any
 
 from handlers.session.ending import Ending
-from handlers.session.prompts import remember_prompt
 from handlers.session.table import CANCELLED, OVER_STATUS, Table
 from handlers.storage import history, records
+from handlers.storage.envelope import APPLIED_KEPT, Envelope, Posted, rewrapped
 from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
@@ -38,9 +38,7 @@ from handlers.storage.owed import (
     acknowledge,
     claim,
     outs_of,
-    owed_in,
     retry_batch,
-    to_stored,
 )
 from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
@@ -53,10 +51,12 @@ from handlers.storage.stats import (
 from infra.store import Conflict, GameStore, Item
 
 __all__ = [
+    "APPLIED_KEPT",
     "ATTEMPTS",
     "LEASE",
     "OWED_KEPT",
     "Change",
+    "Envelope",
     "Host",
     "Loaded",
     "Saved",
@@ -72,36 +72,76 @@ FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /myc
 LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 
 
+FORM = 2  # the form of a group's item written: storage's envelope beside two owned parts
+SESSION, TELEGRAM = "session", "telegram"  # the keys of the session's and the Telegram side's
+
+
+def parts_of(data: dict[str, Any]) -> tuple[Envelope, dict | None, dict | None]:
+    """A group's item in its three parts, each with one owner: storage's envelope, the session's
+    part and the Telegram side's (never read here). An item stored before the parts were apart
+    is one dict: both owners are handed it, and read their own fields from it once."""
+    envelope = Envelope.from_stored(data)
+    if data.get("form") == FORM:
+        return envelope, data.get(SESSION), data.get(TELEGRAM)
+    if envelope.moved_to is not None:  # a pointer to the group's new chat holds no table
+        return envelope, None, None
+    return envelope, data, data
+
+
 @dataclass(frozen=True)
 class Loaded:
-    """A group's item as read once for an update: its table (for the session) and its envelope
-    (the updates applied, the messages owed), with the small records read in the same call."""
+    """A group's item as read once for an update: storage's envelope, the session's part (its
+    table) and the Telegram side's part, with the small records read in the same call."""
 
     chat: int  # the group's chat id, an upgrade followed
     item: Item | None
     records: dict[str, Item | None] = field(default_factory=dict)
 
     @cached_property
+    def parts(self) -> tuple[Envelope, dict | None, dict | None]:
+        """The envelope, the session's part and the Telegram side's, as stored."""
+        return parts_of(self.item.data) if self.item is not None else (Envelope(), None, None)
+
+    @property
+    def envelope(self) -> Envelope:
+        """Storage's part: the updates applied, the messages owed, the ids delivered since."""
+        return self.parts[0]
+
+    @cached_property
     def table(self) -> Table | None:
-        """The table as stored, for the session to change (its own copy of the data: the item
-        stays as read)."""
-        return Table(copy.deepcopy(self.item.data)) if self.item is not None else None
+        """The table the session's part holds, for the session to change (its own copy: the
+        item stays as read)."""
+        session = self.parts[1]
+        return Table.from_stored(copy.deepcopy(session)) if session is not None else None
+
+    @property
+    def telegram(self) -> dict | None:
+        """The Telegram side's part as stored (a copy)."""
+        return copy.deepcopy(self.parts[2])
+
+    @property
+    def posted(self) -> Mapping[str, Posted]:
+        """The messages delivered since the last change, by the names they are remembered by
+        (the Telegram side takes them into its part)."""
+        return self.envelope.posted
 
     def applied(self, update_id: int | None) -> bool:
         """True when `update_id` changed the table already (its redelivery changes nothing)."""
-        return self.item is not None and update_id in self.item.data.get("applied", [])
+        return self.envelope.has_applied(update_id)
 
     def owed(self) -> list[OwedBatch]:
         """The batches of messages the item owes, the oldest first."""
-        return owed_in(self.item.data) if self.item is not None else []
+        return list(self.envelope.owed)
 
 
 @dataclass(frozen=True)
 class Change:
-    """What an update changes: the table the session left (None: nothing to save), the messages
-    the change owes in their stored form (never read here), and a game's end, if it ended."""
+    """What an update changes: the table the session left (None: nothing to save), the Telegram
+    side's part and the messages the change owes, each in its owner's stored form (never read
+    here), and a game's end, if it ended."""
 
     table: Table | None
+    telegram: dict[str, Any] | None = None
     outs: list[dict[str, Any]] = field(default_factory=list)
     ending: Ending | None = None
 
@@ -179,7 +219,7 @@ class Host:
         self, chat: int, item: Item | None, records: dict[str, Item | None] | None = None
     ) -> Loaded:
         """The group's item as read, or, for a group that became a supergroup, its new one."""
-        moved = item.data.get("moved_to") if item else None
+        moved = Envelope.from_stored(item.data).moved_to if item else None
         if moved is None:
             return Loaded(chat, item, records or {})
         return Loaded(moved, self.store.load(game_key(moved)), records or {})
@@ -201,19 +241,26 @@ class Host:
             if any(batch.lapsed(now) for batch in owed):
                 return self._claim(loaded, now, change.outs)
             return Saved(loaded.chat, loaded.table, list(change.outs))
-        new.remember_update(update_id)
         version = item.version if item else 0  # a new game replaces the old one in place
         kept, taken = claim(owed, now)
         mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
         if change.outs:
             kept.append(OwedBatch(mine, now, change.outs))
-        new.data["owed"] = to_stored(kept)
-        before = Table(item.data).next_wake() if item is not None else None
+        # the ids delivered so far are in the Telegram side's part now: none is left posted
+        envelope = loaded.envelope.applying(update_id).owing(kept).taken_in()
+        data = {
+            "form": FORM,
+            **envelope.to_stored(),
+            SESSION: new.to_stored(),
+            TELEGRAM: change.telegram,
+        }
+        session = loaded.parts[1]
+        before = Table.from_stored(session).next_wake() if session is not None else None
         deadline = new.next_wake()
         timer = None
         if deadline is not None and deadline != before:  # an unchanged one is set already
             timer = self._arm(loaded.chat, deadline, update_id is not None)
-        saved = Item(game_key(loaded.chat), version, new.data, self._game_expiry(new))
+        saved = Item(game_key(loaded.chat), version, data, self._game_expiry(new))
         try:
             self._save(saved, change.ending)
         except Conflict:
@@ -232,7 +279,7 @@ class Host:
             self.wake(loaded.chat, deadline)
         keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
         outs = outs_of(taken) + list(change.outs)
-        done = Item(saved.key, version + 1, new.data, saved.expires_at)
+        done = Item(saved.key, version + 1, data, saved.expires_at)
         return Saved(loaded.chat, new, outs, keys=keys, item=done)
 
     def _arm(self, chat: int, when: float, redelivered: bool) -> Future | None:
@@ -286,19 +333,19 @@ class Host:
         kept, taken = claim(loaded.owed(), now)
         if not taken:
             return Saved(loaded.chat, loaded.table, list(extra))
-        data = {**item.data, "owed": [batch.to_stored() for batch in kept]}
+        data = rewrapped(item.data, loaded.envelope.owing(kept))
         self.store.save(Item(item.key, item.version, data, item.expires_at))
         done = Item(item.key, item.version + 1, data, item.expires_at)
         keys = [batch.key for batch in taken]
         outs = outs_of(taken) + list(extra)
-        return Saved(loaded.chat, Table(copy.deepcopy(data)), outs, keys=keys, item=done)
+        return Saved(loaded.chat, Loaded(loaded.chat, done).table, outs, keys=keys, item=done)
 
     @staticmethod
-    def next_due(table: Table) -> float | None:
-        """When the table next needs a run: its own next wake (a deadline, a countdown) or the
-        end of an owed batch's lease (a message to send again), whichever comes first."""
-        due = [batch.lapses for batch in owed_in(table.data)]
-        wake = table.next_wake()
+    def next_due(loaded: Loaded) -> float | None:
+        """When the group's table next needs a run: its own next wake (a deadline, a countdown)
+        or the end of an owed batch's lease (a message to send again), whichever comes first."""
+        due = [batch.lapses for batch in loaded.owed()]
+        wake = loaded.table.next_wake() if loaded.table is not None else None
         return min([*due, wake] if wake is not None else due, default=None)
 
     def point(self, old: int, new: int) -> None:
@@ -308,11 +355,10 @@ class Host:
 
         def attempt(_: int) -> None:
             item = self.store.load(key)
-            if item is None or item.data.get("moved_to") == new:
+            if item is None or Envelope.from_stored(item.data).moved_to == new:
                 return
-            data = {"chat": old, "game": item.data.get("game"), "status": CANCELLED}
-            pointer = {**data, "moved_to": new}
-            self.store.save(Item(key, item.version, pointer, self._game_expiry(Table(data))))
+            pointer = {"form": FORM, **Envelope(moved_to=new).to_stored()}
+            self.store.save(Item(key, item.version, pointer, expiry(self.clock, FINISHED_TTL)))
 
         with suppress(Conflict):  # every attempt lost a race: the old key stays as it is
             retry_on_conflict(attempt)
@@ -334,8 +380,9 @@ class Host:
         now (`retry`) stay owed, to go out in `wait` seconds (a timer is set for it).
 
         Written over the item as the change `saved` it, with no read; should another change
-        have come between, over the item as it is then. A turn message's id is kept only while
-        it is still the current one; a prompt's, only while that prompt is still open.
+        have come between, over the item as it is then. The ids are kept in the envelope
+        (`posted`), with the turn message's `board_tag` and the `game` they belong to, until
+        the Telegram side takes them into its part at the next change.
         True when the write went over the item as saved: what the change sent is the latest.
         """
         key = game_key(chat)
@@ -345,24 +392,17 @@ class Host:
             item = first.pop() if first else self.store.load(key)
             if item is None:
                 return False
-            data = copy.deepcopy(item.data)
-            owed = owed_in(data)
+            envelope = Envelope.from_stored(item.data)
+            owed = list(envelope.owed)
             left = acknowledge(owed, keys)
-            same_game = data.get("game") == game
-            if len(left) == len(owed) and not (ids and same_game) and not retry:
+            if len(left) == len(owed) and not ids and not retry:
                 return False
             now = self.clock()
             if retry:  # owed by nobody alive: lapsed once `wait` has passed
                 batch = f"r{item.version + 1}.{random.randrange(10**6)}"
                 left.append(retry_batch(batch, list(retry), now, wait))
-            data["owed"] = to_stored(left)
-            for ref, message_id in ids.items() if same_game else ():
-                if ref == "board":
-                    board = data.get("board")
-                    if board is not None and board.get("tag") == board_tag:
-                        board["msg"] = message_id
-                elif not remember_prompt(data, ref, message_id):
-                    data[ref] = message_id
+            envelope = envelope.owing(left).posting(ids, board_tag, game)
+            data = rewrapped(item.data, envelope)
             self.store.save(Item(key, item.version, data, item.expires_at))
             if retry:
                 self.wake(chat, now + max(wait, 1.0))
@@ -403,7 +443,7 @@ class Host:
     def put_newer(self, key: str, data: dict[str, Any], saved: Saved) -> None:
         """Write a small record made from a table as a change `saved` it, unless one made from a
         later save is there already (see `records.put_newer`)."""
-        made_from = [saved.table.data.get("opened", 0), saved.version or 0]
+        made_from = [saved.table.opened, saved.version or 0]
         records.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:

@@ -11,6 +11,7 @@ from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import display_name, group_lang, is_group, may_manage_here, reply
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
+from handlers.telegram.ids import REMOVE, Ids
 from handlers.telegram.messages import DropButtons, Edit
 from handlers.telegram.presses import Button, RemoveNobody, RemovePlayer, RemoveSeat
 from handlers.telegram.refusals import refuse
@@ -35,14 +36,15 @@ async def remove(update: Update, context: BotContext) -> None:
         await refuse(context, update, loaded, t(table.lang, "only_host"))
         return
 
-    def keyboard(current: Table | None) -> Decided:
+    def keyboard(current: Table | None, ids: Ids) -> Decided:
         if current is None or current.game != table.game or current.status not in OPEN:
             raise Refused("remove_none")
+        current.offer_removal()
         outs = []
-        old = current.data.pop("remove_msg", None)
+        old = ids.taking_remove()
         if old:  # only the newest keyboard stays live
             outs.append(DropButtons(current.chat, old))
-        outs.append(render.send_group(current, *remove_keyboard(current), remember="remove_msg"))
+        outs.append(render.send_group(current, *remove_keyboard(current), remember=REMOVE))
         return Decided(current, outs)
 
     try:
@@ -86,10 +88,11 @@ def _same_game(current: Table | None, button: Button) -> Table:
 def _nobody(button: Button, msg: int) -> hub.Step:
     """A step that closes the pressed keyboard, removing nobody."""
 
-    def close(current: Table | None) -> Decided:
+    def close(current: Table | None, ids: Ids) -> Decided:
         current = _same_game(current, button)
-        if current.data.get("remove_msg") == msg:
-            current.data["remove_msg"] = None
+        if ids.remove == msg:
+            ids.taking_remove()
+            current.close_removal()
         text = t(current.lang, "remove_closed")
         return Decided(current, [Edit(button.chat, text, None, msg=msg)])
 
@@ -100,19 +103,20 @@ def _removal(context: BotContext, button: Button, msg: int, by: str, now: float)
     """A step that removes the seat or the lobby's player pressed."""
     press = button.press
 
-    def removal(current: Table | None) -> Decided:
+    def removal(current: Table | None, ids: Ids) -> Decided:
         current = _same_game(current, button)
         if isinstance(press, RemoveSeat) != (current.status == PLAYING):
             raise Refused("stale_button")  # a lobby's keyboard once the game began
-        newest = current.data.get("remove_msg")
-        current.data["remove_msg"] = msg  # the pressed keyboard tells what was done
         if isinstance(press, RemoveSeat):
             news = current.remove(press.seat, by, now)
         elif isinstance(press, RemovePlayer):
             news = current.remove_from_lobby(press.user, by)
+        newest = ids.remove
+        ids.remove = msg  # the pressed keyboard tells what was done
+        decided = shown(context, current, ids, news)
         if newest not in (None, msg):
-            current.data["remove_msg"] = newest
-        return shown(context, current, news)
+            ids.remove = newest
+        return decided
 
     return removal
 
@@ -139,8 +143,8 @@ async def press_back(
 def coming_back(context: BotContext, user: int, game: int) -> hub.Step:
     """A step that counts an away player back in from their next turn."""
 
-    def back(current: Table | None) -> Decided:
+    def back(current: Table | None, ids: Ids) -> Decided:
         current = same_game(current, game)
-        return shown(context, current, current.come_back(user))
+        return shown(context, current, ids, current.come_back(user))
 
     return back

@@ -28,6 +28,7 @@ from handlers.telegram.chats import (
 )
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit
 from handlers.telegram.outbox import deliver
 from handlers.telegram.presses import (
@@ -183,9 +184,9 @@ async def _all_reachable(
 def _lobby_step(context: BotContext, button: Button, decide: Callable) -> hub.Step:
     """A step that refuses when the group's table is not the game the button belongs to."""
 
-    def step(table: Table | None) -> Decided:
+    def step(table: Table | None, ids: Ids) -> Decided:
         table = same_game(table, button.game)
-        return shown(context, table, decide(table))
+        return shown(context, table, ids, decide(table))
 
     return step
 
@@ -203,7 +204,7 @@ async def play_again(
     waiting = history.waiting(runtime.host.store, old.chat)
     confirmed = history.confirmations(runtime.host.store, old.chat)
 
-    def again(table: Table | None) -> Decided:
+    def again(table: Table | None, ids: Ids) -> Decided:
         if table is None:
             raise Refused("stale_button")
         new, news = table.play_again(
@@ -217,7 +218,8 @@ async def play_again(
         )
         calls = next_lobby_calls(new, waiting, confirmed, runtime.username)
         # The pressed button goes: the old game's last message keeps its text.
-        return shown(context, new, news, *render.drop_play_again(table), *calls)
+        gone = render.drop_play_again(table, ids)
+        return shown(context, new, ids, news, *gone, *calls)
 
     answer.ready = ""
     await hub.handle(context, loaded, again, update.update_id, answer)
@@ -245,12 +247,13 @@ async def press_prompt(
     pressed = query.message.message_id
     now = context.runtime.clock
 
-    def decide(table: Table | None) -> Decided:
+    def decide(table: Table | None, ids: Ids) -> Decided:
         table = same_game(table, button.game)
         # The pressed message is the prompt the decision closes, saying what was chosen;
         # owed with the change, so a death cannot lose it.
-        table.note_pressed(user.id, pressed)
-        return shown(context, table, table.decide(user.id, press.action(), button.version, now()))
+        ids.pressed(user.id, table.note_pressed(user.id), pressed)
+        decided = table.decide(user.id, press.action(), button.version, now())
+        return shown(context, table, ids, decided)
 
     answer.ready = ""  # no toast: the prompt itself turns into what was decided
     await hub.handle(context, loaded, decide, update.update_id, answer)
@@ -320,11 +323,10 @@ async def press_board(
     listed = isinstance(press, ListSeats) and press.listed
     now = context.runtime.clock
 
-    def step(table: Table | None) -> Decided:
+    def step(table: Table | None, ids: Ids) -> Decided:
         table = same_game(table, button.game)
-        return shown(
-            context, table, table.from_turn_message(user.id, button.version, now(), action, listed)
-        )
+        news = table.from_turn_message(user.id, button.version, now(), action, listed)
+        return shown(context, table, ids, news)
 
     answer.ready = ""  # the turn message itself shows what happened
     await hub.handle(context, loaded, step, update.update_id, answer)

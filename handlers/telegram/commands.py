@@ -43,6 +43,7 @@ from handlers.telegram.chats import (
 )
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Send
 from handlers.telegram.outbox import deliver
 from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
@@ -75,7 +76,7 @@ async def newgame(update: Update, context: BotContext) -> None:
     waiting = history.waiting(runtime.host.store, chat.id)
     confirmed = history.confirmations(runtime.host.store, chat.id)
 
-    def open_lobby(table: Table | None) -> Decided:
+    def open_lobby(table: Table | None, ids: Ids) -> Decided:
         if table is not None and table.status == LOBBY_STATUS:
             raise Refused("lobby_exists")
         if table is not None and table.status == PLAYING:
@@ -96,9 +97,9 @@ async def newgame(update: Update, context: BotContext) -> None:
             user.username,
         )
         # The last game's Play again goes: a new game is open (its Record and Next game stay).
-        gone = render.drop_play_again(table) if table is not None else []
+        gone = render.drop_play_again(table, ids) if table is not None else []
         calls = next_lobby_calls(new, waiting, confirmed, runtime.username)
-        return shown(context, new, news, *gone, *calls)
+        return shown(context, new, ids, news, *gone, *calls)
 
     try:
         await hub.handle(context, loaded, open_lobby, update.update_id)
@@ -132,14 +133,14 @@ async def start(update: Update, context: BotContext) -> None:
     if not await may_join(update, context, loaded.table, game):
         return
 
-    def join(table: Table | None) -> Decided:
+    def join(table: Table | None, ids: Ids) -> Decided:
         if table is None or table.game != game:
             raise Refused("lobby_gone")
         news = table.join(user.id, display_name(user), own_lang(user), user.username)
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.group_title(table)
         text = t(table.lang_of(user.id), "joined", group=title)
-        return shown(context, table, news, Send(user.id, text, private=True))
+        return shown(context, table, ids, news, Send(user.id, text, private=True))
 
     try:
         await hub.handle(context, loaded, join, update.update_id)
@@ -186,11 +187,11 @@ async def reconnect(update: Update, context: BotContext) -> None:
 def back_in_touch(context: BotContext, user: int) -> hub.Step:
     """A step that notes `user` reachable again, and tells the group."""
 
-    def back(table: Table | None) -> Decided:
+    def back(table: Table | None, ids: Ids) -> Decided:
         news = table.back_in_touch(user) if table is not None else None
         if news is None:
             return Decided(None)
-        return shown(context, table, news)
+        return shown(context, table, ids, news)
 
     return back
 
@@ -302,12 +303,12 @@ def leave_lobby(context: BotContext, user: int) -> hub.Step:
     """A step that takes `user` out of the lobby, if they are still in it; `Refused` when the
     game has been dealt with them in it."""
 
-    def leave(table: Table | None) -> Decided:
+    def leave(table: Table | None, ids: Ids) -> Decided:
         if in_play(table, user):
             raise Refused("forget_playing")
         if table is None or table.status != LOBBY_STATUS or not table.is_player(user):
             return Decided(None)
-        return shown(context, table, table.leave(user))
+        return shown(context, table, ids, table.leave(user))
 
     return leave
 
@@ -347,10 +348,10 @@ async def cancel(update: Update, context: BotContext) -> None:
         await refuse(context, update, loaded, t(table.lang, "only_host"))
         return
 
-    def end(current: Table | None) -> Decided:
+    def end(current: Table | None, ids: Ids) -> Decided:
         if current is None:
             raise Refused("cancel_none")
-        return shown(context, current, current.cancel(display_name(user)))
+        return shown(context, current, ids, current.cancel(display_name(user)))
 
     try:
         await hub.handle(context, loaded, end, update.update_id)
@@ -378,10 +379,10 @@ async def extend(update: Update, context: BotContext) -> None:
         return
     now = context.runtime.clock
 
-    def push_back(current: Table | None) -> Decided:
+    def push_back(current: Table | None, ids: Ids) -> Decided:
         if current is None or current.game != table.game:
             raise Refused("extend_none")
-        return shown(context, current, current.extend(display_name(user), now()))
+        return shown(context, current, ids, current.extend(display_name(user), now()))
 
     try:
         await hub.handle(context, loaded, push_back, update.update_id)
@@ -413,11 +414,11 @@ async def language(update: Update, context: BotContext) -> None:
         return
     new = ZH if lang == EN else EN
 
-    def switch(table: Table | None) -> Decided:
+    def switch(table: Table | None, ids: Ids) -> Decided:
         if table is None or table.status not in (LOBBY_STATUS, PLAYING):
             return Decided(None)
         news = table.switch_language(ZH if table.lang == EN else EN, runtime.clock())
-        return shown(context, table, news)  # the turn message, all in the new language
+        return shown(context, table, ids, news)  # the turn message, all in the new language
 
     table = (await hub.handle(context, loaded, switch, update.update_id)).table
     if table is not None and table.status in (LOBBY_STATUS, PLAYING):

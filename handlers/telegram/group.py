@@ -12,11 +12,13 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
+from handlers.storage.host import Loaded
 from handlers.storage.keys import prefs_key
 from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group, unreached
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, migrate, removed, shown
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Delete
 from handlers.telegram.outbox import deliver
 
@@ -53,7 +55,7 @@ async def note_rights(context: BotContext, chat: int, update_id: int, can_delete
     host = context.runtime.host
     host.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
 
-    def note(table: Table | None) -> Decided:
+    def note(table: Table | None, ids: Ids) -> Decided:
         if table is None or not table.note_rights(can_delete):
             return Decided(None)
         return Decided(table)
@@ -80,8 +82,10 @@ async def wake(update: Wake, context: BotContext) -> None:
     seed = runtime.seed()
     # A lobby about to deal: may the bot delete messages? Who can no longer get a card?
     rights: dict[str, Any] = {}
+    idle: list[float | None] = []  # nothing of the game's was due: its next wake
 
-    def due(table: Table | None) -> Decided:
+    def due(table: Table | None, ids: Ids) -> Decided:
+        idle.clear()
         if table is None:
             return Decided(None)
         now, wake_at = runtime.clock(), table.next_wake()
@@ -91,22 +95,12 @@ async def wake(update: Wake, context: BotContext) -> None:
                 return Decided(None)
             table.lost_touch(rights.get("blocked", []))  # dealt without, if enough remain
             table.deal_with(seed, rights.get("can_delete"))  # should a countdown start it
-            return shown(context, table, table.catch_up(now))
-        # Nothing of the game's is due; a lapsed owed batch is claimed and sent all the same.
-        # A timer early for what is next due (a resumed one, or a hop towards a wait longer than
-        # SQS's delays) is set again; one for a time since replaced is dropped (the new time has
-        # a timer of its own). A hop towards the table's own next wake hops on even when an owed
-        # batch is due before it: that batch is sent by a timer of its own, or claimed now.
-        when = runtime.host.next_due(table)
-        if wake_at is not None and update.due is not None and same_time(update.due, wake_at):
-            runtime.host.wake(update.chat, wake_at)
-        elif (
-            when is not None and when > now and (update.due is None or same_time(update.due, when))
-        ):
-            runtime.host.wake(update.chat, when)
-        return Decided(None)
+            return shown(context, table, ids, table.catch_up(now))
+        idle.append(wake_at)
+        return Decided(None)  # a lapsed owed batch is claimed and sent all the same
 
-    await hub.handle(context, await hub.read(context, update.chat), due)
+    loaded = await hub.read(context, update.chat)
+    await hub.handle(context, loaded, due)
     lobby = rights.pop("ask", None)
     if lobby is not None:
         players = [user for user, _ in lobby.players]
@@ -117,7 +111,25 @@ async def wake(update: Wake, context: BotContext) -> None:
         rights["blocked"] = answers[0]
         if len(answers) > 1:
             rights["can_delete"] = answers[1]
-        await hub.handle(context, await hub.read(context, update.chat), due)
+        loaded = await hub.read(context, update.chat)
+        await hub.handle(context, loaded, due)
+    if idle:
+        set_again(context, update, idle[0], loaded)
+
+
+def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: Loaded) -> None:
+    """A timer found nothing of the game's due. One early for what is next due (a resumed one,
+    or a hop towards a wait longer than SQS's delays) is set again; one for a time since
+    replaced is dropped (the new time has a timer of its own). A hop towards the table's own
+    next wake hops on even when an owed batch is due before it: that batch is sent by a timer
+    of its own, or was claimed now. What is next due is read off the item as the timer read it."""
+    host, now = context.runtime.host, context.runtime.clock()
+    if wake_at is not None and update.due is not None and same_time(update.due, wake_at):
+        host.wake(update.chat, wake_at)
+        return
+    when = host.next_due(loaded)
+    if when is not None and when > now and (update.due is None or same_time(update.due, when)):
+        host.wake(update.chat, when)
 
 
 def deals_now(table: Table, now: float) -> bool:

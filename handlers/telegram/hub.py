@@ -26,6 +26,7 @@ from handlers.storage.retry import backoff
 from handlers.telegram import render
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.context import BotContext
+from handlers.telegram.ids import Ids, ids_of
 from handlers.telegram.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.telegram.outbox import Delivery, deliver
 from handlers.telegram.texts import t
@@ -37,21 +38,25 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Decided:
     """A step's result: the table the session left (None: nothing to save) and the messages the
-    change owes, rendered after the decision."""
+    change owes, rendered after the decision (the message ids the step was handed, kept up to
+    date as they were; `ids`: others in their place)."""
 
     table: Table | None
     outs: list[Out] = field(default_factory=list)
+    ids: Ids | None = None
 
 
-Step = Callable[[Table | None], Decided]
+# A step: the session's table and the Telegram side's message ids as read, in; `Decided`, out.
+Step = Callable[[Table | None, Ids], Decided]
 
 
-def shown(context: BotContext, table: Table, events: list[Event], *more: Out) -> Decided:
+def shown(context: BotContext, table: Table, ids: Ids, events: list[Event], *more: Out) -> Decided:
     """The table as the session left it, its events rendered (and `more` messages after)."""
-    return Decided(table, [*render.show(table, events, context.runtime.username), *more])
+    bot = context.runtime.username
+    return Decided(table, [*render.show(table, ids, events, bot), *more])
 
 
-def unchanged(table: Table | None) -> Decided:
+def unchanged(table: Table | None, ids: Ids) -> Decided:
     """A step that changes nothing (a dead run's messages are still sent)."""
     return Decided(None)
 
@@ -104,11 +109,13 @@ async def _saved(context: BotContext, loaded: Loaded, step: Step, update_id: int
         try:
             if loaded.applied(update_id):
                 return host.answer_again(loaded, update_id)
-            decided = step(loaded.table)
+            ids = ids_of(loaded)
+            decided = step(loaded.table, ids)
             new = decided.table
+            telegram = (decided.ids or ids).to_stored()
             stored = [to_stored(out) for out in decided.outs]
             ending = new.ending if new is not None else None
-            return host.save(loaded, Change(new, stored, ending), update_id)
+            return host.save(loaded, Change(new, telegram, stored, ending), update_id)
         except Conflict:
             if attempt == ATTEMPTS - 1:
                 raise
@@ -177,10 +184,11 @@ async def settle_lobby(context: BotContext, table: Table, sent: Edit) -> None:
     out of order; so after its edit each run looks again, and while the stored lobby reads
     otherwise than what it sent last, it sends that. The last edit to land is then the newest."""
     for _ in range(5):
-        latest = context.runtime.host.latest(table.chat).table
+        stored = context.runtime.host.latest(table.chat)
+        latest = stored.table
         if latest is None or latest.game != table.game or latest.status != LOBBY:
             return
-        out = render.lobby_message(latest, context.runtime.username)
+        out = render.lobby_message(latest, ids_of(stored), context.runtime.username)
         if (out.text, out.kb) == (sent.text, sent.kb):
             return
         await deliver(context.bot, [out])
@@ -198,8 +206,8 @@ async def settle_board(
     current = latest.table
     if current is None or any(batch.key in keys for batch in latest.owed()):
         return
-    board = current.data.get("board") or {}
-    if current.game == table.game and current.status == PLAYING and board.get("msg") == message_id:
+    posted = ids_of(latest).board
+    if current.game == table.game and current.status == PLAYING and posted == message_id:
         return
     await deliver(context.bot, [DropButtons(table.chat, message_id, side=False)])
 
@@ -222,11 +230,12 @@ async def note_unreachable(context: BotContext, table: Table, users: list[int]) 
     """Remember who a private message failed to reach: the lobby names them (and Start waits
     for them); in a game, the group hears when they are back."""
 
-    def note(current: Table | None) -> Decided:
+    def note(current: Table | None, ids: Ids) -> Decided:
         if current is None or current.game != table.game or not current.lost_touch(users):
             return Decided(None)
         if current.status == LOBBY:
-            return Decided(current, [render.lobby_message(current, context.runtime.username)])
+            lobby = render.lobby_message(current, ids, context.runtime.username)
+            return Decided(current, [lobby])
         return Decided(current)
 
     await handle(context, await read(context, table.chat), note)
@@ -249,16 +258,20 @@ async def follow_upgrade(context: BotContext, table: Table, delivery: Delivery) 
 
 
 async def migrate(context: BotContext, old: int, new: int) -> None:
-    """The group became a supergroup: move its table to the new chat id."""
-    table = (await read(context, old)).table
+    """The group became a supergroup: move its table to the new chat id (its private prompts
+    still open; none of the old chat's messages)."""
+    stored = await read(context, old)
+    table = stored.table
     if table is None:
         return
+    moved = ids_of(stored)
+    moved.moved()
 
-    def move(current: Table | None) -> Decided:
+    def move(current: Table | None, ids: Ids) -> Decided:
         if current is not None:
             return Decided(None)
         table.moved(new)
-        return Decided(table)
+        return Decided(table, ids=moved)
 
     await handle(context, await read(context, new), move)
     context.runtime.host.point(old, new)
@@ -268,9 +281,9 @@ async def removed(context: BotContext, chat: int, update_id: int | None) -> None
     """The bot is no longer in the group: end its game (no timer is left running) and tell the
     players privately."""
 
-    def end(table: Table | None) -> Decided:
+    def end(table: Table | None, ids: Ids) -> Decided:
         if table is None or table.status not in (LOBBY, PLAYING):
             return Decided(None)
-        return shown(context, table, table.removed())
+        return shown(context, table, ids, table.removed())
 
     await handle(context, await read(context, chat, update_id), end, update_id)

@@ -261,14 +261,14 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
                 player.user, player.user, player.prompt().message_id, table.t("btn_confirm")
             )
         )
-    assert table.data()["owed"]
+    assert table.envelope()["owed"]
     lambda_bot.clock.advance(LEASE)
     mark = len(lambda_bot.fake.calls)
     lambda_bot.redeliver(update)
     for call in lambda_bot.fake.calls[mark:]:  # edits sent again find their messages done
         if call.kind == "refused" and call.description == NOT_MODIFIED:
             call.kind = "error"
-    assert not table.data().get("owed")
+    assert not table.envelope().get("owed")
     ends = [m for m in table.group_messages() if m.text.startswith("🏁")]
     assert len(ends) == 2  # the end went out again, at least once as promised
     games = lambda_bot.store.load(history_key(table.chat)).data["games"]

@@ -40,7 +40,7 @@ def run(coroutine):
 
 def seated(context: SimpleNamespace) -> None:
     """A lobby of four saved for the group."""
-    run(hub.handle(context, run(hub.read(context, CHAT)), lambda _: Decided(lobby(4)), 1))
+    run(hub.handle(context, run(hub.read(context, CHAT)), lambda *_: Decided(lobby(4)), 1))
 
 
 def test_a_step_reads_the_item_once_and_saves_once(context, store) -> None:
@@ -48,7 +48,7 @@ def test_a_step_reads_the_item_once_and_saves_once(context, store) -> None:
     reads, writes = store.reads, store.writes
     steps: list[Table] = []
 
-    def leave(table: Table | None) -> Decided:
+    def leave(table: Table | None, ids) -> Decided:
         steps.append(table)
         table.leave(4)
         return Decided(table)
@@ -57,24 +57,28 @@ def test_a_step_reads_the_item_once_and_saves_once(context, store) -> None:
     saved = run(hub.handle(context, loaded, leave, 2))
     assert (store.reads - reads, store.writes - writes) == (1, 1)
     assert steps == [loaded.table] and saved.version == 2
-    assert len(store.load(game_key(CHAT)).data["players"]) == 3
+    assert len(store.load(game_key(CHAT)).data["session"]["players"]) == 3
 
 
 def test_after_a_lost_race_the_step_runs_again_on_the_item_as_it_is_then(context, store) -> None:
     seated(context)
     loaded = run(hub.read(context, CHAT, 3))
-    seated_before = len(loaded.table.players)
-    run(hub.handle(context, run(hub.read(context, CHAT, 2)), lambda t: Decided(t, []), 2))
+
+    def another(table: Table | None, ids) -> Decided:
+        table.leave(4)
+        return Decided(table)
+
+    run(hub.handle(context, run(hub.read(context, CHAT, 2)), another, 2))
     seen: list[int] = []
 
-    def leave(table: Table | None) -> Decided:
-        seen.append(len(table.data["applied"]))
+    def leave(table: Table | None, ids) -> Decided:
+        seen.append(len(table.players))
         table.leave(3)
         return Decided(table)
 
     run(hub.handle(context, loaded, leave, 3))
-    assert seen == [1, 2]  # decided on the stale read, then on the item another run saved
-    assert len(store.load(game_key(CHAT)).data["players"]) == seated_before - 1
+    assert seen == [4, 3]  # decided on the stale read, then on the item another run saved
+    assert len(store.load(game_key(CHAT)).data["session"]["players"]) == 2
 
 
 def test_a_refused_step_is_not_run_again_and_saves_nothing(context, store) -> None:
@@ -82,7 +86,7 @@ def test_a_refused_step_is_not_run_again_and_saves_nothing(context, store) -> No
     writes = store.writes
     calls: list[int] = []
 
-    def refusing(table: Table | None) -> Decided:
+    def refusing(table: Table | None, ids) -> Decided:
         calls.append(1)
         raise Refused("only_host")
 
@@ -101,7 +105,7 @@ def test_a_step_gives_up_with_conflict_after_every_attempt_lost(context, store) 
 
     store.save = losing
     with pytest.raises(Conflict):
-        run(hub.handle(context, run(hub.read(context, CHAT, 2)), lambda t: Decided(t), 2))
+        run(hub.handle(context, run(hub.read(context, CHAT, 2)), lambda t, _: Decided(t), 2))
     assert len(saves) == ATTEMPTS
 
 

@@ -9,6 +9,7 @@ from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
 from engine.variants import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.telegram import presses, render
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit, Send
 from handlers.telegram.render.records import MESSAGE_LIMIT, pages
 from tests.support.tables import CHAT, NOW, lobby, started
@@ -193,7 +194,7 @@ def test_a_swap_in_the_turncoat_window_is_known_only_to_its_two_seats() -> None:
 
 def test_a_lobby_that_expires_says_so_on_its_message() -> None:
     table = lobby(auto_start=False)
-    outs = render.show(table, table.catch_up(NOW + 300), BOT)
+    outs = render.show(table, Ids(), table.catch_up(NOW + 300), BOT)
     assert [(o.ref, o.kb) for o in outs] == [("lobby_msg", None)]
     assert outs[0].text == "This lobby closed without a game. /newgame opens a new one."
 
@@ -201,10 +202,10 @@ def test_a_lobby_that_expires_says_so_on_its_message() -> None:
 def test_countdown_and_timeout_read_as_the_group_and_the_player_see_them() -> None:
     table = started(turn_seconds=30)
     first = table.state.first
-    outs = render.show(table, table.catch_up(NOW + 29), BOT)
+    outs = render.show(table, Ids(), table.catch_up(NOW + 29), BOT)
     assert isinstance(outs[0], Edit) and outs[0].text.endswith("⏳ 1 s")
     assert outs[1].chat == table.user_at(first) and outs[1].text.startswith("⏳ 1 s left")
-    outs = render.show(table, table.catch_up(NOW + 30), BOT)
+    outs = render.show(table, Ids(), table.catch_up(NOW + 30), BOT)
     assert any("ran out of time" in o.text for o in outs if o.chat == CHAT)
     told = next(o for o in outs if o.chat == table.user_at(first))
     assert (type(told), told.kb, told.close) == (Edit, None, True)  # the prompt, closed
@@ -213,12 +214,15 @@ def test_countdown_and_timeout_read_as_the_group_and_the_player_see_them() -> No
 
 def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> None:
     table = lobby()
-    outs = render.show(table, table.cancel("Ann"), BOT)
+    outs = render.show(table, Ids(), table.cancel("Ann"), BOT)
     assert [(type(o), o.ref, o.kb) for o in outs] == [(Edit, "lobby_msg", None)]
     table = started()
-    table.data["board"]["msg"] = 77
-    table.data["prompts"][str(table.user_at(table.state.first))]["msg"] = 88
-    outs = render.show(table, table.cancel("A<n"), BOT)
+    ids = Ids()
+    ids.opening_board(table.data["board"]["tag"])
+    ids.board = 77
+    user = table.user_at(table.state.first)
+    ids.pressed(user, table.open_prompt_of(user)["tag"], 88)
+    outs = render.show(table, ids, table.cancel("A<n"), BOT)
     shape = [(type(o), getattr(o, "msg", None)) for o in outs]
     assert shape == [(Edit, 77), (Send, None), (Edit, 88)]
     assert (outs[2].text, outs[2].kb) == ("🛑 The game was cancelled.", None)
@@ -230,13 +234,13 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
 def test_private_messages_speak_each_players_language_and_the_group_the_tables() -> None:
     table = lobby(3)
     table.join(4, "Dan", "zh")
-    outs = render.show(table, table.start(NOW, 1), BOT)
+    outs = render.show(table, Ids(), table.start(NOW, 1), BOT)
     cards = {o.chat: o.text for o in outs if getattr(o, "private", False)}
     assert cards[4].startswith("你坐在「\u2068Club\u2069」的") and cards[2].startswith(
         "You sit in seat"
     )
     assert all("Seats:" in o.text or "turn" in o.text for o in outs if o.chat == CHAT)
-    told = {o.chat: o.text for o in render.show(table, table.removed(), BOT)}
+    told = {o.chat: o.text for o in render.show(table, Ids(), table.removed(), BOT)}
     assert told[4].startswith("🛑 我已被移出「\u2068Club\u2069」") and told[2].startswith(
         "🛑 I was removed"
     )
@@ -278,10 +282,10 @@ def test_the_turncoats_offer_says_how_long_they_have(make, says) -> None:
 def test_the_seating_explains_the_turncoats_pause_once(make, says) -> None:
     from handlers.telegram.render.lobby import seating
 
-    text = seating(make(7, 1, turncoat=True, turncoat_seconds=15), True).text
+    text = seating(make(7, 1, turncoat=True, turncoat_seconds=15), Ids(), True).text
     assert text.count(says) == 1
-    assert says not in seating(make(7, 1), True).text
-    assert says not in seating(make(6, 1, turncoat=True, turncoat_seconds=15), True).text
+    assert says not in seating(make(7, 1), Ids(), True).text
+    assert says not in seating(make(6, 1, turncoat=True, turncoat_seconds=15), Ids(), True).text
 
 
 @pytest.mark.parametrize(
@@ -309,7 +313,7 @@ def test_after_a_swap_both_players_learn_their_team_and_that_the_x_is_spent(
     events += table.act(table.user_at(holder), Action(SWAP, holder), NOW + 1)
     events += table.catch_up(NOW + 30)
     told = {}
-    for out in render.show(table, events, BOT):
+    for out in render.show(table, Ids(), events, BOT):
         if getattr(out, "private", False) and "🔄" in out.text:
             told[out.chat] = out.text
     lang = table.lang
@@ -323,7 +327,7 @@ def test_the_turn_line_mentions_a_human_so_their_phone_rings_but_not_a_virtual_s
     from handlers.telegram.render.board import turn_line
 
     table = lobby(5, virtual_players=1)
-    outs = render.show(table, table.start(NOW, 1), BOT)
+    outs = render.show(table, Ids(), table.start(NOW, 1), BOT)
     human = table.state.first
     user = table.user_at(human)
     name = f'<a href="tg://user?id={user}">\u2068{table.name_of(human)}\u2069</a>'

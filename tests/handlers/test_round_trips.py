@@ -71,7 +71,7 @@ def test_start_posts_the_first_turn_and_the_cards_alongside_the_seating_edit(
     assert len(to_group) == 1
     assert re.sub("<[^>]+>", "", to_group[0].params["text"]) == table.board().text
     assert all(c.time < edit.answered for c in sent)
-    assert edit.params["message_id"] == table.data()["lobby_msg"]
+    assert edit.params["message_id"] == table.ids().lobby
     assert table.lobby_message().text.startswith(table.t("seating_title")[:8])
 
 
@@ -90,8 +90,8 @@ def test_start_posts_the_seating_anew_when_the_lobby_message_is_gone(
     assert len(seating) == 1
     assert table.t("starts", name=table.seat_label(state.first)) in seating[0].text
     # The turn message is still the one the game edits; the seating is remembered by nobody.
-    assert table.data()["board"]["msg"] == table.board().message_id != seating[0].message_id
-    assert table.data()["lobby_msg"] == lobby.message_id
+    assert table.ids().board == table.board().message_id != seating[0].message_id
+    assert table.ids().lobby == lobby.message_id
 
 
 def test_start_reads_its_table_once_and_writes_no_pointers(lambda_bot: LambdaBot) -> None:

@@ -42,7 +42,7 @@ def play(host: Host, chat: int, users: list[int], game: int, *, cancel: bool = F
         seat = table.state.turn
         action = Action(DECAPITATE, seat=seat, target=seat % len(table.state.cards) + 1)
         table.act(table.user_at(seat), action, host.clock())
-    host.save(loaded, Change(table, [], table.ending), game * 10 + 1)
+    host.save(loaded, Change(table, None, [], table.ending), game * 10 + 1)
 
 
 def holds(store: GameStore, chat: int, user: int, name: str) -> bool:

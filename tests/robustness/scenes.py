@@ -157,7 +157,7 @@ def answers(table: Table, update: dict) -> list:
 def game_of(bot: Bot, table: Table, t0: float = 0.0) -> dict:
     """The stored game as the players know it (ids of chats and users left out), its times
     counted from `t0`."""
-    data = bot.item(table.chat).data
+    data = table.data()
     names = {uid: name for uid, name in data.get("players", [])}
     hold = data.get("hold")
     return {

@@ -216,7 +216,7 @@ def mutate(update: dict, plan: dict, world: World) -> dict:
     elif how == "bot_sender" and isinstance(body, dict) and "from" in body:
         body["from"] = {"id": 777000002, "is_bot": True, "first_name": "Bot"}
     elif how == "old_id":
-        update["update_id"] = pick(world.table.data().get("applied") or [1], plan["old"])
+        update["update_id"] = pick(world.table.envelope().get("applied") or [1], plan["old"])
     return update
 
 

@@ -266,7 +266,7 @@ def test_a_redelivered_update_id_with_other_content_changes_nothing(
     lambda_bot: LambdaBot, playing: Table
 ) -> None:
     # An update id the game has applied, arriving again with other content, is a replay.
-    applied = playing.data()["applied"][-1]
+    applied = playing.envelope()["applied"][-1]
     update = playing.fake.send_text(playing.host.user, playing.group, "/cancel")
     playing.fake.next_updates()
     update["update_id"] = applied

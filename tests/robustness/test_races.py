@@ -73,7 +73,7 @@ def test_twenty_join_at_once_twelve_are_seated_and_the_rest_are_told_it_is_full(
     lobby = table.lobby_message().text
     assert "Players (12/12):" in lobby
     assert all(f"• \u2068{p.name}\u2069" in lobby for p in [table.host, *seated])
-    assert table.data().get("owed", []) == []
+    assert table.envelope().get("owed", []) == []
 
 
 def test_twenty_setting_presses_at_once_all_apply_and_the_menu_shows_them_all(
@@ -163,4 +163,4 @@ def test_twenty_presses_in_a_game_at_once_one_move_is_made_and_each_is_answered(
         assert after.turn == seat % 12 + 1 or after.turn != seat
     assert all(a and a.startswith("🃏") for a in answers[len(targets) : len(targets) + 10])
     assert all(a for a in answers[-1:])
-    assert table.data().get("owed", []) == []
+    assert table.envelope().get("owed", []) == []

@@ -28,7 +28,7 @@ def test_update_delivered_again_and_again_changes_the_game_once_and_sends_once(
     assert lambda_bot.item(table.chat) == item
     assert lambda_bot.fake.calls[calls:] == []
     assert store.writes == writes
-    assert table.data()["applied"].count(update["update_id"]) == 1
+    assert table.envelope()["applied"].count(update["update_id"]) == 1
 
 
 AT_ONCE = ["newgame", "join", "start", "done", "decapitate", "cancel", "language"]
@@ -59,6 +59,6 @@ def test_update_delivered_ten_times_at_once_changes_the_game_once_and_sends_once
 
     assert readable(transcript(table, mark)) == expected
     assert game_of(pool_bot, table) == expected_game
-    assert table.data()["applied"].count(update["update_id"]) == 1
-    assert table.data().get("owed", []) == []
+    assert table.envelope()["applied"].count(update["update_id"]) == 1
+    assert table.envelope().get("owed", []) == []
     assert len(answers(table, update)) == len(answers(reference, update)) <= 1

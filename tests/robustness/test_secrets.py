@@ -30,6 +30,7 @@ from handlers.session import table as table_module
 from handlers.session.settings import CHOICES
 from handlers.session.table import PLAYING, Table
 from handlers.telegram import render
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Out, to_stored
 
 GROUP = -1001234567890
@@ -55,7 +56,7 @@ class Seen:
 
 def show(table: Table, events: list[dict]) -> list[Out]:
     """The messages that show a change's session events."""
-    return render.show(table, events, "decapitation_bot")
+    return render.show(table, Ids(), events, "decapitation_bot")
 
 
 def visible(outs: list[Out]) -> list[str]:

@@ -83,5 +83,5 @@ def test_an_end_whose_write_loses_its_answer_counts_once(
 
     assert faults.dropped == [TRANSACT_WRITE_ITEMS]
     assert table.ending() is not None
-    assert table.data().get("owed", []) == []
+    assert table.envelope().get("owed", []) == []
     assert counted(lambda_bot, table) == [1] * 5

@@ -40,7 +40,7 @@ def consistent(table: Table, status: str = "playing") -> None:
 
 def turn_message_for(table: Table, seat: int) -> bool:
     """The group's current turn message names `seat`."""
-    if table.data()["board"]["msg"] is None:
+    if table.ids().board is None:
         return False
     return table.board().text.startswith(f"▶️ {table.seat_label(seat)}'s turn")
 
@@ -72,7 +72,7 @@ def test_a_long_429_keeps_the_message_owed_until_a_timer_sends_it(lambda_bot: La
     lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=40, chat_id=table.group)
     table.done(seat)
     assert not turn_message_for(table, seat % 4 + 1)
-    assert [batch["outs"][0]["op"] for batch in table.data()["owed"]] == ["send"]
+    assert [batch["outs"][0]["op"] for batch in table.envelope()["owed"]] == ["send"]
     assert table.player_at(seat % 4 + 1).labels() == [
         table.t("btn_scout"),
         table.t("btn_decapitate"),
@@ -112,7 +112,7 @@ def test_a_lobby_longer_than_sqs_can_delay_keeps_its_hops_when_one_meets_an_owed
     late = table.players[3]
     lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=120, chat_id=late.id)
     late.press(table.t("btn_join"), message=table.lobby_message(), chat=table.group)
-    assert [batch["outs"][0]["op"] for batch in table.data()["owed"]] == ["send"]
+    assert [batch["outs"][0]["op"] for batch in table.envelope()["owed"]] == ["send"]
 
     lambda_bot.advance(50)  # the first hop, with the welcome still owed
     lambda_bot.advance(120)  # the welcome's own timer sends it

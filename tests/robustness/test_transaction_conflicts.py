@@ -131,7 +131,7 @@ def test_a_delivery_mark_meeting_the_ends_transaction_sends_nothing_twice(
     assert started.conflicts  # the mark met the end's transaction
     assert answer["statusCode"] == 200  # and the run that passed the turn still ended well
     assert table.ending() is not None
-    assert table.data().get("owed", []) == []
+    assert table.envelope().get("owed", []) == []
     bot.clock.advance(LEASE + 1)  # a timer after the lease finds nothing left to send
     assert pool.instances.timer(timer_event(table.chat, bot.clock())) == {"batchItemFailures": []}
     sent = sent_since(bot, since)

@@ -12,7 +12,7 @@ from engine.variants import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.session import events as ev
 from handlers.session.settings import CHOICES, DEFAULT_SETTINGS, clean_settings, set_setting
-from handlers.session.table import APPLIED_KEPT, LOBBY_SECONDS, Refused, Table
+from handlers.session.table import LOBBY_SECONDS, Refused, Table
 from tests.support.tables import CHAT, NOW, lobby, started
 
 
@@ -227,26 +227,17 @@ def test_turncoat_window_holds_the_group_news_and_the_scout() -> None:
     assert table.state.turn != first
 
 
-def test_redelivered_update_ids_are_remembered_but_only_the_recent_ones() -> None:
-    table = lobby()
-    assert table.remember_update(None)
-    for update_id in range(100):
-        assert table.remember_update(update_id)
-    assert not table.remember_update(99)
-    assert table.data["applied"] == list(range(100 - APPLIED_KEPT, 100))
-
-
 def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
     table = lobby()
     events = table.cancel("Ann")
     assert events == [{"type": ev.CANCELLED, "by": "Ann", "was_lobby": True}]
     assert refusal(lambda: table.cancel("Ann")) == "cancel_none"
     table = started()
-    table.data["board"]["msg"] = 77
+    tag = table.data["board"]["tag"]
     events = table.cancel("Ann")
     assert kinds(events) == [ev.BOARD_SHOWN, ev.CANCELLED, ev.PROMPT_CLOSED]
     assert events[2]["outcome"] == {"act": "cancelled"} and table.data["prompts"] == {}
-    assert events[0]["board"]["msg"] == 77 and events[0]["final"]
+    assert events[0]["board"]["tag"] == tag and events[0]["final"]
     state = table.state
     assert events[1] == {
         "type": ev.CANCELLED,

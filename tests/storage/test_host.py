@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from handlers.session.table import Table
-from handlers.storage.host import LEASE, Change, Host, Loaded, Saved
+from handlers.storage.host import APPLIED_KEPT, LEASE, Change, Host, Loaded, Saved
 from handlers.storage.keys import game_key, prefs_key
 from infra.store import Conflict, Item
 from tests.storage.conftest import START
@@ -29,7 +29,7 @@ def saying(host: Host, update_id: int | None, out: dict | None) -> Saved:
     if loaded.applied(update_id):
         return host.answer_again(loaded, update_id)
     table = lobby(loaded.table) if out is not None else None
-    return host.save(loaded, Change(table, [out] if out else []), update_id)
+    return host.save(loaded, Change(table, None, [out] if out else []), update_id)
 
 
 def delivered(host: Host, saved: Saved, **kw) -> bool:
@@ -59,7 +59,7 @@ def test_a_save_over_an_item_changed_since_it_was_read_is_a_conflict(host: Host)
     loaded = host.load(CHAT)
     saying(host, 2, AGAIN)  # another run saves first
     with pytest.raises(Conflict):
-        host.save(loaded, Change(loaded.table, [HELLO]), 3)
+        host.save(loaded, Change(loaded.table, None, [HELLO]), 3)
     assert host.load(CHAT).item.data["applied"] == [1, 2]
 
 
@@ -79,6 +79,15 @@ def test_the_acknowledgement_says_latest_only_when_no_change_came_between(host: 
     assert not delivered(host, second)  # written all the same, over the newer item
     owed = host.load(CHAT).owed()
     assert [batch.key for batch in owed] == ["u2"]
+
+
+def test_redelivered_update_ids_are_remembered_but_only_the_recent_ones(host: Host) -> None:
+    for update_id in range(100):
+        saying(host, update_id, HELLO)
+    loaded = host.load(CHAT)
+    assert loaded.applied(99) and loaded.applied(100 - APPLIED_KEPT)
+    assert not loaded.applied(99 - APPLIED_KEPT)
+    assert saying(host, 99, HELLO).repeated
 
 
 def test_a_redelivered_update_is_answered_from_the_item_as_read(host: Host) -> None:
@@ -156,7 +165,7 @@ def test_the_table_read_is_the_sessions_own_copy(host: Host) -> None:
     loaded = host.load(CHAT)
     loaded.table.data["status"] = "over"  # the session changes its table in place
     assert loaded.table is loaded.table  # read once, built once
-    assert loaded.item.data["status"] == "lobby"  # the item stays as read
+    assert loaded.item.data["session"]["status"] == "lobby"  # the item stays as read
 
 
 def test_small_records_are_read_in_the_same_call(host: Host, store) -> None:
@@ -170,14 +179,13 @@ def test_small_records_are_read_in_the_same_call(host: Host, store) -> None:
 def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
     new = -1009
     loaded = host.load(new)
-    host.save(loaded, Change(Table({**lobby(None).data, "chat": new}), [HELLO]), 1)
+    host.save(loaded, Change(Table({**lobby(None).data, "chat": new}), None, [HELLO]), 1)
     saying(host, 2, AGAIN)
     host.point(CHAT, new)
     assert host.store.load(game_key(CHAT)).data["moved_to"] == new
     moved = host.load(CHAT)
     assert moved.chat == new
-    saved = host.save(moved, Change(moved.table, [HELLO]), 3)
-    assert saved.table.data["applied"] == [1, 3]
+    host.save(moved, Change(moved.table, None, [HELLO]), 3)
     assert host.load(CHAT).item.data["applied"] == [1, 3]
 
 

@@ -44,7 +44,7 @@ def change(host: Host, chat: int, update_id: int, changer) -> Saved:
         if loaded.applied(update_id):
             return host.answer_again(loaded, update_id)
         table, outs = changer(loaded.table)
-        return host.save(loaded, Change(table, outs, table.ending), update_id)
+        return host.save(loaded, Change(table, None, outs, table.ending), update_id)
 
     return retry_on_conflict(attempt)
 
@@ -104,7 +104,7 @@ def test_a_redelivered_end_and_any_later_change_count_nothing(store: GameStore, 
     change(host, chat, 3, lambda table: (table, []))  # a change to the finished game
 
     assert {key: store.load(key) for key in counted} == counted
-    assert store.load(game_key(chat)).data["status"] == "over"
+    assert store.load(game_key(chat)).data["session"]["status"] == "over"
 
 
 def test_the_statistics_items_expire_after_the_last_game(store: GameStore, clock) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from handlers.session.table import LOBBY, Table
+from handlers.telegram.ids import Ids, away_ref
 from handlers.telegram.messages import DropButtons, Edit
 from handlers.telegram.presses import AWAY, REMOVAL, ImBack, RemoveNobody, RemovePlayer, RemoveSeat
 from handlers.telegram.render.common import (
@@ -34,7 +35,7 @@ def away(table: Table, e: dict) -> list[Out]:
     mine = table.speaking_to(user)
     kb = [[button(t_(mine, "btn_back_in"), AWAY, mine, 0, ImBack())]]
     text = t_(mine, "away_private", group=group_title(mine))
-    return [told, replace(send_private(user, text, kb), remember=table.away_ref(seat))]
+    return [told, replace(send_private(user, text, kb), remember=away_ref(seat))]
 
 
 def _private_edit(user: int, msg: int | None, text: str) -> Out:
@@ -42,12 +43,12 @@ def _private_edit(user: int, msg: int | None, text: str) -> Out:
     return Edit(user, text, None, msg=msg, private=True, protect=True)
 
 
-def coming_back(table: Table, e: dict) -> list[Out]:
+def coming_back(table: Table, ids: Ids, e: dict) -> list[Out]:
     """The away message becomes the welcome back, its button gone."""
     user = table.user_at(e["seat"])
     mine = table.speaking_to(user)
     text = t_(mine, "back_private", group=group_title(mine))
-    return [_private_edit(user, e["msg"], text)]
+    return [_private_edit(user, ids.taking_away(e["seat"]), text)]
 
 
 def returned(table: Table, e: dict) -> list[Out]:
@@ -60,26 +61,29 @@ def _group_edit(table: Table, msg: int | None, text: str) -> Out:
     return Edit(table.chat, text, None, msg=msg)
 
 
-def seat_removed(table: Table, e: dict) -> list[Out]:
-    """The group and the removed player are told; a live I'm back button goes."""
+def seat_removed(table: Table, ids: Ids, e: dict) -> list[Out]:
+    """The group (on the /remove keyboard, if known) and the removed player are told; a live
+    I'm back button goes."""
     seat, by = e["seat"], shown_name(e["by"])
     user = table.user_at(seat)
     text = t_(table, "removed_seat", name=seat_name(table, seat), by=by)
     mine = table.speaking_to(user)
     told = t_(mine, "removed_private", by=by, group=group_title(mine))
-    outs = [_group_edit(table, e["msg"], text), send_private(user, told)]
-    if e["away_msg"]:
-        outs.append(DropButtons(user, e["away_msg"]))
+    outs = [_group_edit(table, ids.taking_remove(), text), send_private(user, told)]
+    away = ids.taking_away(seat)
+    if away:
+        outs.append(DropButtons(user, away))
     return outs
 
 
-def lobby_removed(table: Table, e: dict) -> list[Out]:
-    """The group and the player taken out of the lobby are told."""
+def lobby_removed(table: Table, ids: Ids, e: dict) -> list[Out]:
+    """The group (on the /remove keyboard, if known) and the player taken out of the lobby are
+    told."""
     by = shown_name(e["by"])
     text = t_(table, "removed_lobby", name=shown_name(e["name"]), by=by)
     mine = table.speaking(e["lang"])
     told = t_(mine, "removed_private_lobby", by=by, group=group_title(mine))
-    return [_group_edit(table, e["msg"], text), send_private(e["user"], told)]
+    return [_group_edit(table, ids.taking_remove(), text), send_private(e["user"], told)]
 
 
 def remove_keyboard(table: Table) -> tuple[str, Keyboard]:
@@ -101,7 +105,9 @@ def remove_keyboard(table: Table) -> tuple[str, Keyboard]:
     return text, [*[rows[i : i + 2] for i in range(0, len(rows), 2)], [nobody]]
 
 
-def buttons_gone(table: Table, e: dict) -> list[Out]:
-    """The buttons left live when a game starts or ends (the /remove keyboard, I'm back) go."""
-    chats = [(table.chat, msg) for msg in e["group"]] + [tuple(pair) for pair in e["private"]]
-    return [DropButtons(chat, msg) for chat, msg in chats]
+def buttons_gone(table: Table, ids: Ids, e: dict) -> list[Out]:
+    """The buttons left live when a game starts or ends go: the /remove keyboard's (only
+    forgotten when the group can no longer be written to) and the away seats' I'm back."""
+    gone = [(table.chat, ids.taking_remove())] if e["group"] else []
+    gone += [(table.user_at(seat), ids.taking_away(seat)) for seat in e["away"]]
+    return [DropButtons(chat, msg) for chat, msg in gone if msg]

@@ -6,11 +6,12 @@ from __future__ import annotations
 from engine import events as kinds
 from engine.state import SPEAK, TURN
 from handlers.session.table import Table
+from handlers.telegram.ids import BOARD as BOARD_MSG
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit
 from handlers.telegram.presses import BOARD, Done, ListSeats, MyCard, Press, Scout
 from handlers.telegram.render.common import (
     Keyboard,
-    Out,
     button,
     card,
     esc,
@@ -129,8 +130,11 @@ def pressable(table: Table, acts: dict | None) -> list[list[list[str]]]:
     return [[press("btn_scout", ListSeats(True)), me]]
 
 
-def edit_board(table: Table, shown: dict, seconds: float | None, final: bool = False) -> Out:
+def edit_board(
+    table: Table, ids: Ids, shown: dict, seconds: float | None, final: bool = False
+) -> Edit:
     """An edit of the turn message `shown` (tagged with it, so that a message posted again in
     its place, when it was deleted, is remembered as the turn message)."""
     text, kb = board(table, shown, seconds, final)
-    return Edit(table.chat, text, kb, msg=shown["msg"], ref="board", tag=shown["tag"])
+    msg = ids.board if ids.board_tag == shown["tag"] else None
+    return Edit(table.chat, text, kb, msg=msg, ref=BOARD_MSG, tag=shown["tag"])

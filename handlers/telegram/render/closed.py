@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import DECAPITATE, PREDICT, SCOUT, SPY_GUESS, SWAP, TIMEOUT
-from handlers.session.prompts import prompt_ref
 from handlers.session.table import Table
+from handlers.telegram.ids import Ids, prompt_ref
 from handlers.telegram.messages import Edit
 from handlers.telegram.render.common import Out, seat_name, t_
 from handlers.telegram.render.prompts import scout_result
@@ -50,7 +50,7 @@ def declarations(table: Table, proxy: bool | None, guard: bool | None) -> str:
     return decl
 
 
-def closed_prompt(table: Table, e: dict) -> list[Out]:
+def closed_prompt(table: Table, ids: Ids, e: dict) -> list[Out]:
     """A `prompt_closed` session event: the prompt edited in place, with no buttons. Should it
     not be known or be gone, a wait that ran out is told in a message of its own (`tell`);
     anything else is left as it is."""
@@ -58,7 +58,8 @@ def closed_prompt(table: Table, e: dict) -> list[Out]:
     speaking = table.speaking_to(user)
     result = e.get("result")  # a scout's, shown where they scouted from
     text = scout_result(speaking, result) if result else closed_text(speaking, e["outcome"])
+    msg = ids.closing_prompt(prompt_ref(user, e["tag"]))
     ref = prompt_ref(user, e["tag"]) if e["tag"] is not None else None
-    closed = Edit(user, text, None, msg=e["msg"], ref=ref, private=True, protect=True)
+    closed = Edit(user, text, None, msg=msg, ref=ref, private=True, protect=True)
     # In place, it needs no turn in the chat's order.
     return [replace(closed, side=True, close=True, tell=e["tell"], quiet=e["quiet"])]

@@ -10,6 +10,7 @@ from typing import Any
 from engine.state import GameState
 from handlers.session.table import Table
 from handlers.telegram import presses
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit, Keyboard, Out, Send
 from handlers.telegram.presses import PROMPT, Button, Press
 from handlers.telegram.texts import card_name, t
@@ -84,11 +85,9 @@ def send_private(user: int, text: str, kb: Keyboard = None, quiet: bool = False)
     return Send(user, text, kb, private=True, protect=True, quiet=quiet)
 
 
-def edit_ref(table: Table, ref: str, text: str, kb: Keyboard) -> Edit:
-    """An edit of the group message the table remembers under `ref` (its id as of now)."""
-    board = table.data.get("board") or {}
-    msg = board.get("msg") if ref == "board" else table.data.get(ref)
-    return Edit(table.chat, text, kb, msg=msg, ref=ref)
+def edit_ref(table: Table, ids: Ids, ref: str, text: str, kb: Keyboard) -> Edit:
+    """An edit of the group message remembered by `ref` (its id, as far as `ids` know)."""
+    return Edit(table.chat, text, kb, msg=ids.of(ref), ref=ref)
 
 
 def button(label: str, where: str, table: Table, version: int, press: Press) -> list[str]:

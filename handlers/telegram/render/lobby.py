@@ -8,6 +8,8 @@ from engine.cards import deals_x
 from handlers.session.lobby import EXTEND_SECONDS
 from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
 from handlers.session.table import Table
+from handlers.telegram.ids import LOBBY as LOBBY_MSG
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit
 from handlers.telegram.presses import LOBBY, Choose, Leave, Settings, Start, Toggle
 from handlers.telegram.render.common import (
@@ -116,9 +118,9 @@ def countdown(table: Table) -> str | None:
     return t_(table, key, time=time_of_day(table, deadline), min=MIN_PLAYERS, m=m)
 
 
-def edit_lobby(table: Table, bot: str) -> Out:
+def edit_lobby(table: Table, ids: Ids, bot: str) -> Out:
     """Redraw the lobby message in place."""
-    return edit_ref(table, "lobby_msg", *lobby(table, bot))
+    return edit_ref(table, ids, LOBBY_MSG, *lobby(table, bot))
 
 
 def choice_label(table: Table, key: str, value: int) -> str:
@@ -156,15 +158,15 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     return t_(table, "settings_title"), rows
 
 
-def lobby_message(table: Table, bot: str) -> Edit:
+def lobby_message(table: Table, ids: Ids, bot: str) -> Edit:
     """The edit that makes the lobby message read as it should now: the lobby, or the
     settings menu."""
     if table.data.get("menu"):
-        return edit_ref(table, "lobby_msg", *settings_menu(table))
-    return edit_lobby(table, bot)
+        return edit_ref(table, ids, LOBBY_MSG, *settings_menu(table))
+    return edit_lobby(table, ids, bot)
 
 
-def seating(table: Table, silence: bool) -> Out:
+def seating(table: Table, ids: Ids, silence: bool) -> Out:
     """The lobby message turned into the seating circle, the variants and the silence rule.
 
     It is an edit of a message already in the chat, so it goes out alongside the first turn
@@ -183,4 +185,4 @@ def seating(table: Table, silence: bool) -> Out:
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
     lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
     kb = group_rows(table) or None
-    return replace(edit_ref(table, "lobby_msg", "\n".join(lines), kb), side=True)
+    return replace(edit_ref(table, ids, LOBBY_MSG, "\n".join(lines), kb), side=True)

@@ -9,8 +9,8 @@ from engine import events as kinds
 from engine.cards import OBSERVER, SPY, color, is_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
-from handlers.session.prompts import prompt_ref
 from handlers.session.table import Table
+from handlers.telegram.ids import prompt_ref
 from handlers.telegram.messages import Send
 from handlers.telegram.presses import (
     Decapitate,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from handlers.session.settings import MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
+from handlers.telegram.ids import LOBBY as LOBBY_MSG
+from handlers.telegram.ids import Ids
 from handlers.telegram.render.common import (
     Out,
     edit_ref,
@@ -68,7 +70,7 @@ def left_out(table: Table, e: dict) -> Out:
     return send_group(table, "\n".join(lines), None)
 
 
-def closed(table: Table, e: dict) -> Out:
+def closed(table: Table, ids: Ids, e: dict) -> Out:
     """The lobby message, once the countdown closed it unstarted: why, and no buttons."""
     reason = e.get("reason")
     if reason == "few":
@@ -79,7 +81,7 @@ def closed(table: Table, e: dict) -> Out:
         text = t_(table, "lobby_closed_away", names=shown)
     else:
         text = t_(table, "lobby_expired")
-    return edit_ref(table, "lobby_msg", text, None)
+    return edit_ref(table, ids, LOBBY_MSG, text, None)
 
 
 def extended(table: Table, e: dict) -> Out:

@@ -12,6 +12,7 @@ from engine.records import replay_record
 from engine.state import GameState
 from engine.views import events_for, known_cards
 from handlers.session.table import OVER_STATUS, Table
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import DropButtons
 from handlers.telegram.presses import LOBBY, PlayAgain
 from handlers.telegram.render.board import public_line
@@ -152,10 +153,10 @@ def play_again(table: Table) -> Keyboard:
     return [[again], end_buttons(table)]
 
 
-def drop_play_again(table: Table) -> list[Out]:
+def drop_play_again(table: Table, ids: Ids) -> list[Out]:
     """The game's end (or cancellation) message without its Play again button, once pressed:
     its text stays, and its Record and Next game buttons."""
-    msg = table.data.get("end_msg")
+    msg = ids.end
     if not msg:
         return []
     return [DropButtons(table.chat, msg, [end_buttons(table)])]

@@ -1,13 +1,16 @@
-"""Session events into messages: what each kind of event looks like to whom."""
+"""Session events into messages: what each kind of event looks like to whom. The messages the
+bot will edit again are found by their ids, which the Telegram side keeps (`Ids`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.actions import SCOUT
 from engine.events import SCOUT_RESULT
 from handlers.session import events as ev
 from handlers.session.table import Table
+from handlers.telegram.ids import BOARD, END, LOBBY, Ids
 from handlers.telegram.render import absence
 from handlers.telegram.render.board import board, edit_board
 from handlers.telegram.render.closed import closed_prompt
@@ -25,65 +28,70 @@ from handlers.telegram.render.reach import back, closed, extended, hello, left_o
 from handlers.telegram.render.reveal import cancelled, ending
 
 
-def _cancelled(table: Table, e: dict) -> list[Out]:
+def _cancelled(table: Table, ids: Ids, e: dict) -> list[Out]:
     text, kb = cancelled(table, e)
     if e["was_lobby"]:
-        return [edit_ref(table, "lobby_msg", text, None)]
-    return [send_group(table, text, kb, remember="end_msg")]
+        return [edit_ref(table, ids, LOBBY, text, None)]
+    return [send_group(table, text, kb, remember=END)]
 
 
-def _board_opened(table: Table, e: dict) -> list[Out]:
-    out = send_group(table, *board(table, e["board"], e["seconds"]), remember="board")
+def _board_opened(table: Table, ids: Ids, e: dict) -> list[Out]:
+    ids.opening_board(e["board"]["tag"])
+    out = send_group(table, *board(table, e["board"], e["seconds"]), remember=BOARD)
     return [replace(out, tag=e["board"]["tag"])]
 
 
-def _board_shown(table: Table, e: dict) -> list[Out]:
-    out = edit_board(table, e["board"], e["seconds"], e["final"])
+def _board_shown(table: Table, ids: Ids, e: dict) -> list[Out]:
+    out = edit_board(table, ids, e["board"], e["seconds"], e["final"])
+    if e.get("redraw") and out.msg is None:
+        return []  # a turn message not known (yet) is not posted again just to redraw it
     return [replace(out, side=True) if e["side"] else out]
 
 
-def _hurry(table: Table, e: dict) -> list[Out]:
+def _hurry(table: Table, ids: Ids, e: dict) -> list[Out]:
     user = table.user_at(e["seat"])
     text = t_(table.speaking_to(user), "hurry", s=e["seconds"])
     return [send_private(user, text, quiet=True)]
 
 
-def _removed(table: Table, e: dict) -> list[Out]:
+def _removed(table: Table, ids: Ids, e: dict) -> list[Out]:
     return [
         send_private(user, t_(table.speaking_to(user), "removed", group=group_title(table)))
         for user in e["users"]
     ]
 
 
-_SHOWN = {
-    ev.LOBBY_EXPIRED: lambda table, e: [closed(table, e)],
-    ev.LOBBY_REMINDER: lambda table, e: [reminder(table, e)],
-    ev.LEFT_OUT: lambda table, e: [left_out(table, e)],
-    ev.EXTENDED: lambda table, e: [extended(table, e)],
-    ev.BACK: back,
-    ev.SEATING: lambda table, e: [seating(table, e["silence"])],
-    ev.PRIVATE: lambda table, e: private_event(table, e["event"], e["version"], e.get("tag")),
-    ev.PROMPT: lambda table, e: prompt(table, e["version"], e.get("tag")),
+Shown = Callable[[Table, Ids, dict], list[Out]]
+
+_SHOWN: dict[str, Shown] = {
+    ev.LOBBY_EXPIRED: lambda table, ids, e: [closed(table, ids, e)],
+    ev.LOBBY_REMINDER: lambda table, ids, e: [reminder(table, e)],
+    ev.LEFT_OUT: lambda table, ids, e: [left_out(table, e)],
+    ev.EXTENDED: lambda table, ids, e: [extended(table, e)],
+    ev.BACK: lambda table, ids, e: back(table, e),
+    ev.SEATING: lambda table, ids, e: [seating(table, ids, e["silence"])],
+    ev.PRIVATE: lambda table, ids, e: private_event(table, e["event"], e["version"], e.get("tag")),
+    ev.PROMPT: lambda table, ids, e: prompt(table, e["version"], e.get("tag")),
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
-    ev.FINISHED: lambda table, e: [send_group(table, *ending(table, e), remember="end_msg")],
+    ev.FINISHED: lambda table, ids, e: [send_group(table, *ending(table, e), remember=END)],
     ev.CANCELLED: _cancelled,
     ev.REMOVED: _removed,
     ev.PROMPT_CLOSED: closed_prompt,
-    ev.AWAY: absence.away,
+    ev.AWAY: lambda table, ids, e: absence.away(table, e),
     ev.COMING_BACK: absence.coming_back,
-    ev.RETURNED: absence.returned,
+    ev.RETURNED: lambda table, ids, e: absence.returned(table, e),
     ev.SEAT_REMOVED: absence.seat_removed,
     ev.LOBBY_REMOVED: absence.lobby_removed,
     ev.BUTTONS_GONE: absence.buttons_gone,
 }
 
 
-def show(table: Table, events: list[dict], bot: str) -> list[Out]:
-    """The messages that show a change's session events, in order (`bot`: the bot's name,
-    which the lobby's links carry)."""
-    return [out for e in results_in_place(events) for out in _shown(table, e, bot)]
+def show(table: Table, ids: Ids, events: list[dict], bot: str) -> list[Out]:
+    """The messages that show a change's session events, in order (`ids`: the messages to edit,
+    kept up to date as they are shown; `bot`: the bot's name, which the lobby's links carry)."""
+    return [out for e in results_in_place(events) for out in _shown(table, ids, e, bot)]
 
 
 def results_in_place(events: list[dict]) -> list[dict]:
@@ -105,9 +113,10 @@ def results_in_place(events: list[dict]) -> list[dict]:
     return [e for e in shown if e is not None]
 
 
-def _shown(table: Table, e: dict, bot: str) -> list[Out]:
+def _shown(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
     if e["type"] == ev.LOBBY_OPENED:
-        return [send_group(table, *lobby(table, bot), remember="lobby_msg"), hello(table)]
+        ids.new_game()  # the group's last game: none of its messages is edited again
+        return [send_group(table, *lobby(table, bot), remember=LOBBY), hello(table)]
     if e["type"] == ev.LOBBY_SHOWN:
-        return [lobby_message(table, bot)]
-    return _SHOWN[e["type"]](table, e)
+        return [lobby_message(table, ids, bot)]
+    return _SHOWN[e["type"]](table, ids, e)
