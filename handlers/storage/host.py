@@ -317,7 +317,7 @@ class Host:
         now = self.clock()
         mine = f"u{update_id}"
         leases = [b.lapses for b in loaded.owed() if b.key == mine and not b.lapsed(now)]
-        deadline = Table(loaded.item.data).next_wake() if loaded.item is not None else None
+        deadline = loaded.table.next_wake() if loaded.table is not None else None
         if self.aside and deadline is not None:  # the first run may have died before setting it
             self.wake(loaded.chat, deadline)
         saved = self._claim(loaded, now)

@@ -22,6 +22,7 @@ FORM = 2  # the stored form written; an item stored before had the ids among the
 
 # The names an owed message remembers its new id by (its `remember` or `ref`).
 LOBBY, BOARD, END, REMOVE = "lobby_msg", "board", "end_msg", "remove_msg"
+EXTEND = "extend_msg"  # the lobby's /extend line, rewritten by each /extend after the first
 PROMPT, AWAY = "prompt.", "away_msg_"
 
 
@@ -48,6 +49,7 @@ class Ids:
     end: int | None = None
     remove: int | None = None
     away: dict[int, int] = field(default_factory=dict)  # seat -> its I'm back message
+    extend: int | None = None
 
     # -- which message a name stands for ------------------------------------------------------
 
@@ -61,6 +63,8 @@ class Ids:
             return self.end
         if ref == REMOVE:
             return self.remove
+        if ref == EXTEND:
+            return self.extend
         if ref and ref.startswith(PROMPT):
             return self.prompts.get(ref)
         if ref and ref.startswith(AWAY):
@@ -90,7 +94,7 @@ class Ids:
 
     def moved(self) -> None:
         """The group became a supergroup: none of the old chat's messages is in the new one."""
-        self.lobby = self.board = self.end = self.remove = None
+        self.lobby = self.board = self.end = self.remove = self.extend = None
 
     def new_game(self) -> None:
         """A new lobby replaces the group's last game: none of its messages is edited again."""
@@ -124,6 +128,8 @@ class Ids:
                 self.end = message_id
             elif ref == REMOVE:
                 self.remove = message_id
+            elif ref == EXTEND:
+                self.extend = message_id
         return self
 
     # -- the stored form ----------------------------------------------------------------------
@@ -131,7 +137,7 @@ class Ids:
     def to_stored(self) -> dict[str, Any]:
         """The part as the item stores it."""
         stored: dict[str, Any] = {"form": FORM}
-        for name in ("lobby", "board", "board_tag", "end", "remove"):
+        for name in ("lobby", "board", "board_tag", "end", "remove", "extend"):
             if getattr(self, name) is not None:
                 stored[name] = getattr(self, name)
         if self.prompts:
@@ -156,6 +162,7 @@ class Ids:
             end=stored.get("end"),
             remove=stored.get("remove"),
             away={int(seat): msg for seat, msg in (stored.get("away") or {}).items()},
+            extend=stored.get("extend"),
         )
 
     @classmethod
@@ -182,6 +189,7 @@ class Ids:
             end=data.get("end_msg"),
             remove=data.get("remove_msg"),
             away=away,
+            extend=data.get(EXTEND),
         )
 
 

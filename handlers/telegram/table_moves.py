@@ -18,6 +18,7 @@ from handlers.table.view import view_version
 from handlers.telegram import hub
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
+from handlers.telegram.ids import Ids
 from handlers.telegram.presses import (
     Decapitate,
     Decision,
@@ -64,7 +65,7 @@ class TableMove:
         self.seat: int | None = None
         self.view: dict | None = None  # the seat's view when the move was judged
 
-    def step(self, table: Table | None) -> Decided:
+    def step(self, table: Table | None, ids: Ids) -> Decided:
         """Judge the move on the group's table as read (again after a lost race), and decide."""
         self.result, self.view = NOT_YOURS, None
         self.seat = seat = seat_at(table, self.selector, self.user)
@@ -86,7 +87,7 @@ class TableMove:
             self.result = STALE if refused.key == "too_late" else ILLEGAL
             return Decided(None)
         self.result = APPLIED
-        return shown(self.context, table, events)
+        return shown(self.context, table, ids, events)
 
 
 def move_context(application: Application) -> BotContext:

@@ -14,6 +14,7 @@ from engine.actions import DECAPITATE
 from handlers.session.ending import kept_game
 from handlers.table.selector import parse_selector
 from handlers.telegram import render
+from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Out
 from handlers.telegram.outbox import markup
 from handlers.telegram.render import table_links
@@ -42,7 +43,7 @@ def buttons(outs: list[Out]) -> dict[int, list]:
 
 def dealt(players: int = 5, **settings):
     table = lobby(players, **settings)
-    return table, render.show(table, table.start(NOW, 4), BOT)
+    return table, render.show(table, Ids(), table.start(NOW, 4), BOT)
 
 
 def test_each_card_comes_with_a_web_app_button_opening_its_game(links) -> None:
@@ -69,7 +70,7 @@ def test_the_group_gets_the_same_direct_link_on_the_seating_and_every_turn(links
     assert [out.kb and out.kb[-1] for out in group] == [[["🗺 Table", link]]] * 2
     seat = table.state.turn
     scout = Action("scout", seat, target=seat % 5 + 1)
-    moved = render.show(table, table.act(table.user_at(seat), scout, NOW), BOT)
+    moved = render.show(table, Ids(), table.act(table.user_at(seat), scout, NOW), BOT)
     assert [out.kb[-1] for out in moved if out.chat == CHAT] == [[["🗺 Table", link]]]
     assert not any(
         data.startswith(table_links.WEB_APP)
@@ -84,12 +85,12 @@ def test_a_finished_game_offers_its_replay_under_its_end_and_in_history(links) -
     table = started(4, seed=2)
     seat = table.state.turn
     strike = Action(DECAPITATE, seat, target=seat % 4 + 1)
-    outs = render.show(table, table.act(table.user_at(seat), strike, NOW), BOT)
+    outs = render.show(table, Ids(), table.act(table.user_at(seat), strike, NOW), BOT)
     end = next(out for out in outs if getattr(out, "remember", None) == "end_msg")
     replay = f"https://t.me/decapitation_bot/table?startapp=rm{abs(CHAT)}_1&mode=compact"
     assert ["▶ Replay", replay] in end.kb[-1]
-    table.data["end_msg"] = 77  # Play again pressed: the end keeps its other buttons
-    assert ["▶ Replay", replay] in render.drop_play_again(table)[0].kb[-1]
+    ids = Ids(end=77)  # Play again pressed: the end keeps its other buttons
+    assert ["▶ Replay", replay] in render.drop_play_again(table, ids)[0].kb[-1]
     finished = kept_game(table, "red")
     _, kb = history_list("en", CHAT, [finished, {**kept_game(table, None), "game": 2}])
     replays = [b for row in kb for b in row if b[0].startswith("▶")]
@@ -98,7 +99,7 @@ def test_a_finished_game_offers_its_replay_under_its_end_and_in_history(links) -
 
 def test_a_cancelled_game_has_no_replay(links) -> None:
     table = started(4, seed=2)
-    outs = render.show(table, table.cancel("Host"), BOT)
+    outs = render.show(table, Ids(), table.cancel("Host"), BOT)
     kb = next(out for out in outs if getattr(out, "remember", None) == "end_msg").kb
     assert not [b for row in kb for b in row if b[0].startswith("▶")]
 

@@ -70,7 +70,7 @@ class Game:
             table.remove(action.seat, "Host", now)
         else:
             table.act(table.user_at(action.seat) if action.seat else 0, action, now)
-        self.host.save(loaded, Change(table, [], table.ending), None)
+        self.host.save(loaded, Change(table, None, [], table.ending), None)
 
     def ask(
         self,
@@ -297,7 +297,7 @@ def test_a_players_link_to_an_older_cancelled_game_says_it_is_over_without_a_rep
     cancelled = game.host.load(CHAT)
     ended = cancelled.table
     ended.cancel("Host")
-    game.host.save(cancelled, Change(ended, [], ended.ending), None)
+    game.host.save(cancelled, Change(ended, None, [], ended.ending), None)
     newer = started(4, seed=8)
     newer.data["game"] = 2
     game.put(newer)

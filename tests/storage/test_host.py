@@ -273,9 +273,9 @@ def test_an_updates_timer_goes_out_while_its_save_is_under_way(store, clock) -> 
     store.save = save_seen
     host = Host(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
-    host.save(loaded, Change(counting_down(loaded.table), [HELLO]), 1)
+    host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), 1)
     assert seen == [True]
-    assert host.load(CHAT).item.data["deadline"] == START + 60
+    assert host.load(CHAT).table.data["deadline"] == START + 60
 
 
 def test_a_redelivery_sets_the_timer_again_after_a_run_that_lost_it(store, clock) -> None:
@@ -292,7 +292,7 @@ def test_a_redelivery_sets_the_timer_again_after_a_run_that_lost_it(store, clock
     host = Host(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
     with pytest.raises(TimeoutError):
-        host.save(loaded, Change(counting_down(loaded.table), [HELLO]), 1)
+        host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), 1)
     assert host.load(CHAT).applied(1)
     again = saying(host, 1, HELLO)
     assert again.repeated and woken[2:] == [(CHAT, START + 60)]
@@ -309,7 +309,7 @@ def test_a_timer_lost_beside_the_save_is_sent_again_at_once(store, clock) -> Non
 
     host = Host(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
-    saved = host.save(loaded, Change(counting_down(loaded.table), [HELLO]), 1)
+    saved = host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), 1)
     assert saved.version == 1 and woken == [(CHAT, START + 60)] * 2
 
 
@@ -327,5 +327,5 @@ def test_a_timers_run_sets_the_next_timer_before_its_save(store, clock) -> None:
     seen: list[int] = []
     host = Host(store, lambda chat, when: seen.append(len(saves)), clock, aside=True)
     loaded = host.load(CHAT)
-    host.save(loaded, Change(counting_down(loaded.table), [HELLO]), None)
+    host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), None)
     assert seen == [0] and saves == [1]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from handlers.session.settings import MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
+from handlers.telegram.ids import EXTEND, Ids
 from handlers.telegram.ids import LOBBY as LOBBY_MSG
-from handlers.telegram.ids import Ids
 from handlers.telegram.render.common import (
     Out,
     edit_ref,
@@ -23,8 +23,6 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.reveal import my_card
 from handlers.telegram.render.status import now_doing
-
-EXTENDED_REF = "extend_msg"  # the lobby's /extend line, as the table remembers it
 
 
 def hello(table: Table) -> Out:
@@ -84,12 +82,12 @@ def closed(table: Table, ids: Ids, e: dict) -> Out:
     return edit_ref(table, ids, LOBBY_MSG, text, None)
 
 
-def extended(table: Table, e: dict) -> Out:
+def extended(table: Table, ids: Ids, e: dict) -> Out:
     """The group told who pushed the countdown back, by how much and when it now ends: one
     line, rewritten by each /extend after the first."""
     when = time_of_day(table, table.deadline() or 0)
     text = t_(table, "extended", name=shown_name(e["name"]), m=e["minutes"], time=when)
-    return edit_ref(table, EXTENDED_REF, text, None)
+    return edit_ref(table, ids, EXTEND, text, None)
 
 
 def back(table: Table, e: dict) -> list[Out]:

@@ -67,7 +67,7 @@ _SHOWN: dict[str, Shown] = {
     ev.LOBBY_EXPIRED: lambda table, ids, e: [closed(table, ids, e)],
     ev.LOBBY_REMINDER: lambda table, ids, e: [reminder(table, e)],
     ev.LEFT_OUT: lambda table, ids, e: [left_out(table, e)],
-    ev.EXTENDED: lambda table, ids, e: [extended(table, e)],
+    ev.EXTENDED: lambda table, ids, e: [extended(table, ids, e)],
     ev.BACK: lambda table, ids, e: back(table, e),
     ev.SEATING: lambda table, ids, e: [seating(table, ids, e["silence"])],
     ev.PRIVATE: lambda table, ids, e: private_event(table, e["event"], e["version"], e.get("tag")),
