@@ -14,6 +14,7 @@ from handlers.playtest.drivers import FakeClock, LocalBot
 from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.playtest.players import Table
 from handlers.telegram.render import table_links
+from handlers.telegram.texts import card_name
 from tests.browser.player import RECORDER, TELEGRAM_JS, Player, theme
 from tests.support.bots import _finish
 
@@ -98,8 +99,9 @@ def test_two_players_tap_their_moves_and_the_group_reads_them_in_the_chat(
     )
     assert scouted in table.board().text  # the group's turn message says it, as for a press
     player = table.player_at(first)
-    closed = table.t_for(player, "closed_scout", target=table.seat_label(second))
-    assert closed in player.texts()  # the private prompt closed, saying what was chosen
+    card = card_name("en", table.state.cards[second - 1])
+    closed = table.t_for(player, "scout_result", target=table.seat_label(second), card=card)
+    assert closed in player.texts()  # the private prompt closed, showing what they saw
     one.page.screenshot(path=shots / "bot-one-scouted.png")
 
     assert one.main_button()["text"] == "✅ Done"

@@ -331,9 +331,9 @@ def test_a_prompt_sent_again_after_start_is_closed_when_its_wait_ends(
     table = Table.of(lambda_bot, 4, lang="zh")
     host = table.host
     table.open()
-    lambda_bot.fake.block(host.user)  # after opening the lobby: the bot learns it at the deal
     table.start(seed=11)
     seat = table.seat_of(host)
+    lambda_bot.fake.block(host.user)  # after the deal: the bot learns it at their turn's prompt
     while table.state.turn != seat:
         turn = table.state.turn
         table.scout_and_done(turn, turn % 4 + 1)
