@@ -152,9 +152,11 @@ def test_a_removed_player_lost_before_the_removal_is_not_announced_back(
     table = Table.of(local_bot, 5, lang="zh")
     table.open()
     leaver = table.players[2]
-    local_bot.fake.block(leaver.user)
-    table.start(seed=32)  # their card does not reach them: the group is told
+    table.start(seed=32)
     gone = table.seat_of(leaver)
+    local_bot.fake.block(leaver.user)  # after the deal: their turn's prompt does not reach them
+    while table.state.turn != gone:
+        table.scout_and_done(table.state.turn, gone)
     name = table.seat_label(gone)
     assert table.group_texts()[-1].startswith(f"⚠️ 我无法私聊 {name}。")
     assert remove(table, table.host, gone) is None

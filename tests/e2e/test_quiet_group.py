@@ -59,7 +59,7 @@ def test_repeated_extends_rewrite_one_line(bot: Bot, lang: str) -> None:
     first = table.data()["deadline"]
     for player in (table.players[1], table.players[2], table.players[1]):
         player.say("/extend")
-    lobby = table.data()["lobby_msg"]
+    lobby = table.ids().lobby
     told = [m for m in table.group_messages() if m.message_id != lobby and m.text.startswith("⏳")]
     name = isolate(table.players[1].name)
     when = clock(table, first + 3 * EXTEND_SECONDS)

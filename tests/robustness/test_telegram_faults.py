@@ -178,8 +178,13 @@ def test_players_who_never_started_or_blocked_the_bot_are_named_and_skipped_in_t
 ) -> None:
     table = Table.of(lambda_bot, 4)
     table.open()
-    lambda_bot.fake.block(table.host.user)  # after opening the game: the deal finds out
+    # The host blocks the bot between Start's check and the deal: the card finds out.
+    blocked = "Forbidden: bot was blocked by the user"
+    lambda_bot.fake.fail_next(
+        "sendMessage", status=403, description=blocked, times=5, chat_id=table.host.user
+    )
     table.start(seed=SEED)
+    lambda_bot.fake.block(table.host.user)
     host = table.seat_of(table.host)
     warning = f"⚠️ I can't send {table.seat_label(host)} private messages."
     assert any(text.startswith(warning) for text in table.group_texts())
