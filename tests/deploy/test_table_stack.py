@@ -5,10 +5,6 @@ routes answer without importing python-telegram-bot."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +14,7 @@ from handlers.table.api import ROUTES
 from infra import package
 from tests.deploy.cfn import target
 from tests.deploy.conftest import ROOT, Packaged, zip_texts
+from tests.deploy.offline import run_offline
 
 PAGE_URL = {"Fn::Join": ["", [{"Fn::GetAtt": ["HttpApi", "ApiEndpoint"]}, "/table"]]}
 DRAWING = ("WebhookLambdaFunction", "TimerLambdaFunction", "TableLambdaFunction")
@@ -98,30 +95,7 @@ print(json.dumps({"answers": answers, "imported": [m for m in costly if m in sys
 
 
 def ask(requests: list[tuple[str, str, str, dict[str, str]]]) -> dict[str, Any]:
-    environ = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("AWS_", "TELEGRAM_", "WEBHOOK_", "DECAPITATION_", "BOT_"))
-    }
-    environ.update(
-        AWS_ACCESS_KEY_ID="testing",
-        AWS_SECRET_ACCESS_KEY="testing",
-        AWS_REGION="us-east-1",
-        AWS_ENDPOINT_URL="http://127.0.0.1:9",  # any AWS call would fail
-        DECAPITATION_TABLE="decapitation-ci-games",
-        TELEGRAM_BOT_TOKEN="123456:TEST-TOKEN-not-real",
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", ASK, json.dumps(requests)],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_offline(ASK, requests, TELEGRAM_BOT_TOKEN="123456:TEST-TOKEN-not-real")
 
 
 @pytest.mark.slow

@@ -6,15 +6,13 @@ python-telegram-bot is imported or Secrets Manager is read."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from handlers.entry import webhook_setup
-from tests.deploy.conftest import ROOT, Packaged
+from tests.deploy.conftest import Packaged
+from tests.deploy.offline import run_offline
 
 SEGMENT = {"Fn::GetAtt": ["WebhookPath", "Segment"]}
 
@@ -84,30 +82,7 @@ print(json.dumps({"answers": answers, "imported": [m for m in costly if m in sys
 
 
 def refuse(headers: list[dict[str, str]], **env: str) -> dict[str, Any]:
-    environ = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("AWS_", "TELEGRAM_", "WEBHOOK_", "DECAPITATION_", "BOT_"))
-    }
-    environ.update(
-        AWS_ACCESS_KEY_ID="testing",
-        AWS_SECRET_ACCESS_KEY="testing",
-        AWS_REGION="us-east-1",
-        AWS_ENDPOINT_URL="http://127.0.0.1:9",  # any AWS call would fail
-        DECAPITATION_TABLE="decapitation-ci-games",
-        **env,
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", REFUSE, json.dumps(headers)],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_offline(REFUSE, headers, **env)
 
 
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:webhook-secret-GhIjKl"
