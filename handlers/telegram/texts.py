@@ -403,6 +403,10 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🕵 密探 {name} 没有猜测，失败。",
     },
     "timeline": {EN: "Timeline:", ZH: "过程："},
+    "timeline_cut": {
+        EN: "… {n} earlier moves: 📄 Record has the whole game.",
+        ZH: "……之前的 {n} 步从略：点击「📄 对局记录」查看完整过程。",
+    },
     "cancelled": {EN: "🛑 The game was cancelled by {name}.", ZH: "🛑 {name} 取消了游戏。"},
     "cancelled_idle": {
         EN: "🛑 Nobody played for a whole round, so the game was cancelled.",

@@ -317,3 +317,24 @@ def test_the_end_marks_a_removed_player_among_the_winners(
     table.decapitate(state.first, state.first % 5 + 1)
     winners = next(line for line in table.ending().text.splitlines() if line.startswith("🏆"))
     assert f"{table.seat_label(gone)}{table.t('removed_tag')}" in winners
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_ends_timeline_tells_a_removal_and_the_removed_seats_passed_turns(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 6, lang=lang)
+    table.open()
+    state = table.start(seed=33)
+    first = state.first
+    gone = after(table, after(table, first))
+    assert remove(table, table.host, gone) is None
+    scout_the_next(table, first)
+    scout_the_next(table, table.state.turn)  # the removed seat's turn passes
+    assert table.state.turn == after(table, gone)
+    table.decapitate(table.state.turn, first)
+    lines = table.ending().text.splitlines()
+    name = table.seat_label(gone)
+    assert table.t("replay_removed", name=name) in lines
+    assert table.t("passed_removed_line", name=name) in lines
+    assert table.t("skipped_line", name=name) not in lines

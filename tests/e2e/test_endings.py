@@ -275,3 +275,21 @@ def test_a_cancelled_games_turn_message_says_so_and_offers_nothing(
     shown = table.fake.message(table.group, board.message_id)
     assert shown.text.splitlines()[-1] == table.t("closed_cancelled")
     assert shown.buttons == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_games_end_says_its_timeline_is_cut_and_where_the_whole_is(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    table.start(seed=41)
+    for _ in range(16):
+        seat = table.state.turn
+        table.scout_and_done(seat, seat % 4 + 1)
+    table.decapitate(table.state.turn, table.state.turn % 4 + 1)
+    lines = table.ending().text.splitlines()
+    shown = lines[lines.index(table.t("timeline")) + 1 :]
+    assert len(shown) == 15
+    assert shown[0] == table.t("timeline_cut", n=3)  # 17 lines: the first 3 folded into one
+    assert shown[-1].startswith("🗡")

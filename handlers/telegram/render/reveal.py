@@ -9,7 +9,7 @@ from engine import captains, state_to_dict
 from engine import events as kinds
 from engine.cards import color
 from engine.records import replay_record
-from engine.state import GameState
+from engine.state import TURN, GameState
 from engine.views import events_for, known_cards
 from handlers.session.table import OVER_STATUS, Table
 from handlers.telegram.ids import Ids
@@ -200,13 +200,21 @@ def winners(table: Table, r: dict) -> str:
 def timeline(table: Table, state: GameState | None = None, last: int | None = 15) -> list[str]:
     """The public timeline of the game's decisions (in `state`, as the group knows it, if
     given): its `last` lines (None: all)."""
-    lines = []
+    lines, removed = [], set()
     for event in events_for(table.state if state is None else state, None):
-        if event["type"] in TIMELINE_KINDS:
+        kind = event["type"]
+        if kind == kinds.SEAT_REMOVED:  # told as a removal; its turns pass from then on
+            removed.add(event["seat"])
+            lines.append(t_(table, "replay_removed", name=seat_name(table, event["seat"])))
+        elif kind == kinds.TIMED_OUT and event["seat"] in removed and event["phase"] == TURN:
+            lines.append(t_(table, "passed_removed_line", name=seat_name(table, event["seat"])))
+        elif kind in TIMELINE_KINDS:
             line = public_line(table, event)
             if line:
                 lines.append(line)
-    return lines if last is None else lines[-last:]
+    if last is None or len(lines) <= last:
+        return lines
+    return [t_(table, "timeline_cut", n=len(lines) - last + 1), *lines[-last + 1 :]]
 
 
 def my_card(table: Table, seat: int, popup: bool, lang: str | None = None) -> str:
