@@ -11,6 +11,7 @@ from typing import Any
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 
+from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.host import Loaded
 from handlers.storage.keys import prefs_key
@@ -133,11 +134,13 @@ def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: 
 
 
 def deals_now(table: Table, now: float) -> bool:
-    """A lobby whose countdown has ended and that deals by itself: Telegram is asked first who
-    can still get a card (and, when it never said, whether the bot may delete messages)."""
+    """A lobby whose countdown has ended and that deals by itself, with players enough: Telegram
+    is asked first who can still get a card (and, when it never said, whether the bot may
+    delete messages). A lobby that closes instead asks nothing."""
     deadline = table.deadline()
     ended = deadline is not None and now >= deadline
-    return table.status == LOBBY and ended and table.starts_itself()
+    enough = MIN_PLAYERS <= len(table.players) <= MAX_PLAYERS
+    return table.status == LOBBY and ended and table.starts_itself() and enough
 
 
 def same_time(a: float, b: float) -> bool:

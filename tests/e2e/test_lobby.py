@@ -196,6 +196,7 @@ def test_a_lobby_without_enough_players_closes_when_the_countdown_ends(
     table = Table.of(bot, 4, lang=lang)
     table.open(table.players[1:3])
     bot.advance(300)
+    assert bot.fake.chat_actions == []  # a lobby that cannot deal asks nobody's reach
     lobby = table.lobby_message()
     assert lobby.text == table.t("lobby_closed_few", n=3, min=4)
     assert lobby.buttons == []
