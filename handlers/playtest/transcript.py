@@ -8,6 +8,7 @@ import html
 import io
 import re
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from engine import Variants, captains
 from handlers.playtest.deals import find_seed, lone_x, spy_can_win, x_apart
 from handlers.playtest.drivers import START, Bot, FakeClock, LocalBot, MemoryBot
 from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
-from handlers.playtest.games import after, miss_two_turns
+from handlers.playtest.games import after, miss_two_turns, remove
 from handlers.playtest.players import Table
 
 SHOWN = ("sendMessage", "editMessageText", "sendDocument", "answerCallbackQuery")
@@ -40,13 +41,26 @@ def buttons(params: dict[str, Any]) -> str:
     return plain(" / ".join(" ".join(f"[{b['text']}]" for b in row) for row in rows))
 
 
+def private_names(table: Table) -> dict[int, str]:
+    """Each player's name as their private chat is headed: a name two players share gets their
+    place among its holders (Ana#1, Ana#2), so the reader can tell the chats apart."""
+    counts = Counter(p.name for p in table.players)
+    seen: Counter[str] = Counter()
+    names = {}
+    for player in table.players:
+        seen[player.name] += 1
+        several = counts[player.name] > 1
+        names[player.id] = f"{player.name}#{seen[player.name]}" if several else player.name
+    return names
+
+
 class Transcript:
     """Prints what the bot said since the last move, under the move's own line."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.seen = 0
-        self.names = {p.id: p.name for p in table.players}
+        self.names = private_names(table)
 
     def where(self, chat: Any) -> str:
         chat = int(chat)
@@ -176,6 +190,27 @@ def away(table: Table, seed: int, move: Move) -> None:
         missing.press(table.t("btn_play_again"), ending, table.group)
 
 
+def namesakes(table: Table, seed: int, move: Move) -> None:
+    """Two players with one name, told apart by a letter; the host (one of them) removes the
+    other mid-game, whose seat plays on as a virtual seat until a decapitation (five
+    players)."""
+    opened(table, move)
+    with move(f"{table.host.name} presses Start"):
+        state = table.start(seed=seed)
+    names = state.names  # as the table shows them
+    first = state.first
+    with move(f"{names[first - 1]} scouts seat {after(table, first)} privately"):
+        table.scout_and_done(first, after(table, first))
+    seat = next(s for s in range(1, 6) if s != table.state.turn and "Ana" in names[s - 1])
+    host = names[table.seat_of(table.host) - 1]
+    with move(f"{host}, the host, removes seat {seat} ({names[seat - 1]}) with /remove"):
+        remove(table, table.host, seat)
+    attacker = table.state.turn
+    target = after(table, attacker)
+    with move(f"{names[attacker - 1]} decapitates seat {target}"):
+        table.decapitate(attacker, target)
+
+
 @dataclass(frozen=True)
 class Game:
     """A scripted game: its players, the deal it needs, and its moves."""
@@ -183,6 +218,7 @@ class Game:
     players: int
     deal: Callable[[], int]
     play: Callable[[Table, int, Move], None]
+    names: tuple[str, ...] | None = None  # the players' names, when not the usual ones
 
 
 GAMES = {
@@ -194,6 +230,7 @@ GAMES = {
     ),
     "spy": Game(6, lambda: find_seed(6, Variants(spy=True), spy_can_win)[0], spy),
     "away": Game(4, lambda: 11, away),
+    "namesakes": Game(5, lambda: 21, namesakes, ("Ana", "Ben", "Ana", "Cat", "Dan")),
 }
 
 
@@ -220,7 +257,8 @@ def transcript(game: str, lang: str, seed: int | None = None, bot: str = "memory
     script = GAMES[game]
     out = io.StringIO()
     with running(bot) as running_bot, redirect_stdout(out):
-        table = Table.of(running_bot, script.players, lang=lang)
+        names = {"names": script.names} if script.names else {}
+        table = Table.of(running_bot, script.players, lang=lang, **names)
         shown = Transcript(table)
         script.play(table, script.deal() if seed is None else seed, shown.move)
     return out.getvalue()

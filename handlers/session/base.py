@@ -164,6 +164,14 @@ class Seats:
         seats = self.data.get("seats") or []
         return seats.index(user) + 1 if user in seats else None
 
+    def known_as(self, user: int, name: str) -> str:
+        """The name the table shows `user` by (their seat's, or the lobby's, where two players
+        share a name), or `name` when they are not at the table."""
+        seat = self.seat_of(user)
+        if seat is not None:
+            return self.name_of(seat)
+        return self.lobby_names().get(user, name) if self.players else name
+
     def user_at(self, seat: int) -> int:
         """The user id in a seat (0 for a virtual seat)."""
         return self.data["seats"][seat - 1]

@@ -72,7 +72,7 @@ async def press_remove(
         step = _nobody(button, message.message_id)
     else:
         now = context.runtime.clock()
-        step = _removal(context, button, message.message_id, display_name(user), now)
+        step = _removal(context, button, message.message_id, (user.id, display_name(user)), now)
     answer.ready = ""
     await hub.handle(context, loaded, step, update.update_id, answer)
     return ""
@@ -99,12 +99,15 @@ def _nobody(button: Button, msg: int) -> hub.Step:
     return close
 
 
-def _removal(context: BotContext, button: Button, msg: int, by: str, now: float) -> hub.Step:
-    """A step that removes the seat or the lobby's player pressed."""
+def _removal(
+    context: BotContext, button: Button, msg: int, presser: tuple[int, str], now: float
+) -> hub.Step:
+    """A step that removes the seat or the lobby's player pressed by `presser` (id, name)."""
     press = button.press
 
     def removal(current: Table | None, ids: Ids) -> Decided:
         current = _same_game(current, button)
+        by = current.known_as(*presser)
         if isinstance(press, RemoveSeat) != (current.status == PLAYING):
             raise Refused("stale_button")  # a lobby's keyboard once the game began
         if isinstance(press, RemoveSeat):

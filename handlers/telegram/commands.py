@@ -351,7 +351,9 @@ async def cancel(update: Update, context: BotContext) -> None:
     def end(current: Table | None, ids: Ids) -> Decided:
         if current is None:
             raise Refused("cancel_none")
-        return shown(context, current, ids, current.cancel(display_name(user)))
+        return shown(
+            context, current, ids, current.cancel(current.known_as(user.id, display_name(user)))
+        )
 
     try:
         await hub.handle(context, loaded, end, update.update_id)
@@ -382,7 +384,12 @@ async def extend(update: Update, context: BotContext) -> None:
     def push_back(current: Table | None, ids: Ids) -> Decided:
         if current is None or current.game != table.game:
             raise Refused("extend_none")
-        return shown(context, current, ids, current.extend(display_name(user), now()))
+        return shown(
+            context,
+            current,
+            ids,
+            current.extend(current.known_as(user.id, display_name(user)), now()),
+        )
 
     try:
         await hub.handle(context, loaded, push_back, update.update_id)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from handlers.playtest.drivers import Bot
+from handlers.playtest.games import remove
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
 
@@ -110,3 +111,29 @@ def test_a_name_cut_to_fit_ends_with_an_ellipsis(bot: Bot, lang: str) -> None:
     assert cut in state.names and len(cut) == 32
     # A name that fits is kept whole, with no ellipsis.
     assert "Ben" in state.names
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_removal_names_the_remover_as_the_table_shows_them(bot: Bot, lang: str) -> None:
+    table = two_anas(bot, lang)
+    table.open()
+    state = table.start(seed=5)
+    host = table.players[0]  # the first Ana: "Ana·A" at this table
+    other = state.names.index("Ana·B") + 1
+    remove(table, host, other)
+    group = table.group_messages()[-1].text
+    said = table.t("removed_seat", name=table.seat_label(other), by=shown("Ana·A"))
+    assert said == group, group
+    removed = table.players[2]
+    told = table.t_for(removed, "removed_private", by=shown("Ana·A"), group=isolate(table.title))
+    assert told in removed.texts()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_cancel_names_the_host_as_the_table_shows_them(bot: Bot, lang: str) -> None:
+    table = two_anas(bot, lang)
+    table.open()
+    table.start(seed=5)
+    table.players[0].say("/cancel")
+    said = table.t("cancelled", name=shown("Ana·A"))
+    assert any(said in message.text for message in table.group_messages())
