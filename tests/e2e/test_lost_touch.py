@@ -133,3 +133,22 @@ def test_a_player_back_in_touch_during_their_cut_turn_still_plays_it(local_bot: 
     assert table.state.turn == seat
     table.done(seat)
     assert table.state.turn == target
+
+
+def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.start(seed=3)
+    guest = table.players[1]
+    seat = table.seat_of(guest)
+    never = "Forbidden: bot can't initiate conversation with a user"
+    bot.fake.fail_next("sendMessage", status=403, description=never, chat_id=guest.user)
+    while table.state.turn != seat:
+        table.scout_and_done(table.state.turn, seat)
+    (warning,) = warnings(table)
+    button = table.t("btn_open_chat")
+    assert warning.text == table.t(
+        "cannot_reach", names=table.seat_label(seat), button=button, s=CUT
+    )
+    assert mentioned(warning) == [guest.id]
+    assert table.t("time_left", s=CUT) in table.board().text.splitlines()
