@@ -31,15 +31,22 @@ class Lobby(Play):
         away = set(self.data.get("unreachable") or [])
         return [user for user in self.users() if user in away]
 
+    def out_of_touch(self) -> list[int]:
+        """The players a game's warning names: those the bot cannot reach, and those back in
+        touch during a secret wait (told neither while it runs nor as it ends, which could point
+        at its player: the warning's next redraw outside a wait tells it)."""
+        away = set(self.data.get("unreachable") or []) | set(self.data.get("back_held") or [])
+        return [user for user in self.users() if user in away]
+
     def blocked(self) -> list[int]:
-        """Those of `unreachable()` who blocked the bot (Restart opens its chat again; the
+        """Those of `out_of_touch()` who blocked the bot (Restart opens its chat again; the
         others never opened it: Start)."""
         shut = set(self.data.get("blocked") or [])
-        return [user for user in self.unreachable() if user in shut]
+        return [user for user in self.out_of_touch() if user in shut]
 
     def reached_again(self) -> list[int]:
-        """The players the bot lost in this game and can message again."""
-        away = set(self.data.get("unreachable") or [])
+        """The players the bot lost in this game and can message again, as the warning says."""
+        away = set(self.out_of_touch())
         return [u for u in self.data.get("reached") or [] if u in self.users() and u not in away]
 
     def to_reach(self, users: list[int]) -> list[int]:
@@ -55,7 +62,8 @@ class Lobby(Play):
         self.data["unreachable"] = away + new
         shut = [u for u in self.data.get("blocked") or [] if u not in lost]
         self._keep("blocked", shut + [u for u in lost if u in blocked])
-        self._keep("reached", [u for u in self.data.get("reached") or [] if u not in lost])
+        for key in ("reached", "back_held"):
+            self._keep(key, [u for u in self.data.get(key) or [] if u not in lost])
         return bool(new)
 
     def out_of_reach(
@@ -69,6 +77,8 @@ class Lobby(Play):
             return [ev.event(ev.LOBBY_SHOWN)] if new else None
         if self.status != PLAYING:
             return None
+        if new and self.hold is None:
+            self._tell_held_backs()
         news = [ev.event(ev.REACH_SHOWN)] if new else []
         news += self._cut_short(users, now)
         return news or None
@@ -100,9 +110,17 @@ class Lobby(Play):
             return [ev.event(ev.BACK, user=user), ev.event(ev.LOBBY_SHOWN)]
         if self.status != PLAYING:
             return []
+        if self.hold is not None:
+            self._keep("back_held", [*(self.data.get("back_held") or []), user])
+            return self._back_from_away(user)
+        self._tell_held_backs()
         self._keep("reached", [*(self.data.get("reached") or []), user])
-        told = [] if self.hold is not None else [ev.event(ev.BACK, user=user)]
-        return told + self._back_from_away(user)
+        return [ev.event(ev.BACK, user=user), *self._back_from_away(user)]
+
+    def _tell_held_backs(self) -> None:
+        """Outside a secret wait, the players back in touch during one are told with the rest."""
+        held = self.data.pop("back_held", None) or []
+        self._keep("reached", [*(self.data.get("reached") or []), *held])
 
     def _back_from_away(self, user: int) -> list[Event]:
         """A player marked away while the bot could not reach them (they never saw I'm back)
@@ -113,7 +131,6 @@ class Lobby(Play):
     def _reached(self, user: int) -> None:
         away = self.data.get("unreachable") or []
         self.data["unreachable"] = [u for u in away if u != user]
-        self._keep("blocked", [u for u in self.data.get("blocked") or [] if u != user])
 
     def _keep(self, key: str, users: list[int]) -> None:
         """Store a list of users under `key` (none: the key goes)."""

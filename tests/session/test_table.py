@@ -299,6 +299,22 @@ def test_who_is_back_in_a_game_is_kept_until_they_are_lost_again() -> None:
     assert table.reached_again() == [] and table.unreachable() == [user]
 
 
+def test_a_comeback_in_a_secret_wait_shows_on_the_warning_only_at_its_next_redraw_after() -> None:
+    table = started(7, seed=1, turncoat=True)
+    held, other, later = (table.user_at(seat) for seat in (2, 3, 4))
+    table.out_of_reach([held], [held], NOW)
+    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
+    assert table.back_in_touch(held) == []
+    assert kinds(table.out_of_reach([other], [], NOW + 1)) == [ev.REACH_SHOWN]
+    # Drawn again in the window, the warning reads as before the comeback (and the new one).
+    assert table.out_of_touch() == [held, other] and table.blocked() == [held]
+    assert table.reached_again() == []
+    table.data["hold"] = None  # the window closed
+    assert table.out_of_touch() == [held, other]  # its end tells nothing
+    assert kinds(table.out_of_reach([later], [], NOW + 30)) == [ev.REACH_SHOWN]
+    assert table.out_of_touch() == [other, later] and table.reached_again() == [held]
+
+
 def test_extend_adds_two_minutes_up_to_an_hour_after_the_lobby_opened() -> None:
     table = lobby(3)
     assert table.deadline() == NOW + 300

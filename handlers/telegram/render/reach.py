@@ -112,7 +112,7 @@ def warning(table: Table, ids: Ids, bot: str) -> list[Out]:
     once (their phone rings), told to open the chat and press Start, or Restart when they
     blocked the bot, with the button that opens it; then who is back. Once nobody is left to
     reach, it says who is back, with no button (nothing at all to say: it stays as it is)."""
-    lost, shut = table.unreachable(), set(table.blocked())
+    lost, shut = table.out_of_touch(), set(table.blocked())
     lines = []
     for key, users in (
         ("cannot_reach", [user for user in lost if user not in shut]),
