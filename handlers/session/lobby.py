@@ -96,7 +96,7 @@ class Lobby(Play):
         self.data["deadline"] = cut
         refresh = PROMPT_LOST_LEFT >= REMIND_MIN  # the countdown refreshed once, as any wait's
         self.data["reminder"] = [cut - REMIND_BEFORE, cut] if refresh else None
-        return [self.board_shown(PROMPT_LOST_LEFT)]
+        return [self.board_shown(PROMPT_LOST_LEFT, redraw=True)]  # not posted again for it
 
     def back_in_touch(self, user: int) -> list[Event] | None:
         """The player opened the private chat: the group hears they are back (not during a
