@@ -43,6 +43,8 @@ LOBBY_REMOVED = "lobby_removed"  # "user" ("name", reads "lang") taken out of th
 LOBBY_REMINDER = "lobby_reminder"  # the countdown ends in "minutes"; /extend adds "extend"
 EXTENDED = "extended"  # "name" pushed the countdown back by "minutes"
 BACK = "back"  # "user", unreachable before, opened the private chat
+# redraw the game's one warning naming the players the bot cannot reach (and those back)
+REACH_SHOWN = "reach_shown"
 # the countdown deals without players the bot cannot reach: their "names"; "host", the name of
 # the player who hosts now when the host was one of them (else None)
 LEFT_OUT = "left_out"

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from engine import waiting_for
+from engine.state import SPEAK, TURN
 from handlers.session import events as ev
 from handlers.session.base import BOT_CAN_DELETE, LOBBY, PLAYING, Refused
 from handlers.session.events import Event
-from handlers.session.play import Play
+from handlers.session.play import REMIND_BEFORE, REMIND_MIN, Play
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 
 LOBBY_SECONDS = 3600  # a lobby stays open an hour at most, however often it is extended
 EXTEND_SECONDS = 120  # what /extend adds to the countdown
 REMIND_LOBBY = 60  # seconds before the countdown ends, the group is reminded once
+PROMPT_LOST_LEFT = 30  # seconds left of a wait once its player's prompt could not be sent
 
 
 class Lobby(Play):
     """A table's lobby side: the countdown that starts or closes it, and the players the bot
-    cannot message privately (who would get no card)."""
+    cannot message privately (who would get no card, or, in a game, no prompt)."""
 
     _dealing: tuple[int | None, bool | None] = (None, None)  # a timer's deal: seed, rights
 
@@ -26,16 +31,72 @@ class Lobby(Play):
         away = set(self.data.get("unreachable") or [])
         return [user for user in self.users() if user in away]
 
+    def out_of_touch(self) -> list[int]:
+        """The players a game's warning names: those the bot cannot reach, and those back in
+        touch during a secret wait (told neither while it runs nor as it ends, which could point
+        at its player: the warning's next redraw outside a wait tells it)."""
+        away = set(self.data.get("unreachable") or []) | set(self.data.get("back_held") or [])
+        return [user for user in self.users() if user in away]
+
+    def blocked(self) -> list[int]:
+        """Those of `out_of_touch()` who blocked the bot (Restart opens its chat again; the
+        others never opened it: Start)."""
+        shut = set(self.data.get("blocked") or [])
+        return [user for user in self.out_of_touch() if user in shut]
+
+    def reached_again(self) -> list[int]:
+        """The players the bot lost in this game and can message again, as the warning says."""
+        away = set(self.out_of_touch())
+        return [u for u in self.data.get("reached") or [] if u in self.users() and u not in away]
+
     def to_reach(self, users: list[int]) -> list[int]:
         """Those of `users` the table still needs to message privately (not one removed)."""
         return [u for u in dict.fromkeys(users) if u in self.users() and not self.was_removed(u)]
 
-    def lost_touch(self, users: list[int]) -> bool:
-        """Note players a private message failed to reach; True when any is newly noted."""
+    def lost_touch(self, users: list[int], blocked: Collection[int] = ()) -> bool:
+        """Note players a private message failed to reach (`blocked`: those of them who blocked
+        the bot); True when any is newly noted."""
+        lost = self.to_reach(users)
         away = list(self.data.get("unreachable") or [])
-        new = [u for u in self.to_reach(users) if u not in away]
+        new = [u for u in lost if u not in away]
         self.data["unreachable"] = away + new
+        shut = [u for u in self.data.get("blocked") or [] if u not in lost]
+        self._keep("blocked", shut + [u for u in lost if u in blocked])
+        for key in ("reached", "back_held"):
+            self._keep(key, [u for u in self.data.get(key) or [] if u not in lost])
         return bool(new)
+
+    def out_of_reach(
+        self, users: list[int], blocked: Collection[int], now: float
+    ) -> list[Event] | None:
+        """A private message failed to reach `users` (`blocked`: those who blocked the bot).
+        A lobby names the new ones; a game's one warning is drawn again for them, and the wait
+        of a player whose prompt failed is cut to PROMPT_LOST_LEFT. None: nothing changes."""
+        new = self.lost_touch(users, blocked)
+        if self.status == LOBBY:
+            return [ev.event(ev.LOBBY_SHOWN)] if new else None
+        if self.status != PLAYING:
+            return None
+        if new and self.hold is None:
+            self._tell_held_backs()
+        news = [ev.event(ev.REACH_SHOWN)] if new else []
+        news += self._cut_short(users, now)
+        return news or None
+
+    def _cut_short(self, users: list[int], now: float) -> list[Event]:
+        """The public wait for a player the bot could not prompt ends PROMPT_LOST_LEFT from now,
+        when more was left (so once a wait); the turn message shows the new countdown."""
+        state, deadline = self.state, self.data.get("deadline")
+        if self.hold is not None or state.phase not in (TURN, SPEAK) or deadline is None:
+            return []
+        seat = waiting_for(state)
+        if not seat or self.user_at(seat) not in users or deadline - now <= PROMPT_LOST_LEFT:
+            return []
+        cut = now + PROMPT_LOST_LEFT
+        self.data["deadline"] = cut
+        refresh = PROMPT_LOST_LEFT >= REMIND_MIN  # the countdown refreshed once, as any wait's
+        self.data["reminder"] = [cut - REMIND_BEFORE, cut] if refresh else None
+        return [self.board_shown(PROMPT_LOST_LEFT, redraw=True)]  # not posted again for it
 
     def back_in_touch(self, user: int) -> list[Event] | None:
         """The player opened the private chat: the group hears they are back (not during a
@@ -49,8 +110,17 @@ class Lobby(Play):
             return [ev.event(ev.BACK, user=user), ev.event(ev.LOBBY_SHOWN)]
         if self.status != PLAYING:
             return []
-        told = [] if self.hold is not None else [ev.event(ev.BACK, user=user)]
-        return told + self._back_from_away(user)
+        if self.hold is not None:
+            self._keep("back_held", [*(self.data.get("back_held") or []), user])
+            return self._back_from_away(user)
+        self._tell_held_backs()
+        self._keep("reached", [*(self.data.get("reached") or []), user])
+        return [ev.event(ev.BACK, user=user), *self._back_from_away(user)]
+
+    def _tell_held_backs(self) -> None:
+        """Outside a secret wait, the players back in touch during one are told with the rest."""
+        held = self.data.pop("back_held", None) or []
+        self._keep("reached", [*(self.data.get("reached") or []), *held])
 
     def _back_from_away(self, user: int) -> list[Event]:
         """A player marked away while the bot could not reach them (they never saw I'm back)
@@ -61,6 +131,13 @@ class Lobby(Play):
     def _reached(self, user: int) -> None:
         away = self.data.get("unreachable") or []
         self.data["unreachable"] = [u for u in away if u != user]
+
+    def _keep(self, key: str, users: list[int]) -> None:
+        """Store a list of users under `key` (none: the key goes)."""
+        if users:
+            self.data[key] = list(dict.fromkeys(users))
+        else:
+            self.data.pop(key, None)
 
     # -- the countdown --------------------------------------------------------------------------
 

@@ -29,7 +29,6 @@ from handlers.telegram.context import BotContext
 from handlers.telegram.ids import Ids, ids_of
 from handlers.telegram.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.telegram.outbox import Delivery, deliver
-from handlers.telegram.texts import t
 from infra.store import Conflict
 
 log = logging.getLogger(__name__)
@@ -168,10 +167,8 @@ async def follow_up(
         await settle_lobby(context, table, lobby[-1])
     if "board" in delivery.ids and table.status == PLAYING and not latest:
         await settle_board(context, table, delivery.ids["board"], saved.keys)
-    if table.to_reach(delivery.unreachable) and table.status == PLAYING:
-        await tell_unreachable(context, table, table.to_reach(delivery.unreachable))
     if delivery.unreachable and table.status in (LOBBY, PLAYING):
-        await note_unreachable(context, table, delivery.unreachable)
+        await note_unreachable(context, table, delivery.unreachable, delivery.blocked)
     if delivery.migrated_to:
         await follow_upgrade(context, table, delivery)
     if table.chat in delivery.removed_from:
@@ -212,31 +209,18 @@ async def settle_board(
     await deliver(context.bot, [DropButtons(table.chat, message_id, side=False)])
 
 
-async def tell_unreachable(context: BotContext, table: Table, users: list[int]) -> None:
-    """Name the players the bot cannot message privately, with a button to open the chat."""
-    names = []
-    for user in dict.fromkeys(users):
-        seat = table.seat_of(user)
-        names.append(render.seat_name(table, seat) if seat else str(user))
-    out = render.send_group(
-        table,
-        t(table.lang, "cannot_reach", name=t(table.lang, "sep_list").join(names)),
-        [[[t(table.lang, "btn_open_chat"), render.start_url(context.runtime.username)]]],
-    )
-    await deliver(context.bot, [out])
-
-
-async def note_unreachable(context: BotContext, table: Table, users: list[int]) -> None:
-    """Remember who a private message failed to reach: the lobby names them (and Start waits
-    for them); in a game, the group hears when they are back."""
+async def note_unreachable(
+    context: BotContext, table: Table, users: list[int], blocked: Collection[int] = ()
+) -> None:
+    """Remember who a private message failed to reach (`blocked`: those who blocked the bot):
+    the lobby names them (and Start waits for them); in a game, the one warning names them,
+    and a wait of theirs whose prompt failed is cut short."""
 
     def note(current: Table | None, ids: Ids) -> Decided:
-        if current is None or current.game != table.game or not current.lost_touch(users):
+        if current is None or current.game != table.game:
             return Decided(None)
-        if current.status == LOBBY:
-            lobby = render.lobby_message(current, ids, context.runtime.username)
-            return Decided(current, [lobby])
-        return Decided(current)
+        news = current.out_of_reach(users, blocked, context.runtime.clock())
+        return Decided(None) if news is None else shown(context, current, ids, news)
 
     await handle(context, await read(context, table.chat), note)
 

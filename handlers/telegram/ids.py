@@ -1,6 +1,7 @@
 """The Telegram side's part of a group's stored item: the ids of the messages it keeps for later
 edits (the lobby message, the turn message, each open private prompt, the end, the /remove
-keyboard, each away player's I'm back), with the codec of their stored form.
+keyboard, each away player's I'm back, the game's warning naming who the bot cannot reach), with
+the codec of their stored form.
 
 The session knows none of them: it says which turn message (its tag) and which prompts (their
 tags) are open; this part says which Telegram messages show them.
@@ -23,6 +24,7 @@ FORM = 2  # the stored form written; an item stored before had the ids among the
 # The names an owed message remembers its new id by (its `remember` or `ref`).
 LOBBY, BOARD, END, REMOVE = "lobby_msg", "board", "end_msg", "remove_msg"
 EXTEND = "extend_msg"  # the lobby's /extend line, rewritten by each /extend after the first
+REACH = "reach_msg"  # the game's warning naming the players the bot cannot reach privately
 PROMPT, AWAY = "prompt.", "away_msg_"
 
 
@@ -50,6 +52,7 @@ class Ids:
     remove: int | None = None
     away: dict[int, int] = field(default_factory=dict)  # seat -> its I'm back message
     extend: int | None = None
+    reach: int | None = None
 
     # -- which message a name stands for ------------------------------------------------------
 
@@ -65,6 +68,8 @@ class Ids:
             return self.remove
         if ref == EXTEND:
             return self.extend
+        if ref == REACH:
+            return self.reach
         if ref and ref.startswith(PROMPT):
             return self.prompts.get(ref)
         if ref and ref.startswith(AWAY):
@@ -94,7 +99,7 @@ class Ids:
 
     def moved(self) -> None:
         """The group became a supergroup: none of the old chat's messages is in the new one."""
-        self.lobby = self.board = self.end = self.remove = self.extend = None
+        self.lobby = self.board = self.end = self.remove = self.extend = self.reach = None
 
     def new_game(self) -> None:
         """A new lobby replaces the group's last game: none of its messages is edited again."""
@@ -130,6 +135,8 @@ class Ids:
                 self.remove = message_id
             elif ref == EXTEND:
                 self.extend = message_id
+            elif ref == REACH:
+                self.reach = message_id
         return self
 
     # -- the stored form ----------------------------------------------------------------------
@@ -137,7 +144,7 @@ class Ids:
     def to_stored(self) -> dict[str, Any]:
         """The part as the item stores it."""
         stored: dict[str, Any] = {"form": FORM}
-        for name in ("lobby", "board", "board_tag", "end", "remove", "extend"):
+        for name in ("lobby", "board", "board_tag", "end", "remove", "extend", "reach"):
             if getattr(self, name) is not None:
                 stored[name] = getattr(self, name)
         if self.prompts:
@@ -163,6 +170,7 @@ class Ids:
             remove=stored.get("remove"),
             away={int(seat): msg for seat, msg in (stored.get("away") or {}).items()},
             extend=stored.get("extend"),
+            reach=stored.get("reach"),  # absent from an item stored before the warning had one
         )
 
     @classmethod

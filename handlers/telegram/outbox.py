@@ -2,7 +2,9 @@
 
 Telegram's refusals are handled here: a short 429 waits its retry_after, an unchanged edit is
 fine, a lost message is posted again (a closed private prompt only when it has news to tell),
-a player who never opened (or blocked) the private chat is reported so the group can be told.
+a player who never opened (or blocked) the private chat is reported so the group can be told
+(and which of the two: Telegram says "bot was blocked by the user" for one who blocked the bot,
+"bot can't initiate conversation with a user" for one who never pressed Start).
 A new message Telegram could not take now (a long 429, a 5xx or a timeout after a few tries) is
 handed back in `Delivery.retry`, to be kept owed and sent later; one to a group the bot was
 removed from, or that became a supergroup, is reported.
@@ -48,6 +50,7 @@ class Delivery:
     ids: dict[str, int] = field(default_factory=dict)  # remembered refs -> new message ids
     board_tag: int | None = None
     unreachable: list[int] = field(default_factory=list)  # users we could not message
+    blocked: list[int] = field(default_factory=list)  # those of them who blocked the bot
     migrated_to: int | None = None
     moved: list[Out] = field(default_factory=list)  # what the old group refused for it
     removed_from: set[int] = field(default_factory=set)  # groups that no longer have the bot
@@ -188,10 +191,12 @@ async def _one(bot: Bot, out: Out, delivery: Delivery, side: bool = False) -> No
                 await _call(lambda: bot.delete_message(chat_id=out.chat, message_id=out.msg))
             case DropButtons():
                 await _drop_buttons(bot, doing)
-    except Forbidden:
+    except Forbidden as err:
         private = isinstance(doing, Send | Edit) and doing.private
         if private and not doing.quiet:
             delivery.unreachable.append(out.chat)
+            if "blocked" in str(err).lower():
+                delivery.blocked.append(out.chat)
         elif private:
             log.info("a secret wait's player cannot be reached; the group is not told")
         else:

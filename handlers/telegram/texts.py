@@ -504,10 +504,17 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "抱歉，操作没有成功，请再试一次。",
     },
     "cannot_reach": {
-        EN: "⚠️ I can't send {name} private messages. {name}, press the button and then Start, "
-        "so you get your card and buttons; until then your turns may time out.",
-        ZH: "⚠️ 我无法私聊 {name}。{name}，请点击下方按钮，再在私聊中按「开始」，才能收到你的人物牌和按钮；"
-        "否则你的回合可能超时。",
+        EN: "⚠️ {names}: I can't send you private messages. Press “{button}” below, then Start "
+        "in my chat, to get your card and buttons; until then your turns last at most {s} s.",
+        ZH: "⚠️ {names}：我无法私聊你。请点击下方的「{button}」，再在私聊中按「开始」，才能收到你的人物牌和按钮；"
+        "在此之前，你的回合最多只有 {s} 秒。",
+    },
+    "cannot_reach_blocked": {
+        EN: "⚠️ {names}: I can't send you private messages, as my chat is blocked. Press "
+        "“{button}” below, then Restart in my chat, to get your card and buttons back; until "
+        "then your turns last at most {s} s.",
+        ZH: "⚠️ {names}：你屏蔽了我，我无法私聊你。请点击下方的「{button}」，再在私聊中按「重新开始」（Restart），"
+        "才能重新收到你的人物牌和按钮；在此之前，你的回合最多只有 {s} 秒。",
     },
     "welcome": {
         EN: "Hello! I host Decapitation (斩首行动) in groups. Add me to a group and send /newgame.",

@@ -8,7 +8,7 @@ import json
 from engine import Action
 from engine.actions import SCOUT
 from handlers.storage.envelope import Posted
-from handlers.telegram.ids import END, LOBBY, REMOVE, Ids, away_ref, prompt_ref
+from handlers.telegram.ids import END, LOBBY, REACH, REMOVE, Ids, away_ref, prompt_ref
 from tests.support.tables import NOW, started
 
 
@@ -61,3 +61,14 @@ def test_the_part_round_trips_through_its_stored_form() -> None:
     stored = json.loads(json.dumps(ids.to_stored()))
     assert Ids.from_stored(stored) == ids
     assert (ids.lobby, ids.end, ids.remove, ids.away) == (2, 5, 7, {3: 11})
+
+
+def test_the_warnings_id_is_kept_and_a_part_stored_before_it_had_one_still_reads() -> None:
+    table = started()
+    ids = Ids().folded(posted(table, **{REACH: 9}), table)
+    assert ids.of(REACH) == 9
+    assert Ids.from_stored(json.loads(json.dumps(ids.to_stored()))) == ids
+    before = {"form": 2, "lobby": 2, "board": 10, "board_tag": 4}  # no warning's id in it
+    assert Ids.from_stored(before) == Ids(lobby=2, board=10, board_tag=4)
+    ids.moved()  # a supergroup now: the old chat's warning is not edited
+    assert ids.reach is None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
-from telegram.error import BadRequest
+from telegram.error import BadRequest, Forbidden
 
 from handlers.telegram.messages import DropButtons, Edit, Send
 from handlers.telegram.outbox import deliver
@@ -90,3 +90,24 @@ def test_buttons_taken_off_a_message_go_out_alongside_and_a_message_gone_is_let_
     bot = StubBot(gone={5})
     delivery = asyncio.run(deliver(bot, [drop_buttons(5)]))
     assert bot.calls == [] and delivery.retry == [] and not delivery.removed_from
+
+
+class ShutBot(StubBot):
+    """Refuses private messages as Telegram does: to one who blocked the bot, and to one who
+    never pressed Start."""
+
+    REFUSALS: ClassVar[dict[int, str]] = {
+        8: "Forbidden: bot was blocked by the user",
+        9: "Forbidden: bot can't initiate conversation with a user",
+    }
+
+    async def send_message(self, chat_id: int, text: str, **kw: Any) -> Any:
+        if chat_id in self.REFUSALS:
+            raise Forbidden(self.REFUSALS[chat_id])
+        return await super().send_message(chat_id, text, **kw)
+
+
+def test_a_refused_private_message_says_whether_its_player_blocked_the_bot() -> None:
+    outs = [Send(user, "card", None, private=True) for user in (ALICE, 8, 9)]
+    delivery = asyncio.run(deliver(ShutBot(), outs))
+    assert sorted(delivery.unreachable) == [8, 9] and delivery.blocked == [8]

@@ -338,6 +338,39 @@ def test_the_turn_line_mentions_a_human_so_their_phone_rings_but_not_a_virtual_s
     assert any(name in o.text for o in outs if o.chat == CHAT)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_warning_says_start_to_one_who_never_opened_and_restart_to_one_who_blocked(
+    lang: str,
+) -> None:
+    from handlers.session.table import Table
+    from handlers.telegram.render.board import mention
+    from handlers.telegram.render.reach import warning
+    from handlers.telegram.texts import t
+    from tests.support.tables import NAMES
+
+    table, _ = Table.open_lobby(CHAT, 1, 1, NAMES[0], lang, {}, NOW, "Club")
+    for uid in range(2, 6):
+        table.join(uid, NAMES[uid - 1], lang)
+    table.start(NOW, 1)
+    never, shut, back = (table.user_at(seat) for seat in (2, 3, 4))
+    table.out_of_reach([never, shut, back], [shut], NOW)
+    table.back_in_touch(back)
+    (out,) = warning(table, Ids(reach=8), BOT)
+    assert isinstance(out, Edit) and out.msg == 8
+    button = t(lang, "btn_open_chat")
+    assert out.text.splitlines() == [
+        t(lang, "cannot_reach", names=mention(table, 2), button=button, s=30),
+        t(lang, "cannot_reach_blocked", names=mention(table, 3), button=button, s=30),
+        t(lang, "back_game", name=render.seat_name(table, 4)),
+    ]
+    assert [label for row in out.kb for label, _ in row] == [button]
+    table.back_in_touch(never)
+    table.back_in_touch(shut)
+    (out,) = warning(table, Ids(reach=8), BOT)
+    names = t(lang, "sep_list").join(render.seat_name(table, seat) for seat in (4, 2, 3))
+    assert (out.text, out.kb) == (t(lang, "back_game", name=names), None)
+
+
 def test_a_record_told_as_text_is_cut_between_lines_under_telegrams_limit() -> None:
     lines = [f"{n}. " + "x" * 90 for n in range(100)]
     told = pages(lines)

@@ -259,6 +259,62 @@ def test_a_lost_player_back_during_a_secret_wait_is_not_announced() -> None:
     assert table.unreachable() == [] and table.back_in_touch(user) is None
 
 
+def test_a_wait_whose_prompt_failed_is_cut_to_thirty_seconds_once() -> None:
+    table = started()
+    user = table.user_at(table.state.turn)
+    assert table.deadline() == NOW + 90
+    news = table.out_of_reach([user], [user], NOW + 5)
+    assert kinds(news) == [ev.REACH_SHOWN, ev.BOARD_SHOWN] and news[1]["seconds"] == 30
+    assert table.deadline() == NOW + 35 and table.next_wake() == NOW + 20  # refreshed once
+    assert table.out_of_reach([user], [user], NOW + 6) is None  # known, and cut already
+    assert table.blocked() == [user]
+
+
+def test_only_the_waited_players_failed_prompt_cuts_the_wait() -> None:
+    table = started()
+    other = table.user_at(table.state.turn % 4 + 1)
+    assert kinds(table.out_of_reach([other], [], NOW + 5)) == [ev.REACH_SHOWN]
+    assert table.deadline() == NOW + 90 and table.blocked() == []
+    late = table.user_at(table.state.turn)
+    assert kinds(table.out_of_reach([late], [], NOW + 70)) == [ev.REACH_SHOWN]
+    assert table.deadline() == NOW + 90  # 20 s left: nothing to cut
+
+
+def test_a_secret_wait_is_never_cut() -> None:
+    table = started(7, seed=1, turncoat=True)
+    user = table.user_at(table.state.turn)
+    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
+    table.data["deadline"] = NOW + 20
+    assert kinds(table.out_of_reach([user], [], NOW + 1)) == [ev.REACH_SHOWN]
+    assert table.deadline() == NOW + 20
+
+
+def test_who_is_back_in_a_game_is_kept_until_they_are_lost_again() -> None:
+    table = started()
+    user = table.user_at(2)
+    table.out_of_reach([user], [user], NOW)
+    assert kinds(table.back_in_touch(user)) == [ev.BACK]
+    assert table.reached_again() == [user] and table.blocked() == []
+    table.out_of_reach([user], [], NOW + 1)
+    assert table.reached_again() == [] and table.unreachable() == [user]
+
+
+def test_a_comeback_in_a_secret_wait_shows_on_the_warning_only_at_its_next_redraw_after() -> None:
+    table = started(7, seed=1, turncoat=True)
+    held, other, later = (table.user_at(seat) for seat in (2, 3, 4))
+    table.out_of_reach([held], [held], NOW)
+    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
+    assert table.back_in_touch(held) == []
+    assert kinds(table.out_of_reach([other], [], NOW + 1)) == [ev.REACH_SHOWN]
+    # Drawn again in the window, the warning reads as before the comeback (and the new one).
+    assert table.out_of_touch() == [held, other] and table.blocked() == [held]
+    assert table.reached_again() == []
+    table.data["hold"] = None  # the window closed
+    assert table.out_of_touch() == [held, other]  # its end tells nothing
+    assert kinds(table.out_of_reach([later], [], NOW + 30)) == [ev.REACH_SHOWN]
+    assert table.out_of_touch() == [other, later] and table.reached_again() == [held]
+
+
 def test_extend_adds_two_minutes_up_to_an_hour_after_the_lobby_opened() -> None:
     table = lobby(3)
     assert table.deadline() == NOW + 300

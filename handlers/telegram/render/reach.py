@@ -1,13 +1,16 @@
 """The lobby's countdown news and the players the bot cannot reach: the host's hello, the
-reminder, /extend, a lobby closed unstarted, a player back in touch, and a player who opens the
-private chat again in the middle of their game."""
+reminder, /extend, a lobby closed unstarted, a player back in touch, the game's one warning
+naming who the bot cannot reach, and a player who opens the private chat again in the middle of
+their game."""
 
 from __future__ import annotations
 
+from handlers.session.lobby import PROMPT_LOST_LEFT
 from handlers.session.settings import MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
-from handlers.telegram.ids import EXTEND, Ids
+from handlers.telegram.ids import EXTEND, REACH, Ids
 from handlers.telegram.ids import LOBBY as LOBBY_MSG
+from handlers.telegram.render.board import mention
 from handlers.telegram.render.common import (
     Out,
     edit_ref,
@@ -18,6 +21,7 @@ from handlers.telegram.render.common import (
     send_group,
     send_private,
     shown_name,
+    start_url,
     t_,
     time_of_day,
 )
@@ -90,18 +94,47 @@ def extended(table: Table, ids: Ids, e: dict) -> Out:
     return edit_ref(table, ids, EXTEND, text, None)
 
 
-def back(table: Table, e: dict) -> list[Out]:
-    """The group told that a player the bot could not reach opened its chat (in a lobby, the
-    player told privately which game their card will come from)."""
+def back(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
+    """The group told that a player the bot could not reach opened its chat: in a lobby in a
+    message (and the player told privately which game their card will come from), in a game
+    on its warning."""
     user = e["user"]
-    if table.status == LOBBY:
-        names = table.lobby_names()
-        text = t_(table, "back_lobby", name=shown_name(names.get(user, "?")))
-        joined_text = t_(table.speaking_to(user), "joined", group=group_title(table))
-        return [send_group(table, text, None), send_private(user, joined_text)]
+    if table.status != LOBBY:
+        return warning(table, ids, bot)
+    names = table.lobby_names()
+    text = t_(table, "back_lobby", name=shown_name(names.get(user, "?")))
+    joined_text = t_(table.speaking_to(user), "joined", group=group_title(table))
+    return [send_group(table, text, None), send_private(user, joined_text)]
+
+
+def warning(table: Table, ids: Ids, bot: str) -> list[Out]:
+    """The game's one warning, as it reads now: each player the bot cannot reach mentioned
+    once (their phone rings), told to open the chat and press Start, or Restart when they
+    blocked the bot, with the button that opens it; then who is back. Once nobody is left to
+    reach, it says who is back, with no button (nothing at all to say: it stays as it is)."""
+    lost, shut = table.out_of_touch(), set(table.blocked())
+    lines = []
+    for key, users in (
+        ("cannot_reach", [user for user in lost if user not in shut]),
+        ("cannot_reach_blocked", [user for user in lost if user in shut]),
+    ):
+        if users:
+            names = joined(table, [_named(table, user) for user in users])
+            button = t_(table, "btn_open_chat")
+            lines.append(t_(table, key, names=names, button=button, s=PROMPT_LOST_LEFT))
+    back_again = [seat_name(table, table.seat_of(user)) for user in table.reached_again()]
+    if back_again:
+        lines.append(t_(table, "back_game", name=joined(table, back_again)))
+    if not lines:
+        return []
+    kb = [[[t_(table, "btn_open_chat"), start_url(bot)]]] if lost else None
+    return [edit_ref(table, ids, REACH, "\n".join(lines), kb)]
+
+
+def _named(table: Table, user: int) -> str:
+    """A seated player mentioned by their seat and name."""
     seat = table.seat_of(user)
-    name = seat_name(table, seat) if seat else shown_name("?")
-    return [send_group(table, t_(table, "back_game", name=name), None)]
+    return mention(table, seat) if seat else shown_name("?")
 
 
 def start_refused(table: Table) -> dict[str, str]:

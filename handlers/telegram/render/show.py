@@ -24,7 +24,15 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.lobby import lobby, lobby_message, seating
 from handlers.telegram.render.prompts import private_event, prompt
-from handlers.telegram.render.reach import back, closed, extended, hello, left_out, reminder
+from handlers.telegram.render.reach import (
+    back,
+    closed,
+    extended,
+    hello,
+    left_out,
+    reminder,
+    warning,
+)
 from handlers.telegram.render.reveal import cancelled, ending
 
 
@@ -68,7 +76,6 @@ _SHOWN: dict[str, Shown] = {
     ev.LOBBY_REMINDER: lambda table, ids, e: [reminder(table, e)],
     ev.LEFT_OUT: lambda table, ids, e: [left_out(table, e)],
     ev.EXTENDED: lambda table, ids, e: [extended(table, ids, e)],
-    ev.BACK: lambda table, ids, e: back(table, e),
     ev.SEATING: lambda table, ids, e: [seating(table, ids, e["silence"])],
     ev.PRIVATE: lambda table, ids, e: private_event(table, e["event"], e["version"], e.get("tag")),
     ev.PROMPT: lambda table, ids, e: prompt(table, e["version"], e.get("tag")),
@@ -119,4 +126,8 @@ def _shown(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
         return [send_group(table, *lobby(table, bot), remember=LOBBY), hello(table)]
     if e["type"] == ev.LOBBY_SHOWN:
         return [lobby_message(table, ids, bot)]
+    if e["type"] == ev.BACK:
+        return back(table, ids, e, bot)
+    if e["type"] == ev.REACH_SHOWN:
+        return warning(table, ids, bot)
     return _SHOWN[e["type"]](table, ids, e)

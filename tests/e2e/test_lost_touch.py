@@ -1,0 +1,154 @@
+"""A player the bot cannot reach in the middle of a game: one warning a game, which mentions them
+once (so their phone rings) and says how to open the chat again, edited as players are lost and
+back; the turn whose prompt could not reach them is cut short, and they may still act in it."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.fake_telegram.world import FakeMessage
+from handlers.playtest.players import Player, Table
+
+LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
+CUT = 30  # what is left of a turn once its prompt could not reach its player
+
+
+def lose_at_their_turn(table: Table, player: Player) -> int:
+    """`player` blocks the bot after the deal; the others play until the player's turn, whose
+    prompt then cannot reach them. Returns their seat."""
+    seat = table.seat_of(player)
+    table.fake.block(player.user)
+    while table.state.turn != seat:
+        table.scout_and_done(table.state.turn, seat)
+    return seat
+
+
+def warnings(table: Table) -> list[FakeMessage]:
+    """The group messages that tell of players the bot cannot reach."""
+    return [m for m in table.group_messages() if (m.text or "").startswith("⚠️")]
+
+
+def mentioned(message: FakeMessage) -> list[int]:
+    """The users a message mentions by link (Telegram notifies them)."""
+    found = []
+    for entity in message.entities:
+        url = entity.get("url") or ""
+        if url.startswith("tg://user?id="):
+            found.append(int(url.removeprefix("tg://user?id=")))
+        elif entity.get("type") == "text_mention":
+            found.append(entity["user"]["id"])
+    return found
+
+
+def blocked_line(table: Table, *seats: int) -> str:
+    names = table.t("sep_list").join(table.seat_label(seat) for seat in seats)
+    return table.t("cannot_reach_blocked", names=names, button=table.t("btn_open_chat"), s=CUT)
+
+
+@LANGS
+def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_turn_cut(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    table.start(seed=3)
+    guest = table.players[1]
+    seat = lose_at_their_turn(table, guest)
+
+    (warning,) = warnings(table)
+    assert warning.text == blocked_line(table, seat)
+    assert mentioned(warning) == [guest.id]  # once, as a mention
+    (button,) = warning.buttons[0]
+    assert button.text == table.t("btn_open_chat") and button.url.startswith("https://t.me/")
+
+    # The bot knows the prompt never came: the turn is cut, and the turn message says so.
+    assert table.t("time_left", s=CUT) in table.board().text.splitlines()
+    bot.advance(CUT - 1)
+    assert table.state.turn == seat
+    bot.advance(1)
+    assert table.state.turn != seat
+    skipped = table.t("skipped_line", name=table.seat_label(seat))
+    assert any(skipped in text for text in table.group_texts())
+    # Its timeout (the prompt's close, which cannot reach them either) warns nobody again.
+    assert [m.message_id for m in warnings(table)] == [warning.message_id]
+
+    # Back in touch: the same warning says so, and loses its button; nothing new is posted.
+    said = len(table.group_messages())
+    guest.private("/start")
+    assert len(table.group_messages()) == said
+    back = table.fake.message(table.group, warning.message_id)
+    assert back.text == table.t("back_game", name=table.seat_label(seat))
+    assert back.buttons == []
+    assert table.data()["unreachable"] == []
+
+
+def test_a_second_player_lost_and_one_back_edit_the_one_warning(lambda_bot: LambdaBot) -> None:
+    table = Table.of(lambda_bot, 5)
+    table.open()
+    state = table.start(seed=32)
+    first = table.player_at(state.first % 5 + 1)
+    second = table.player_at(state.first % 5 + 2)
+    lambda_bot.fake.block(second.user)
+    one = lose_at_their_turn(table, first)
+    (warning,) = warnings(table)
+    assert warning.text == blocked_line(table, one)
+
+    # The first one's turn runs out: the next seat's prompt cannot reach its player either.
+    lambda_bot.advance(CUT)
+    two = table.seat_of(second)
+    assert table.state.turn == two
+    assert [m.message_id for m in warnings(table)] == [warning.message_id]
+    edited = table.fake.message(table.group, warning.message_id)
+    assert edited.text == blocked_line(table, one, two)
+    assert sorted(mentioned(edited)) == sorted([first.id, second.id])
+    assert table.t("time_left", s=CUT) in table.board().text.splitlines()
+
+    # The first one opens the chat again: the warning names who is back, and who is not.
+    said = len(table.group_messages())
+    first.private("/start")
+    assert len(table.group_messages()) == said
+    edited = table.fake.message(table.group, warning.message_id)
+    back = table.t("back_game", name=table.seat_label(one))
+    assert edited.text == blocked_line(table, two) + "\n" + back
+    assert mentioned(edited) == [second.id]
+    assert edited.button_labels == [table.t("btn_open_chat")]
+
+
+def test_a_player_back_in_touch_during_their_cut_turn_still_plays_it(local_bot: LocalBot) -> None:
+    table = Table.of(local_bot, 4, lang="zh")
+    table.open()
+    table.start(seed=3)
+    guest = table.players[1]
+    seat = lose_at_their_turn(table, guest)
+    assert table.t("time_left", s=CUT) in table.board().text.splitlines()
+    local_bot.advance(CUT - 10)
+    guest.private("/start")  # opens the chat again: the prompt comes
+    assert guest.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
+    target = seat % 4 + 1
+    table.scout(seat, target)
+    assert table.state.turn == seat  # their speaking moment, in full
+    assert guest.labels() == [table.t("btn_done")]
+    local_bot.advance(CUT)
+    assert table.state.turn == seat
+    table.done(seat)
+    assert table.state.turn == target
+
+
+def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.start(seed=3)
+    guest = table.players[1]
+    seat = table.seat_of(guest)
+    never = "Forbidden: bot can't initiate conversation with a user"
+    bot.fake.fail_next("sendMessage", status=403, description=never, chat_id=guest.user)
+    while table.state.turn != seat:
+        table.scout_and_done(table.state.turn, seat)
+    (warning,) = warnings(table)
+    button = table.t("btn_open_chat")
+    assert warning.text == table.t(
+        "cannot_reach", names=table.seat_label(seat), button=button, s=CUT
+    )
+    assert mentioned(warning) == [guest.id]
+    assert table.t("time_left", s=CUT) in table.board().text.splitlines()
