@@ -100,7 +100,10 @@ class Absence(Board):
         self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
         lost = self.data.get("unreachable") or []  # needed no more: never named, nor back
         self.data["unreachable"] = [u for u in lost if u != self.user_at(seat)]
-        return [ev.event(ev.SEAT_REMOVED, seat=seat, by=by)]
+        news = [ev.event(ev.SEAT_REMOVED, seat=seat, by=by)]
+        if self.user_at(seat) in lost:  # the game's warning names them no more
+            news.append(ev.event(ev.REACH_SHOWN, removed=seat))
+        return news
 
     def remove_from_lobby(self, user: int, by: str) -> list[Event]:
         """The host or an admin takes a joined player out of the lobby."""

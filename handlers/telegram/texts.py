@@ -574,6 +574,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "✅ I can message {name} privately again.",
         ZH: "✅ 我又可以私聊 {name} 了。",
     },
+    "reach_removed": {
+        EN: "🚪 {name} was removed from the game: their seat plays on without them.",
+        ZH: "🚪 {name} 已被移出游戏：其座位继续按虚拟玩家进行。",
+    },
     "lobby_countdown_auto": {
         EN: "⏳ Starts by itself at {time} with {min} or more players. /extend waits {m} min more.",
         ZH: "⏳ 若有 {min} 人或以上，游戏将于 {time} 自动开始。发送 /extend 可延长 {m} 分钟。",

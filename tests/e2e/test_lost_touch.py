@@ -8,6 +8,7 @@ import pytest
 
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.fake_telegram.world import FakeMessage
+from handlers.playtest.games import remove
 from handlers.playtest.players import Player, Table
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
@@ -152,3 +153,19 @@ def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> 
     )
     assert mentioned(warning) == [guest.id]
     assert table.t("time_left", s=CUT) in table.board().text.splitlines()
+
+
+@LANGS
+def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    table.start(seed=3)
+    guest = table.players[1]
+    seat = lose_at_their_turn(table, guest)
+    (warning,) = warnings(table)
+    remove(table, table.host, seat)
+    # The warning no longer asks them to open the chat: it says they were removed.
+    edited = table.fake.message(table.group, warning.message_id)
+    assert edited.text == table.t("reach_removed", name=table.seat_label(seat))
+    assert mentioned(edited) == [] and edited.buttons == []
+    assert warnings(table) == []  # nothing posted again

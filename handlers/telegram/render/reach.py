@@ -107,11 +107,12 @@ def back(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
     return [send_group(table, text, None), send_private(user, joined_text)]
 
 
-def warning(table: Table, ids: Ids, bot: str) -> list[Out]:
+def warning(table: Table, ids: Ids, bot: str, removed: int | None = None) -> list[Out]:
     """The game's one warning, as it reads now: each player the bot cannot reach mentioned
     once (their phone rings), told to open the chat and press Start, or Restart when they
-    blocked the bot, with the button that opens it; then who is back. Once nobody is left to
-    reach, it says who is back, with no button (nothing at all to say: it stays as it is)."""
+    blocked the bot, with the button that opens it; then who is back, and the seat `removed`
+    from the game, if one was. Once nobody is left to reach, it says who is back, with no
+    button (nothing at all to say: it stays as it is)."""
     lost, shut = table.out_of_touch(), set(table.blocked())
     lines = []
     for key, users in (
@@ -125,6 +126,8 @@ def warning(table: Table, ids: Ids, bot: str) -> list[Out]:
     back_again = [seat_name(table, table.seat_of(user)) for user in table.reached_again()]
     if back_again:
         lines.append(t_(table, "back_game", name=joined(table, back_again)))
+    if removed is not None and ids.reach is not None:  # no warning to mend: nothing to say
+        lines.append(t_(table, "reach_removed", name=seat_name(table, removed)))
     if not lines:
         return []
     kb = [[[t_(table, "btn_open_chat"), start_url(bot)]]] if lost else None

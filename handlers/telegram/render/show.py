@@ -129,5 +129,5 @@ def _shown(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
     if e["type"] == ev.BACK:
         return back(table, ids, e, bot)
     if e["type"] == ev.REACH_SHOWN:
-        return warning(table, ids, bot)
+        return warning(table, ids, bot, e.get("removed"))
     return _SHOWN[e["type"]](table, ids, e)
