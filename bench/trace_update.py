@@ -1,5 +1,6 @@
 """Follow each game-changing press through the bot's code as it runs (`sys.setprofile`).
-Run: `python bench/trace_update.py [--bot poller|lambda|both] [--seed 33] [--why]`."""
+Run: `python bench/trace_update.py [--bot poller|lambda|both] [--seed 33] [--why]`; for one
+press, `--press "Done" --files --moves` lists the files it enters and its layer moves."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 import sys
 import tempfile
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -94,9 +96,11 @@ class Trace:
     up: int = 0  # calls from storage up into the Telegram side
     moves: int = 0
     calls: int = 0
-    files: set[str] = field(default_factory=set)
+    files: dict[str, int] = field(default_factory=dict)  # calls by file, in order entered
     why: dict[str, list[str]] = field(default_factory=dict)
+    steps: Counter[tuple[str, str]] = field(default_factory=Counter)  # the moves, by pair
     _layer: str | None = None
+    _where: str = ""
 
     def note(self, what: str, frame: FrameType) -> None:
         setattr(self, what, getattr(self, what) + 1)
@@ -154,10 +158,12 @@ class Tracer:
         code = frame.f_code
         name = code.co_name
         trace.calls += 1
-        trace.files.add(code.co_filename)
+        trace.files[code.co_filename] = trace.files.get(code.co_filename, 0) + 1
+        where = f"{module}.{code.co_qualname}"
         if trace._layer is not None and trace._layer != layer:
             trace.moves += 1
-        trace._layer = layer
+            trace.steps[(trace._where, where)] += 1
+        trace._layer, trace._where = layer, where
         caller = frame.f_back
         by = caller.f_globals.get("__name__", "") if caller is not None else ""
         if name in LOADS and _under(module, STORE_MODULES) and not _under(by, STORE_MODULES):
@@ -293,6 +299,25 @@ COLUMNS = ("loads", "replays", "decodes", "checks", "up", "files", "moves")
 HEADS = ("loads", "replays", "decodes", "checks", "st→tg", "files", "moves")
 
 
+def _relative(filename: str) -> str:
+    path = Path(filename)
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else filename
+
+
+def print_detail(trace: Trace, files: bool, moves: bool) -> None:
+    """The files `trace` entered (with its calls in each) and its moves, by caller→callee pair,
+    the most frequent first."""
+    if files:
+        count = len(trace.files)
+        print(f"\n  files entered by {trace.label!r} ({count}), in order, calls in each:")
+        for filename, calls in trace.files.items():
+            print(f"    {calls:5}  {_relative(filename)}")
+    if moves:
+        print(f"\n  moves of {trace.label!r} ({trace.moves}), by pair, most frequent first:")
+        for (before, after), count in trace.steps.most_common():
+            print(f"    {count:5}  {before} → {after}")
+
+
 def print_table(title: str, traces: list[Trace], why: bool) -> None:
     print(f"\n{title}")
     print(f"{'press':32}" + "".join(f"{h:>8}" for h in HEADS))
@@ -306,20 +331,38 @@ def print_table(title: str, traces: list[Trace], why: bool) -> None:
     print(f"{'target (a press that changes)':32}" + "".join(f"{TARGETS[c]:>8}" for c in COLUMNS))
 
 
+def detail(traces: list[Trace], args: argparse.Namespace) -> None:
+    """The files and moves of the first press whose label holds `--press`."""
+    if not (args.files or args.moves):
+        return
+    chosen = [trace for trace in traces if args.press.lower() in trace.label.lower()]
+    if not chosen:
+        print(f"\n  no press labelled like {args.press!r}")
+        return
+    print_detail(chosen[0], args.files, args.moves)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", choices=("poller", "lambda", "both"), default="both")
     parser.add_argument("--seed", type=int, default=33, help="the deal (default 33)")
     parser.add_argument("--why", action="store_true", help="list each counted call")
+    parser.add_argument("--press", help="the press to detail (a part of its label)")
+    parser.add_argument("--files", action="store_true", help="list the files --press enters")
+    parser.add_argument("--moves", action="store_true", help="list --press's moves by pair")
     args = parser.parse_args(argv)
+    if (args.files or args.moves) and not args.press:
+        parser.error("--files and --moves detail one press: name it with --press")
     logging.disable(logging.WARNING)
     tracer = Tracer()
     if args.bot in ("poller", "both"):
         traces = trace_poller(tracer, args.seed)
         print_table("Local poller (SQLite)", traces, args.why)
+        detail(traces, args)
     if args.bot in ("lambda", "both"):
         traces = trace_lambda(tracer, args.seed)
         print_table("Lambda webhook entry (DynamoDB on moto)", traces, args.why)
+        detail(traces, args)
     print(
         "\nloads: calls of the store's load/load_many from above it (read-cache hits "
         "included); replays: engine states rebuilt; decodes: button data read; checks: "

@@ -52,3 +52,22 @@ def test_a_replay_a_decode_and_a_check_are_each_counted_once() -> None:
     counted = (trace.replays, trace.decodes, trace.checks, trace.up)
     assert counted == (1, 1, 1, 0), trace.why
     assert trace.moves >= 2, "telegram -> session -> engine"
+
+
+def test_every_move_is_listed_by_its_pair_and_every_file_entered_once() -> None:
+    """`--moves` and `--files` detail the same press the table counts: its moves by
+    caller→callee pair add up to the moves, and each file is listed once with its calls."""
+    table = started(4)
+    stored, seat = table.data, table.state.first
+    user = stored["seats"][seat - 1]
+    tracer = Tracer()
+    tracer.threads.add(threading.get_ident())
+    with tracer.press("a press") as trace:
+        sys.setprofile(tracer.hook)
+        try:
+            Table(stored).act(user, Action(SCOUT, seat, target=seat % 4 + 1), NOW)
+        finally:
+            sys.setprofile(None)
+    assert sum(trace.steps.values()) == trace.moves > 0
+    assert sum(trace.files.values()) == trace.calls
+    assert any(after.startswith("engine.") for _, after in trace.steps), trace.steps
