@@ -238,3 +238,44 @@ def test_stats_in_a_group_reads_the_table_and_the_statistics_in_one_call(
     table.players[2].say("/stats")
     assert (store.reads - reads, store.writes - writes) == (1, 0)
     assert table.group_texts()[-1] == table.t("stats_none")
+
+
+def keys_read(store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys `store` loads from now on, one entry a load (SQLite reads key by key)."""
+    read: list[str] = []
+    load = store.load
+
+    def counted(key: str):
+        read.append(key)
+        return load(key)
+
+    monkeypatch.setattr(store, "load", counted)
+    return read
+
+
+def test_without_a_read_cache_opening_a_lobby_reads_each_record_once(
+    local_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The group's settings, its waiting list and the host's pointer come with the table in the
+    one read, and the pointer's write goes over it: nothing is read a second time."""
+    table = Table.of(local_bot, 4)
+    store = local_bot.store
+    read = keys_read(store, monkeypatch)
+    table.host.say("/newgame")
+    read = list(read)
+    assert sorted(read) == sorted(set(read)), read
+    assert table.data()["status"] == "lobby"
+    assert store.load(f"user#{table.host.id}").data["chats"] == [table.chat]
+
+
+def test_without_a_read_cache_a_join_reads_each_record_once(
+    local_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.of(local_bot, 4)
+    table.open(table.players[1:3])
+    store, lobby, player = local_bot.store, table.lobby_message(), table.players[3]
+    read = keys_read(store, monkeypatch)
+    player.press(table.t("btn_join"), message=lobby, chat=table.group)
+    read = list(read)
+    assert sorted(read) == sorted([f"game#{table.chat}", f"user#{player.id}"]), read
+    assert store.load(f"user#{player.id}").data["chats"] == [table.chat]
