@@ -37,6 +37,9 @@ LAYERS = (
 # read cache's hit counts once, and its miss is not counted twice).
 STORE_MODULES = ("infra.",)
 LOADS = ("load", "load_many")
+# A load of the group: one whose keys name a group's item. Any other (the statistics and
+# history items a game's end adds to, in its one transaction) is counted apart, as "beside".
+GROUP_KEY = "game#"
 # A replay: the engine's state rebuilt from its stored form.
 REPLAYS = (("engine.codec", "state_from_dict"),)
 # A decode: a button's callback data read into a press.
@@ -51,7 +54,16 @@ CHECKS: tuple[tuple[str, str], ...] = ()  # (module, qualified name) counted bes
 # Storage calling up: a frame of the first prefix whose caller is of the second.
 UP_CALL = ("handlers.telegram", "handlers.storage")
 
-TARGETS = {"loads": 1, "replays": 1, "decodes": 1, "checks": 1, "up": 0, "files": 22, "moves": 40}
+TARGETS = {
+    "loads": 1,
+    "beside": "-",
+    "replays": 1,
+    "decodes": 1,
+    "checks": 1,
+    "up": 0,
+    "files": 22,
+    "moves": 40,
+}
 
 _FRESH = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
 
@@ -62,6 +74,13 @@ def layer_of(module: str) -> str | None:
         if module == prefix or module.startswith(prefix + "."):
             return layer
     return None
+
+
+def of_the_group(frame: FrameType) -> bool:
+    """True when a store load (its frame at the call) reads a group's item."""
+    args = frame.f_locals
+    keys = args.get("keys") or [args.get("key")]
+    return any(isinstance(key, str) and key.startswith(GROUP_KEY) for key in keys)
 
 
 def _under(module: str, prefixes: tuple[str, ...]) -> bool:
@@ -90,6 +109,7 @@ class Trace:
 
     label: str
     loads: int = 0
+    beside: int = 0  # loads of items other than the group's
     replays: int = 0
     decodes: int = 0
     checks: int = 0
@@ -114,6 +134,7 @@ class Trace:
     def row(self) -> dict[str, int]:
         return {
             "loads": self.loads,
+            "beside": self.beside,
             "replays": self.replays,
             "decodes": self.decodes,
             "checks": self.checks,
@@ -167,7 +188,7 @@ class Tracer:
         caller = frame.f_back
         by = caller.f_globals.get("__name__", "") if caller is not None else ""
         if name in LOADS and _under(module, STORE_MODULES) and not _under(by, STORE_MODULES):
-            trace.note("loads", frame)
+            trace.note("loads" if of_the_group(frame) else "beside", frame)
         if (module, name) in REPLAYS:
             trace.note("replays", frame)
         if (module, name) in DECODES:
@@ -295,8 +316,8 @@ def trace_lambda(tracer: Tracer, seed: int) -> list[Trace]:
     return tracer.traces[first:]
 
 
-COLUMNS = ("loads", "replays", "decodes", "checks", "up", "files", "moves")
-HEADS = ("loads", "replays", "decodes", "checks", "st→tg", "files", "moves")
+COLUMNS = ("loads", "beside", "replays", "decodes", "checks", "up", "files", "moves")
+HEADS = ("loads", "beside", "replays", "decodes", "checks", "st→tg", "files", "moves")
 
 
 def _relative(filename: str) -> str:
@@ -325,7 +346,7 @@ def print_table(title: str, traces: list[Trace], why: bool) -> None:
         row = trace.row()
         print(f"{trace.label:32}" + "".join(f"{row[c]:>8}" for c in COLUMNS))
         if why:
-            for what in ("loads", "replays", "decodes", "checks", "up"):
+            for what in ("loads", "beside", "replays", "decodes", "checks", "up"):
                 for where in trace.why.get(what, []):
                     print(f"    {what:8} {where}")
     print(f"{'target (a press that changes)':32}" + "".join(f"{TARGETS[c]:>8}" for c in COLUMNS))
@@ -364,8 +385,14 @@ def main(argv: list[str] | None = None) -> int:
         print_table("Lambda webhook entry (DynamoDB on moto)", traces, args.why)
         detail(traces, args)
     print(
-        "\nloads: calls of the store's load/load_many from above it (read-cache hits "
-        "included); replays: engine states rebuilt; decodes: button data read; checks: "
+        "\nloads: calls of the store's load/load_many from above it that read the group's "
+        "item (read-cache hits included; the small records read in the same call with it "
+        "are no more); beside: such calls for other items only: a game's end adds to its "
+        "statistics and its group's history, separate items written in the end's one "
+        "transaction, each conditional on the version read, so that the end counts exactly "
+        "once; they cannot come with the group's read, as only the session's decision "
+        "says that the game ends; replays: engine states rebuilt; decodes: button data read; "
+        "checks: "
         "functions comparing a press's version with the table's; st→tg: calls from "
         "handlers.storage into handlers.telegram; files: project files entered; moves: "
         "consecutive calls crossing layers (engine, infra, session, storage, telegram, entry)"

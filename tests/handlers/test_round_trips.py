@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram import BOT_USERNAME
 from handlers.playtest.players import Table
@@ -279,3 +281,48 @@ def test_without_a_read_cache_a_join_reads_each_record_once(
     read = list(read)
     assert sorted(read) == sorted([f"game#{table.chat}", f"user#{player.id}"]), read
     assert store.load(f"user#{player.id}").data["chats"] == [table.chat]
+
+
+def timers_for(chat: int, *dues: float) -> dict:
+    """An SQS batch carrying timers for one group, one a deadline."""
+    bodies = [json.dumps({"chat": chat, "due": due}) for due in dues]
+    return {"Records": [{"messageId": f"m{i}", "body": b} for i, b in enumerate(bodies)]}
+
+
+def test_a_batch_of_timers_for_one_group_reads_its_table_once(lambda_bot: LambdaBot) -> None:
+    """SQS cannot take a timer back: a group's turn set again and again leaves several timers,
+    which may arrive together. The group is woken once for them all."""
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(seed=51)
+    deadline = table.data()["deadline"]
+    lambda_bot.due_timers()  # the timers the bot set: this test delivers its own
+    lambda_bot.clock.now = deadline
+    store = lambda_bot.store
+    reads = store.reads
+    batch = timers_for(table.chat, deadline, deadline - 20, deadline, deadline - 20)
+    assert lambda_entry.timer(batch) == {"batchItemFailures": []}
+    assert store.reads - reads == 1
+    assert table.state.turn != state.first, "the turn that ran out passed"
+
+
+def test_a_hop_delivered_beside_a_stale_timer_hops_on(lambda_bot: LambdaBot) -> None:
+    """A lobby an hour long is woken in hops; a hop that arrives in one batch with a timer for
+    a time since replaced is set again all the same, and the lobby deals at its end."""
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    for _ in range(30):
+        table.players[1].say("/extend")
+    opened, deadline = table.data()["opened"], table.data()["deadline"]
+    assert deadline == opened + 3600
+    lambda_bot.clock.now = opened + 900
+    # The timers SQS would deliver now (the hop among them), delivered by the test, after one
+    # for a time since replaced.
+    dues = [json.loads(body)["due"] for body in lambda_bot.due_timers()]
+    assert dues and max(dues) > opened + 900
+    batch = timers_for(table.chat, opened + 1, *dues)
+    assert lambda_entry.timer(batch) == {"batchItemFailures": []}
+    lambda_bot.seed = 51
+    while lambda_bot.clock() < deadline:
+        lambda_bot.advance(min(900, deadline - lambda_bot.clock()))
+    assert table.data()["status"] == "playing"
