@@ -1,0 +1,83 @@
+"""A table as the renderers read it: built once for a change from the session's table, with
+what every message asks for (the language, the group, the names by seat) read off it once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from engine.state import GameState
+from handlers.session.table import Table
+
+# What a view learns of its table once, the same whichever language it speaks.
+_SHARED = ("state", "names", "seats", "settings", "public_version")
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """The table as the renderers read it, in one language: the language, the group and the
+    seats are plain values, read once; anything else is asked of the table itself (so a view
+    stands wherever a `Table` does, and renders the same)."""
+
+    table: Table
+    lang: str
+    chat: int
+    game: int
+    title: str
+
+    @classmethod
+    def of(cls, table: Table | View) -> View:
+        """The view of `table` (a view is its own)."""
+        if isinstance(table, View):
+            return table
+        return cls(table, table.lang, table.chat, table.game, table.title)
+
+    @cached_property
+    def state(self) -> GameState:
+        """The engine's state, as the table rebuilt it."""
+        return self.table.state
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """The display names, by seat (from seat 1)."""
+        return tuple(self.state.names)
+
+    @cached_property
+    def seats(self) -> tuple[int, ...]:
+        """The user in each seat (0: a virtual player), by seat (from seat 1)."""
+        return tuple(self.table.data["seats"])
+
+    @cached_property
+    def settings(self) -> dict:
+        """The game's settings."""
+        return self.table.settings
+
+    @cached_property
+    def public_version(self) -> int:
+        """The game's version as buttons carry it."""
+        return self.table.public_version
+
+    def name_of(self, seat: int) -> str:
+        """A seat's display name."""
+        return self.names[seat - 1]
+
+    def user_at(self, seat: int) -> int:
+        """The user in a seat (0 for a virtual seat)."""
+        return self.seats[seat - 1]
+
+    def speaking(self, lang: str) -> View:
+        """The view in `lang`: itself if it speaks it, else one over the table speaking it."""
+        if lang == self.lang:
+            return self
+        spoken = View(self.table.speaking(lang), lang, self.chat, self.game, self.title)
+        known = {key: self.__dict__[key] for key in _SHARED if key in self.__dict__}
+        spoken.__dict__.update(known)  # what it learnt holds in every language
+        return spoken
+
+    def speaking_to(self, user: int) -> View:
+        """The view as `user` reads it in private, in their language."""
+        return self.speaking(self.table.lang_of(user))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.table, name)
