@@ -20,6 +20,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+PROJECT = f"{ROOT}/"  # a project file's path begins so
 sys.path.insert(0, str(ROOT))
 
 # -- what is counted: update these when the code moves ------------------------------------------
@@ -118,9 +119,10 @@ class Trace:
     calls: int = 0
     files: dict[str, int] = field(default_factory=dict)  # calls by file, in order entered
     why: dict[str, list[str]] = field(default_factory=dict)
-    steps: Counter[tuple[str, str]] = field(default_factory=Counter)  # the moves, by pair
+    # the moves, by the caller and callee of the call that made each (its caller may be of the
+    # callee's layer: the move came back from another layer, and went on)
+    steps: Counter[tuple[str, str]] = field(default_factory=Counter)
     _layer: str | None = None
-    _where: str = ""
 
     def note(self, what: str, frame: FrameType) -> None:
         setattr(self, what, getattr(self, what) + 1)
@@ -179,14 +181,15 @@ class Tracer:
         code = frame.f_code
         name = code.co_name
         trace.calls += 1
-        trace.files[code.co_filename] = trace.files.get(code.co_filename, 0) + 1
-        where = f"{module}.{code.co_qualname}"
-        if trace._layer is not None and trace._layer != layer:
-            trace.moves += 1
-            trace.steps[(trace._where, where)] += 1
-        trace._layer, trace._where = layer, where
+        if code.co_filename.startswith(PROJECT):  # not a dataclass's generated "<string>"
+            trace.files[code.co_filename] = trace.files.get(code.co_filename, 0) + 1
         caller = frame.f_back
         by = caller.f_globals.get("__name__", "") if caller is not None else ""
+        if trace._layer is not None and trace._layer != layer:
+            trace.moves += 1
+            asking = f"{by}.{caller.f_code.co_qualname}" if caller is not None else "?"
+            trace.steps[(asking, f"{module}.{code.co_qualname}")] += 1
+        trace._layer = layer
         if name in LOADS and _under(module, STORE_MODULES) and not _under(by, STORE_MODULES):
             trace.note("loads" if of_the_group(frame) else "beside", frame)
         if (module, name) in REPLAYS:
@@ -394,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
         "says that the game ends; replays: engine states rebuilt; decodes: button data read; "
         "checks: "
         "functions comparing a press's version with the table's; st→tg: calls from "
-        "handlers.storage into handlers.telegram; files: project files entered; moves: "
+        "handlers.storage into handlers.telegram; files: project files entered (the code a "
+        "dataclass generates, '<string>', is none); moves: "
         "consecutive calls crossing layers (engine, infra, session, storage, telegram, entry)"
     )
     return 0

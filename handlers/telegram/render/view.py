@@ -3,7 +3,7 @@ what every message asks for (the language, the group, the names by seat) read of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -18,7 +18,8 @@ _SHARED = ("state", "names", "seats", "settings", "public_version")
 class View:
     """The table as the renderers read it, in one language: the language, the group and the
     seats are plain values, read once; anything else is asked of the table itself (so a view
-    stands wherever a `Table` does, and renders the same)."""
+    stands wherever a `Table` does, and renders the same). Only its texts speak the view's
+    language: the renderers ask the table for facts, never for words."""
 
     table: Table
     lang: str
@@ -67,12 +68,14 @@ class View:
         return self.seats[seat - 1]
 
     def speaking(self, lang: str) -> View:
-        """The view in `lang`: itself if it speaks it, else one over the table speaking it."""
+        """The view in `lang` (itself if it speaks it): only the texts change, so what it
+        learnt of the table holds."""
         if lang == self.lang:
             return self
-        spoken = View(self.table.speaking(lang), lang, self.chat, self.game, self.title)
-        known = {key: self.__dict__[key] for key in _SHARED if key in self.__dict__}
-        spoken.__dict__.update(known)  # what it learnt holds in every language
+        spoken = replace(self, lang=lang)
+        spoken.__dict__.update(
+            {key: self.__dict__[key] for key in _SHARED if key in self.__dict__}
+        )
         return spoken
 
     def speaking_to(self, user: int) -> View:
