@@ -11,7 +11,7 @@ from engine.state import GameState
 from handlers.session.table import Table
 
 # What a view learns of its table once, the same whichever language it speaks.
-_SHARED = ("state", "names", "seats", "settings", "public_version")
+_SHARED = ("state", "names", "seats", "settings", "public_version", "readers")
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,9 +78,15 @@ class View:
         )
         return spoken
 
+    @cached_property
+    def readers(self) -> dict[int, str]:
+        """The language each person at the table reads in private, asked of the table once."""
+        return {user: self.table.lang_of(user) for user in self.table.users()}
+
     def speaking_to(self, user: int) -> View:
         """The view as `user` reads it in private, in their language."""
-        return self.speaking(self.table.lang_of(user))
+        lang = self.readers.get(user)
+        return self.speaking(lang if lang is not None else self.table.lang_of(user))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.table, name)
