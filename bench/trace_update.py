@@ -1,5 +1,6 @@
 """Follow each game-changing press through the bot's code as it runs (`sys.setprofile`).
-Run: `python bench/trace_update.py [--bot poller|lambda|both] [--seed 33] [--why]`."""
+Run: `python bench/trace_update.py [--bot poller|lambda|both] [--seed 33] [--why]`; for one
+press, `--press "Done" --files --moves` lists the files it enters and its layer moves."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 import sys
 import tempfile
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+PROJECT = f"{ROOT}/"  # a project file's path begins so
 sys.path.insert(0, str(ROOT))
 
 # -- what is counted: update these when the code moves ------------------------------------------
@@ -35,6 +38,9 @@ LAYERS = (
 # read cache's hit counts once, and its miss is not counted twice).
 STORE_MODULES = ("infra.",)
 LOADS = ("load", "load_many")
+# A load of the group: one whose keys name a group's item. Any other (the statistics and
+# history items a game's end adds to, in its one transaction) is counted apart, as "beside".
+GROUP_KEY = "game#"
 # A replay: the engine's state rebuilt from its stored form.
 REPLAYS = (("engine.codec", "state_from_dict"),)
 # A decode: a button's callback data read into a press.
@@ -49,7 +55,16 @@ CHECKS: tuple[tuple[str, str], ...] = ()  # (module, qualified name) counted bes
 # Storage calling up: a frame of the first prefix whose caller is of the second.
 UP_CALL = ("handlers.telegram", "handlers.storage")
 
-TARGETS = {"loads": 1, "replays": 1, "decodes": 1, "checks": 1, "up": 0, "files": 22, "moves": 40}
+TARGETS = {
+    "loads": 1,
+    "beside": "-",
+    "replays": 1,
+    "decodes": 1,
+    "checks": 1,
+    "up": 0,
+    "files": 22,
+    "moves": 40,
+}
 
 _FRESH = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
 
@@ -60,6 +75,13 @@ def layer_of(module: str) -> str | None:
         if module == prefix or module.startswith(prefix + "."):
             return layer
     return None
+
+
+def of_the_group(frame: FrameType) -> bool:
+    """True when a store load (its frame at the call) reads a group's item."""
+    args = frame.f_locals
+    keys = args.get("keys") or [args.get("key")]
+    return any(isinstance(key, str) and key.startswith(GROUP_KEY) for key in keys)
 
 
 def _under(module: str, prefixes: tuple[str, ...]) -> bool:
@@ -88,14 +110,18 @@ class Trace:
 
     label: str
     loads: int = 0
+    beside: int = 0  # loads of items other than the group's
     replays: int = 0
     decodes: int = 0
     checks: int = 0
     up: int = 0  # calls from storage up into the Telegram side
     moves: int = 0
     calls: int = 0
-    files: set[str] = field(default_factory=set)
+    files: dict[str, int] = field(default_factory=dict)  # calls by file, in order entered
     why: dict[str, list[str]] = field(default_factory=dict)
+    # the moves, by the caller and callee of the call that made each (its caller may be of the
+    # callee's layer: the move came back from another layer, and went on)
+    steps: Counter[tuple[str, str]] = field(default_factory=Counter)
     _layer: str | None = None
 
     def note(self, what: str, frame: FrameType) -> None:
@@ -110,6 +136,7 @@ class Trace:
     def row(self) -> dict[str, int]:
         return {
             "loads": self.loads,
+            "beside": self.beside,
             "replays": self.replays,
             "decodes": self.decodes,
             "checks": self.checks,
@@ -154,14 +181,17 @@ class Tracer:
         code = frame.f_code
         name = code.co_name
         trace.calls += 1
-        trace.files.add(code.co_filename)
-        if trace._layer is not None and trace._layer != layer:
-            trace.moves += 1
-        trace._layer = layer
+        if code.co_filename.startswith(PROJECT):  # not a dataclass's generated "<string>"
+            trace.files[code.co_filename] = trace.files.get(code.co_filename, 0) + 1
         caller = frame.f_back
         by = caller.f_globals.get("__name__", "") if caller is not None else ""
+        if trace._layer is not None and trace._layer != layer:
+            trace.moves += 1
+            asking = f"{by}.{caller.f_code.co_qualname}" if caller is not None else "?"
+            trace.steps[(asking, f"{module}.{code.co_qualname}")] += 1
+        trace._layer = layer
         if name in LOADS and _under(module, STORE_MODULES) and not _under(by, STORE_MODULES):
-            trace.note("loads", frame)
+            trace.note("loads" if of_the_group(frame) else "beside", frame)
         if (module, name) in REPLAYS:
             trace.note("replays", frame)
         if (module, name) in DECODES:
@@ -289,8 +319,27 @@ def trace_lambda(tracer: Tracer, seed: int) -> list[Trace]:
     return tracer.traces[first:]
 
 
-COLUMNS = ("loads", "replays", "decodes", "checks", "up", "files", "moves")
-HEADS = ("loads", "replays", "decodes", "checks", "st→tg", "files", "moves")
+COLUMNS = ("loads", "beside", "replays", "decodes", "checks", "up", "files", "moves")
+HEADS = ("loads", "beside", "replays", "decodes", "checks", "st→tg", "files", "moves")
+
+
+def _relative(filename: str) -> str:
+    path = Path(filename)
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else filename
+
+
+def print_detail(trace: Trace, files: bool, moves: bool) -> None:
+    """The files `trace` entered (with its calls in each) and its moves, by caller→callee pair,
+    the most frequent first."""
+    if files:
+        count = len(trace.files)
+        print(f"\n  files entered by {trace.label!r} ({count}), in order, calls in each:")
+        for filename, calls in trace.files.items():
+            print(f"    {calls:5}  {_relative(filename)}")
+    if moves:
+        print(f"\n  moves of {trace.label!r} ({trace.moves}), by pair, most frequent first:")
+        for (before, after), count in trace.steps.most_common():
+            print(f"    {count:5}  {before} → {after}")
 
 
 def print_table(title: str, traces: list[Trace], why: bool) -> None:
@@ -300,10 +349,21 @@ def print_table(title: str, traces: list[Trace], why: bool) -> None:
         row = trace.row()
         print(f"{trace.label:32}" + "".join(f"{row[c]:>8}" for c in COLUMNS))
         if why:
-            for what in ("loads", "replays", "decodes", "checks", "up"):
+            for what in ("loads", "beside", "replays", "decodes", "checks", "up"):
                 for where in trace.why.get(what, []):
                     print(f"    {what:8} {where}")
     print(f"{'target (a press that changes)':32}" + "".join(f"{TARGETS[c]:>8}" for c in COLUMNS))
+
+
+def detail(traces: list[Trace], args: argparse.Namespace) -> None:
+    """The files and moves of the first press whose label holds `--press`."""
+    if not (args.files or args.moves):
+        return
+    chosen = [trace for trace in traces if args.press.lower() in trace.label.lower()]
+    if not chosen:
+        print(f"\n  no press labelled like {args.press!r}")
+        return
+    print_detail(chosen[0], args.files, args.moves)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,20 +371,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", choices=("poller", "lambda", "both"), default="both")
     parser.add_argument("--seed", type=int, default=33, help="the deal (default 33)")
     parser.add_argument("--why", action="store_true", help="list each counted call")
+    parser.add_argument("--press", help="the press to detail (a part of its label)")
+    parser.add_argument("--files", action="store_true", help="list the files --press enters")
+    parser.add_argument("--moves", action="store_true", help="list --press's moves by pair")
     args = parser.parse_args(argv)
+    if (args.files or args.moves) and not args.press:
+        parser.error("--files and --moves detail one press: name it with --press")
     logging.disable(logging.WARNING)
     tracer = Tracer()
     if args.bot in ("poller", "both"):
         traces = trace_poller(tracer, args.seed)
         print_table("Local poller (SQLite)", traces, args.why)
+        detail(traces, args)
     if args.bot in ("lambda", "both"):
         traces = trace_lambda(tracer, args.seed)
         print_table("Lambda webhook entry (DynamoDB on moto)", traces, args.why)
+        detail(traces, args)
     print(
-        "\nloads: calls of the store's load/load_many from above it (read-cache hits "
-        "included); replays: engine states rebuilt; decodes: button data read; checks: "
+        "\nloads: calls of the store's load/load_many from above it that read the group's "
+        "item (read-cache hits included; the small records read in the same call with it "
+        "are no more); beside: such calls for other items only: a game's end adds to its "
+        "statistics and its group's history, separate items written in the end's one "
+        "transaction, each conditional on the version read, so that the end counts exactly "
+        "once; they cannot come with the group's read, as only the session's decision "
+        "says that the game ends; replays: engine states rebuilt; decodes: button data read; "
+        "checks: "
         "functions comparing a press's version with the table's; st→tg: calls from "
-        "handlers.storage into handlers.telegram; files: project files entered; moves: "
+        "handlers.storage into handlers.telegram; files: project files entered (the code a "
+        "dataclass generates, '<string>', is none); moves: "
         "consecutive calls crossing layers (engine, infra, session, storage, telegram, entry)"
     )
     return 0

@@ -280,7 +280,8 @@ def given_up(app, update_id: int) -> tuple[int, str]:
 
 @reported
 def timer(event: dict, context: Any = None) -> dict:
-    """SQS -> wake the tables whose deadlines have come.
+    """SQS -> wake the tables whose deadlines have come: a group once a batch, however many of
+    its timers the batch carries (its table read once).
 
     A wake-up whose handling failed is reported back, so SQS delivers it again.
     """
@@ -290,12 +291,17 @@ def timer(event: dict, context: Any = None) -> dict:
     app = application()
     logcontext.install()
     failures = []
+    timers: dict[int, dict[float, list[str]]] = {}  # by group: the message ids, by deadline
     for record in event.get("Records", []):
         wake = parse_wake(record.get("body", ""))
         if wake is None:
             log.warning("ignored a malformed timer message")
             continue
-        with logcontext.about(chat_id=wake[0]):
-            if _handle(app, Wake(*wake)):
-                failures.append({"itemIdentifier": record.get("messageId", "")})
+        chat, due = wake
+        timers.setdefault(chat, {}).setdefault(due, []).append(record.get("messageId", ""))
+    for chat, dues in timers.items():
+        first, *others = dues
+        with logcontext.about(chat_id=chat):
+            if _handle(app, Wake(chat, first, tuple(others))):
+                failures += [{"itemIdentifier": one} for ids in dues.values() for one in ids]
     return {"batchItemFailures": failures}

@@ -89,14 +89,22 @@ def anonymous(entry: dict[str, Any], user: int) -> dict[str, Any]:
 
 def waiting(store: GameStore, chat: int) -> dict[int, str | None]:
     """The people waiting for the group's next lobby, with the language each reads."""
-    data = records.get(store, waiting_key(chat)) or {}
-    return {int(entry[0]): entry[1] for entry in data.get("users", [])}
+    return waiting_in(records.get(store, waiting_key(chat)))
+
+
+def waiting_in(data: dict[str, Any] | None) -> dict[int, str | None]:
+    """The people a waiting list's record (as read) names, with the language each reads."""
+    return {int(entry[0]): entry[1] for entry in (data or {}).get("users", [])}
 
 
 def confirmations(store: GameStore, chat: int) -> dict[int, int]:
     """The private confirmation (with its Cancel) each person waiting was sent, by user."""
-    data = records.get(store, waiting_key(chat)) or {}
-    return {int(entry[0]): entry[2] for entry in data.get("users", []) if len(entry) > 2}
+    return confirmations_in(records.get(store, waiting_key(chat)))
+
+
+def confirmations_in(data: dict[str, Any] | None) -> dict[int, int]:
+    """The confirmations a waiting list's record (as read) names, by user."""
+    return {int(entry[0]): entry[2] for entry in (data or {}).get("users", []) if len(entry) > 2}
 
 
 ON, OFF, FULL = "on", "off", "full"  # a person's place on the list after a request

@@ -125,6 +125,12 @@ class Loaded:
         (the Telegram side takes them into its part)."""
         return self.envelope.posted
 
+    def data_of(self, key: str) -> dict[str, Any] | None:
+        """The data of a small record read with the item (one of `Host.load`'s `also`), or
+        None when it is absent; KeyError when it was not read."""
+        item = self.records[key]
+        return item.data if item is not None else None
+
     def applied(self, update_id: int | None) -> bool:
         """True when `update_id` changed the table already (its redelivery changes nothing)."""
         return self.envelope.has_applied(update_id)
@@ -436,9 +442,12 @@ class Host:
         forget_player(self.store, user, chats)
         records.forget(self.store, user_key(user))
 
-    def point_user(self, user: int, chat: int) -> None:
-        """Put `chat` first among the groups a user's private commands look in."""
-        records.point_user(self.store, user, chat, self.clock)
+    def point_user(self, user: int, chat: int, loaded: Loaded | None = None) -> None:
+        """Put `chat` first among the groups a user's private commands look in (over their
+        pointer as `loaded` read it, when it did)."""
+        key = user_key(user)
+        read = [loaded.records[key]] if loaded is not None and key in loaded.records else None
+        records.point_user(self.store, user, chat, self.clock, read)
 
     def put_newer(self, key: str, data: dict[str, Any], saved: Saved) -> None:
         """Write a small record made from a table as a change `saved` it, unless one made from a

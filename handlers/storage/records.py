@@ -40,14 +40,22 @@ def all_pointed(data: dict[str, Any] | None) -> list[int]:
     return [int(chat) for chat in (data or {}).get("chats", [])]
 
 
-def point_user(store: GameStore, user: int, chat: int, clock: Clock = time.time) -> None:
+def point_user(
+    store: GameStore,
+    user: int,
+    chat: int,
+    clock: Clock = time.time,
+    read: list[Item | None] | None = None,
+) -> None:
     """Put `chat` first among the groups a user's pointer names (no write when it is first
     already and the pointer has more than half its time to live). Groups not put first for
-    `POINTER_KEEPS` leave it."""
+    `POINTER_KEEPS` leave it. The first attempt goes over the pointer `read` already (in a
+    one-element list, when the update read it), a retry over the pointer as it is then."""
     key = user_key(user)
+    first = list(read or [])
 
     def attempt(_: int) -> None:
-        item = store.load(key)
+        item = first.pop() if first else store.load(key)
         data = item.data if item else {}
         chats = all_pointed(data)
         expires = expiry(clock, PREFS_TTL)

@@ -267,7 +267,7 @@ async def open_menu(
     user = query.from_user
     press = button.press
     seat = table.menu_of(user.id, button.version, _MENUS[type(press)], getattr(press, "target", 0))
-    table = table.speaking_to(user.id)  # the player's own menus, in their language
+    table = render.View.of(table).speaking_to(user.id)  # their own menus, in their language
     match press:
         case ScoutMenu():
             back = [render.game_button(table, "btn_back", TurnMenu())]

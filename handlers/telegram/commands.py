@@ -71,10 +71,10 @@ async def newgame(update: Update, context: BotContext) -> None:
     runtime = context.runtime
     also = [prefs_key(chat.id), user_key(user.id), waiting_key(chat.id)]
     loaded = await hub.read(context, chat.id, update.update_id, also)
-    prefs = runtime.host.get(prefs_key(chat.id)) or {}
+    prefs = loaded.data_of(prefs_key(chat.id)) or {}
     lang = prefs.get("lang") or language_for(user.language_code)
-    waiting = history.waiting(runtime.host.store, chat.id)
-    confirmed = history.confirmations(runtime.host.store, chat.id)
+    waiting = history.waiting_in(loaded.data_of(waiting_key(chat.id)))
+    confirmed = history.confirmations_in(loaded.data_of(waiting_key(chat.id)))
 
     def open_lobby(table: Table | None, ids: Ids) -> Decided:
         if table is not None and table.status == LOBBY_STATUS:
@@ -110,7 +110,7 @@ async def newgame(update: Update, context: BotContext) -> None:
         return
     after_the_calls(context, chat.id, waiting, update.update_id)
     # The host finds this game from the private chat (/mycard, /start), as joiners do.
-    runtime.host.point_user(user.id, chat.id)
+    runtime.host.point_user(user.id, chat.id, loaded)
 
 
 async def start(update: Update, context: BotContext) -> None:
@@ -151,7 +151,7 @@ async def start(update: Update, context: BotContext) -> None:
             await reply(update, t(lang, err.key, **err.kw))
         await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
-    context.runtime.host.point_user(user.id, chat)
+    context.runtime.host.point_user(user.id, chat, loaded)
 
 
 async def may_join(update: Update, context: BotContext, table: Table | None, game: int) -> bool:

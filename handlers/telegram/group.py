@@ -32,6 +32,11 @@ class Wake:
 
     chat: int
     due: float | None = None  # the deadline the timer was set for, when it says
+    also: tuple[float, ...] = ()  # those of the group's other timers delivered with it
+
+    def names(self, when: float) -> bool:
+        """True when one of the timers this nudge stands for was set for `when`."""
+        return any(same_time(due, when) for due in (self.due, *self.also) if due is not None)
 
 
 async def membership(update: Update, context: BotContext) -> None:
@@ -125,11 +130,11 @@ def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: 
     next wake hops on even when an owed batch is due before it: that batch is sent by a timer
     of its own, or was claimed now. What is next due is read off the item as the timer read it."""
     host, now = context.runtime.host, context.runtime.clock()
-    if wake_at is not None and update.due is not None and same_time(update.due, wake_at):
+    if wake_at is not None and update.names(wake_at):
         host.wake(update.chat, wake_at)
         return
     when = host.next_due(loaded)
-    if when is not None and when > now and (update.due is None or same_time(update.due, when)):
+    if when is not None and when > now and (update.due is None or update.names(when)):
         host.wake(update.chat, when)
 
 

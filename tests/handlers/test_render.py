@@ -376,3 +376,24 @@ def test_a_record_told_as_text_is_cut_between_lines_under_telegrams_limit() -> N
     told = pages(lines)
     assert len(told) > 1 and all(len(text) <= MESSAGE_LIMIT for text in told)
     assert "\n".join(told).splitlines() == lines
+
+
+def test_a_view_renders_what_its_table_renders_in_each_readers_language() -> None:
+    """A change's messages are rendered from one view of the table, built once: the same texts
+    and buttons the table itself gives, each private one in its reader's language."""
+    table = lobby(4)
+    table.join(5, "Zoe", "zh")
+    table.start(NOW, 1)
+    view = render.View.of(table)
+    assert render.View.of(view) is view
+    assert view.speaking_to(5).lang == "zh" and view.speaking_to(1).lang == "en"
+    zoe = table.seat_of(5)
+    assert view.speaking_to(5).name_of(zoe) == table.name_of(zoe) == "Zoe"
+    for seat in range(1, 6):
+        assert render.turn_prompt(view, seat) == render.turn_prompt(table, seat)
+        assert render.speak_prompt(view, seat) == render.speak_prompt(table, seat)
+    assert render.prompt(view) == render.prompt(table)
+    zh = render.View.of(table).speaking_to(5)
+    assert render.seat_keyboard(zh, presses.Scout, zoe) == render.seat_keyboard(
+        table.speaking_to(5), presses.Scout, zoe
+    )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram import BOT_USERNAME
 from handlers.playtest.players import Table
@@ -238,3 +240,89 @@ def test_stats_in_a_group_reads_the_table_and_the_statistics_in_one_call(
     table.players[2].say("/stats")
     assert (store.reads - reads, store.writes - writes) == (1, 0)
     assert table.group_texts()[-1] == table.t("stats_none")
+
+
+def keys_read(store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys `store` loads from now on, one entry a load (SQLite reads key by key)."""
+    read: list[str] = []
+    load = store.load
+
+    def counted(key: str):
+        read.append(key)
+        return load(key)
+
+    monkeypatch.setattr(store, "load", counted)
+    return read
+
+
+def test_without_a_read_cache_opening_a_lobby_reads_each_record_once(
+    local_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The group's settings, its waiting list and the host's pointer come with the table in the
+    one read, and the pointer's write goes over it: nothing is read a second time."""
+    table = Table.of(local_bot, 4)
+    store = local_bot.store
+    read = keys_read(store, monkeypatch)
+    table.host.say("/newgame")
+    read = list(read)
+    assert sorted(read) == sorted(set(read)), read
+    assert table.data()["status"] == "lobby"
+    assert store.load(f"user#{table.host.id}").data["chats"] == [table.chat]
+
+
+def test_without_a_read_cache_a_join_reads_each_record_once(
+    local_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.of(local_bot, 4)
+    table.open(table.players[1:3])
+    store, lobby, player = local_bot.store, table.lobby_message(), table.players[3]
+    read = keys_read(store, monkeypatch)
+    player.press(table.t("btn_join"), message=lobby, chat=table.group)
+    read = list(read)
+    assert sorted(read) == sorted([f"game#{table.chat}", f"user#{player.id}"]), read
+    assert store.load(f"user#{player.id}").data["chats"] == [table.chat]
+
+
+def timers_for(chat: int, *dues: float) -> dict:
+    """An SQS batch carrying timers for one group, one a deadline."""
+    bodies = [json.dumps({"chat": chat, "due": due}) for due in dues]
+    return {"Records": [{"messageId": f"m{i}", "body": b} for i, b in enumerate(bodies)]}
+
+
+def test_a_batch_of_timers_for_one_group_reads_its_table_once(lambda_bot: LambdaBot) -> None:
+    """SQS cannot take a timer back: a group's turn set again and again leaves several timers,
+    which may arrive together. The group is woken once for them all."""
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    state = table.start(seed=51)
+    deadline = table.data()["deadline"]
+    lambda_bot.due_timers()  # the timers the bot set: this test delivers its own
+    lambda_bot.clock.now = deadline
+    store = lambda_bot.store
+    reads = store.reads
+    batch = timers_for(table.chat, deadline, deadline - 20, deadline, deadline - 20)
+    assert lambda_entry.timer(batch) == {"batchItemFailures": []}
+    assert store.reads - reads == 1
+    assert table.state.turn != state.first, "the turn that ran out passed"
+
+
+def test_a_hop_delivered_beside_a_stale_timer_hops_on(lambda_bot: LambdaBot) -> None:
+    """A lobby an hour long is woken in hops; a hop that arrives in one batch with a timer for
+    a time since replaced is set again all the same, and the lobby deals at its end."""
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    for _ in range(30):
+        table.players[1].say("/extend")
+    opened, deadline = table.data()["opened"], table.data()["deadline"]
+    assert deadline == opened + 3600
+    lambda_bot.clock.now = opened + 900
+    # The timers SQS would deliver now (the hop among them), delivered by the test, after one
+    # for a time since replaced.
+    dues = [json.loads(body)["due"] for body in lambda_bot.due_timers()]
+    assert dues and max(dues) > opened + 900
+    batch = timers_for(table.chat, opened + 1, *dues)
+    assert lambda_entry.timer(batch) == {"batchItemFailures": []}
+    lambda_bot.seed = 51
+    while lambda_bot.clock() < deadline:
+        lambda_bot.advance(min(900, deadline - lambda_bot.clock()))
+    assert table.data()["status"] == "playing"

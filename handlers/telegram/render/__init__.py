@@ -32,10 +32,12 @@ from handlers.telegram.render.reach import rejoined, start_refused
 from handlers.telegram.render.reveal import drop_play_again, ending, kept_game, my_card
 from handlers.telegram.render.show import show
 from handlers.telegram.render.status import status
+from handlers.telegram.render.view import View
 
 __all__ = [
     "Keyboard",
     "Out",
+    "View",
     "board",
     "board_line",
     "bot_link",

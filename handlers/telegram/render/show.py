@@ -34,6 +34,7 @@ from handlers.telegram.render.reach import (
     warning,
 )
 from handlers.telegram.render.reveal import cancelled, ending
+from handlers.telegram.render.view import View
 
 
 def _cancelled(table: Table, ids: Ids, e: dict) -> list[Out]:
@@ -97,8 +98,10 @@ _SHOWN: dict[str, Shown] = {
 
 def show(table: Table, ids: Ids, events: list[dict], bot: str) -> list[Out]:
     """The messages that show a change's session events, in order (`ids`: the messages to edit,
-    kept up to date as they are shown; `bot`: the bot's name, which the lobby's links carry)."""
-    return [out for e in results_in_place(events) for out in _shown(table, ids, e, bot)]
+    kept up to date as they are shown; `bot`: the bot's name, which the lobby's links carry).
+    They are rendered from one view of the table, built here."""
+    view = View.of(table)
+    return [out for e in results_in_place(events) for out in _shown(view, ids, e, bot)]
 
 
 def results_in_place(events: list[dict]) -> list[dict]:
