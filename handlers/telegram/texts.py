@@ -319,6 +319,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "Speak now in the group, then press Done.",
         ZH: "现在请在群里发言，然后点击「结束」。",
     },
+    "prompt_speak_group": {
+        EN: "Speak now in the group, then press Done on the turn message.",
+        ZH: "现在请在群里发言，然后点击群里回合消息上的「结束」。",
+    },
     "btn_done": {EN: "✅ Done", ZH: "✅ 结束"},
     "btn_predict_red": {EN: "👁 Reveal: Red wins", ZH: "👁 翻开人物牌：宣告红方会赢"},
     "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻开人物牌：宣告蓝方会赢"},
