@@ -216,9 +216,23 @@ class Play(Prompts, Absence):
         news = self.catch_up(now)
         if self.status != PLAYING:
             raise Refused("too_late")
-        news += self._mark_removed(seat, by)
+        return news + self._plays_on(seat, self._mark_removed(seat, by), "removed", now)
+
+    def leave_game(self, user: int, now: float) -> list[Event]:
+        """Leave, on the /leave question: the player's seat plays on as after a removal."""
+        news = self.catch_up(now)
+        where = self.leaving_asked(user) if self.status == PLAYING else None
+        seat = self.seat_of(user)
+        if where is None or seat is None:
+            raise Refused("too_late")
+        self.data["leaving"].pop(str(user))
+        return news + self._plays_on(seat, self._mark_removed(seat, None, where), "left", now)
+
+    def _plays_on(self, seat: int, news: list[Event], act: str, now: float) -> list[Event]:
+        """The seat's player is gone (`act`: "removed" or "left"): the seat is virtual from now
+        on, its prompt closes, and a turn of its passes at once."""
         self._engine_removes(seat)
-        news += self._close_prompt(seat, {"act": "removed"})
+        news += self._close_prompt(seat, {"act": act})
         if not self._present():
             return news + self.cancel(None, why="empty")
         state = self.state
@@ -286,6 +300,7 @@ class Play(Prompts, Absence):
                 continue
             if kind == kinds.TURN_BEGINS:
                 self.data.pop(GROUP_SCOUT, None)
+                news += self._leaves_expire("moved")
                 news += self._close_board(lines)
                 lines = []
                 news += self._returns(event["seat"])

@@ -85,6 +85,8 @@ _SHOWN: dict[str, Shown] = {
     ev.COMING_BACK: absence.coming_back,
     ev.RETURNED: lambda table, ids, e: absence.returned(table, e),
     ev.SEAT_REMOVED: absence.seat_removed,
+    ev.LEAVE_ASKED: absence.leave_asked,
+    ev.LEAVE_CLOSED: absence.leave_closed,
     ev.LOBBY_REMOVED: absence.lobby_removed,
     ev.BUTTONS_GONE: absence.buttons_gone,
 }
