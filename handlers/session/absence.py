@@ -177,11 +177,11 @@ class Absence(Board):
         return [s for s in self.state.humans() if not self.is_removed(s)]
 
     def _leftovers(self, group_open: bool = True) -> list[Event]:
-        """The game starts or ends: the buttons still live of /remove and of I'm back go (the
-        /remove keyboard is only forgotten when the group can no longer be written to)."""
+        """The game starts or ends: the buttons still live of /remove, of I'm back and of /leave
+        questions go (the group's are only forgotten when it can no longer be written to)."""
         removing = bool(self.data.pop("removing", None)) and group_open
         away = list(self.data.get("away") or [])
-        asked = self._leaves_expire("over")
+        asked = [e for e in self._leaves_expire("over") if group_open or e["where"] != "group"]
         if not removing and not away:
             return asked
         return [ev.event(ev.BUTTONS_GONE, group=removing, away=away), *asked]
