@@ -345,19 +345,24 @@ class Play(Prompts, Absence):
             news.append(self._private(seen))
         return news
 
+    def speaks_in_group(self) -> bool:
+        """True when this turn's scout was pressed on the group's turn message: its speaking
+        moment ends with Done there, and the private chat offers no Done."""
+        return bool(self.data.get(GROUP_SCOUT))
+
     def _shown_with_speaking(self, event: dict) -> bool:
         """A scout result of a scout made from the group, with no pause before speaking: told
         in the one message that opens the speaking moment."""
         return (
             event["type"] == kinds.SCOUT_RESULT
-            and bool(self.data.get(GROUP_SCOUT))
+            and self.speaks_in_group()
             and not self.turncoat_pauses()
         )
 
     def _prompt_event(self, seat: int, seen: dict | None) -> Event:
         """Open the prompt of the wait the game is now in on `seat`. After a scout from the
         group it says to speak there (Done is on the turn message), after what they saw."""
-        group = bool(self.data.get(GROUP_SCOUT)) and self.state.phase == SPEAK
+        group = self.speaks_in_group() and self.state.phase == SPEAK
         tag = self._open_prompt(seat, seen if group else None)
         facts = {"group": True, "result": seen} if group else {}
         return ev.event(ev.PROMPT, seat=seat, version=self.public_version, tag=tag, **facts)

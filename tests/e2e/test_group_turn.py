@@ -100,6 +100,10 @@ def test_a_scout_from_the_group_brings_one_private_message_with_the_result_and_n
     ended = table.fake.message(scout.id, speaking.message_id)
     assert ended.text == f"{result}\n{table.t_in(lang, 'closed_end_turn')}"
     assert ended.buttons == []
+    # The next player, scouting privately, speaks with the private Done as ever.
+    nxt = table.state.turn
+    table.scout(nxt, first)
+    assert table.player_at(nxt).labels() == [table.t_for(table.player_at(nxt), "btn_done")]
 
 
 def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_speak(

@@ -9,7 +9,7 @@ from engine.actions import DECAPITATE, PREDICT, SCOUT, SPY_GUESS, SWAP, TIMEOUT
 from handlers.session.table import Table
 from handlers.telegram.ids import Ids, prompt_ref
 from handlers.telegram.messages import Edit
-from handlers.telegram.render.common import Out, card, seat_name, t_
+from handlers.telegram.render.common import Out, seat_name, t_
 from handlers.telegram.render.prompts import scout_result
 from handlers.telegram.texts import colour_name
 
@@ -50,11 +50,6 @@ def declarations(table: Table, proxy: bool | None, guard: bool | None) -> str:
     return decl
 
 
-def _seen(table: Table, result: dict) -> dict:
-    """The placeholders of a scout result's line."""
-    return {"target": seat_name(table, result["target"]), "card": card(table, result["card"])}
-
-
 def closed_prompt(table: Table, ids: Ids, e: dict) -> list[Out]:
     """A `prompt_closed` session event: the prompt edited in place, with no buttons. Should it
     not be known or be gone, a wait that ran out is told in a message of its own (`tell`);
@@ -64,7 +59,7 @@ def closed_prompt(table: Table, ids: Ids, e: dict) -> list[Out]:
     result = e.get("result")  # a scout's, shown where they scouted from
     text = scout_result(speaking, result) if result else closed_text(speaking, e["outcome"])
     if e.get("shows"):  # the speaking moment's message keeps what the scout saw
-        text = t_(speaking, "scout_result", **_seen(speaking, e["shows"])) + "\n" + text
+        text = scout_result(speaking, e["shows"]) + "\n" + text
     msg = ids.closing_prompt(prompt_ref(user, e["tag"]))
     ref = prompt_ref(user, e["tag"]) if e["tag"] is not None else None
     closed = Edit(user, text, None, msg=msg, ref=ref, private=True, protect=True)

@@ -209,7 +209,7 @@ def prompt(
     if seat is None or not table.user_at(seat):
         return []
     if group is None:
-        group = bool(table.data.get("group_scout"))
+        group = table.speaks_in_group()
     if state.phase == TURN:
         text, kb = turn_prompt(table, seat, version)
     elif state.phase == SPEAK:
