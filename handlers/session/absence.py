@@ -87,8 +87,9 @@ class Absence(Board):
         self.data.setdefault("missed", {}).pop(str(seat), None)
         return [ev.event(ev.RETURNED, seat=seat)]
 
-    def _mark_removed(self, seat: int, by: str) -> list[Event]:
-        """Take the seat's player out of the game; the seat stays and keeps its card."""
+    def _mark_removed(self, seat: int, by: str | None, left: str | None = None) -> list[Event]:
+        """Take the seat's player out of the game, removed `by` someone or `left` by /leave
+        (where they confirmed it); the seat stays and keeps its card."""
         if not 1 <= seat <= len(self.data["seats"]) or not self.user_at(seat):
             raise Refused("bad_button")
         if self.is_removed(seat):
@@ -97,13 +98,55 @@ class Absence(Board):
             if seat in self._seats(key):
                 self._seats(key).remove(seat)
         self._seats("removed").append(seat)
-        self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
+        if left is None:
+            self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
         lost = self.data.get("unreachable") or []  # needed no more: never named, nor back
         self.data["unreachable"] = [u for u in lost if u != self.user_at(seat)]
-        news = [ev.event(ev.SEAT_REMOVED, seat=seat, by=by)]
+        asked = self._leave_closed(self.user_at(seat), "removed") if left is None else []
+        gone = ev.event(ev.SEAT_REMOVED, seat=seat, by=by, **({"left": left} if left else {}))
+        news = [*asked, gone]
         if self.user_at(seat) in lost:  # the game's warning names them no more
-            news.append(ev.event(ev.REACH_SHOWN, removed=seat))
+            news.append(ev.event(ev.REACH_SHOWN, removed=seat, left=bool(left)))
         return news
+
+    def ask_leave(self, user: int, where: str) -> list[Event]:
+        """/leave, sent `where` ("group" or "private"): a seated player still playing is asked
+        to confirm (a question asked before is replaced)."""
+        if self.status == LOBBY and self.is_player(user):
+            raise Refused("leave_lobby")
+        seat = self.seat_of(user) if self.status == PLAYING else None
+        if seat is None:
+            raise Refused("leave_none")
+        if self.is_removed(seat):
+            raise Refused("you_were_removed")
+        news = self._leave_closed(user, "again")
+        self.data.setdefault("leaving", {})[str(user)] = where
+        return [*news, ev.event(ev.LEAVE_ASKED, user=user, seat=seat, where=where)]
+
+    def leaving_asked(self, user: int) -> str | None:
+        """Where `user`'s /leave question still open was asked, or None."""
+        return (self.data.get("leaving") or {}).get(str(user))
+
+    def stay(self, user: int) -> list[Event]:
+        """Stay: the /leave question closes, nothing changes."""
+        if self.status != PLAYING or self.leaving_asked(user) is None:
+            raise Refused("too_late")
+        return self._leave_closed(user, "stay")
+
+    def _leave_closed(self, user: int, why: str) -> list[Event]:
+        """Close `user`'s open /leave question, if any, saying `why`."""
+        where = (self.data.get("leaving") or {}).pop(str(user), None)
+        if where is None:
+            return []
+        return [ev.event(ev.LEAVE_CLOSED, user=user, where=where, why=why)]
+
+    def _leaves_expire(self, why: str) -> list[Event]:
+        """Every open /leave question closes: the turn moved on, or the game ended."""
+        return [
+            e
+            for user in list(self.data.get("leaving") or {})
+            for e in self._leave_closed(int(user), why)
+        ]
 
     def remove_from_lobby(self, user: int, by: str) -> list[Event]:
         """The host or an admin takes a joined player out of the lobby."""
@@ -137,13 +180,14 @@ class Absence(Board):
         return [s for s in self.state.humans() if not self.is_removed(s)]
 
     def _leftovers(self, group_open: bool = True) -> list[Event]:
-        """The game starts or ends: the buttons still live of /remove and of I'm back go (the
-        /remove keyboard is only forgotten when the group can no longer be written to)."""
+        """The game starts or ends: the buttons still live of /remove, of I'm back and of /leave
+        questions go (the group's are only forgotten when it can no longer be written to)."""
         removing = bool(self.data.pop("removing", None)) and group_open
         away = list(self.data.get("away") or [])
+        asked = [e for e in self._leaves_expire("over") if group_open or e["where"] != "group"]
         if not removing and not away:
-            return []
-        return [ev.event(ev.BUTTONS_GONE, group=removing, away=away)]
+            return asked
+        return [ev.event(ev.BUTTONS_GONE, group=removing, away=away), *asked]
 
     def _count_skip(self, phase: str) -> bool:
         """A turn passed unplayed; True when a whole round has (the game is then cancelled)."""

@@ -35,6 +35,12 @@ RETURNED = "returned"  # "seat" is back as its turn begins: tell the group
 # "seat" was removed "by" (a name): tell the group (on the /remove keyboard) and its player;
 # an I'm back of theirs loses its button
 SEAT_REMOVED = "seat_removed"
+# ... or its player left it with /leave ("left": where they confirmed, "group" or "private")
+# /leave: "user" (in "seat") is asked to confirm, "where" they sent it ("group" or "private")
+LEAVE_ASKED = "leave_asked"
+# "user"'s /leave question (asked "where") closes: "why" is "stay", "moved" (the turn moved on),
+# "over" (the game ended), "again" (a newer one replaces it) or "removed"
+LEAVE_CLOSED = "leave_closed"
 # a game starts or ends: the /remove keyboard's buttons go (when the "group" can be written
 # to), and the I'm back of each "away" seat
 BUTTONS_GONE = "buttons_gone"

@@ -21,6 +21,7 @@ from handlers.session.settings import WAIT_SETTING
 REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
 REMIND_MIN = 30  # waits shorter than this get no refresh
 SPY_HURRY = 5  # seconds before the Spy's wait ends, a Spy still guessing is hurried
+GROUP_SCOUT = "group_scout"  # this turn's scout was pressed on the group's turn message
 
 
 class Play(Prompts, Absence):
@@ -77,7 +78,7 @@ class Play(Prompts, Absence):
             raise Refused("turn_of", seat=turn)
         if action is None:
             return news + self.list_seats(user, listed, now)
-        return news + self._apply(user, action._replace(seat=turn), now)
+        return news + self._apply(user, action._replace(seat=turn), now, in_group=True)
 
     def act(self, user: int, action: Action, now: float) -> list[Event]:
         """Apply a seated user's decision, unless a deadline passed before it came."""
@@ -86,8 +87,9 @@ class Play(Prompts, Absence):
         self.check_version(version)
         return news + self._apply(user, action, now)
 
-    def _apply(self, user: int, action: Action, now: float) -> list[Event]:
-        """Apply a seated user's decision to the game as it is now (its deadlines caught up)."""
+    def _apply(self, user: int, action: Action, now: float, in_group: bool = False) -> list[Event]:
+        """Apply a seated user's decision to the game as it is now (its deadlines caught up);
+        `in_group`: pressed on the group's turn message (a scout there speaks there too)."""
         seat = self.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
@@ -99,6 +101,8 @@ class Play(Prompts, Absence):
             raise Refused("not_your_turn")
         secret = self.state.phase in (TURNCOAT, SPY_PHASE)
         decided = _decided(action, self.state)
+        if in_group and action.act == SCOUT:
+            decided["group"] = True  # the result goes to a new message: the scout is elsewhere
         try:
             state, events = apply(self.state, action)
         except IllegalAction:
@@ -107,6 +111,8 @@ class Play(Prompts, Absence):
             self.data["skips"] = 0
             self._acted(seat)
         self._set_state(state, secret)
+        if decided.get("group"):
+            self.data[GROUP_SCOUT] = True
         closed = self._close_prompt(seat, decided)  # however the decision came
         return closed + self._deliver(events, now)
 
@@ -210,9 +216,23 @@ class Play(Prompts, Absence):
         news = self.catch_up(now)
         if self.status != PLAYING:
             raise Refused("too_late")
-        news += self._mark_removed(seat, by)
+        return news + self._plays_on(seat, self._mark_removed(seat, by), "removed", now)
+
+    def leave_game(self, user: int, now: float) -> list[Event]:
+        """Leave, on the /leave question: the player's seat plays on as after a removal."""
+        news = self.catch_up(now)
+        where = self.leaving_asked(user) if self.status == PLAYING else None
+        seat = self.seat_of(user)
+        if where is None or seat is None:
+            raise Refused("too_late")
+        self.data["leaving"].pop(str(user))
+        return news + self._plays_on(seat, self._mark_removed(seat, None, where), "left", now)
+
+    def _plays_on(self, seat: int, news: list[Event], act: str, now: float) -> list[Event]:
+        """The seat's player is gone (`act`: "removed" or "left"): the seat is virtual from now
+        on, its prompt closes, and a turn of its passes at once."""
         self._engine_removes(seat)
-        news += self._close_prompt(seat, {"act": "removed"})
+        news += self._close_prompt(seat, {"act": act})
         if not self._present():
             return news + self.cancel(None, why="empty")
         state = self.state
@@ -253,13 +273,18 @@ class Play(Prompts, Absence):
         runs."""
         news: list[Event] = []
         hold = self.hold
+        seen = None  # a scout result told with the speaking moment it opens
         lines: list[dict | list] = []  # the turn message's new lines
         new_phase = False
         queue = list(events)
         while queue:
             event = queue.pop(0)
             if event["to"] != "all":
-                if self.user_at(event["to"]) and not self.is_removed(event["to"]):
+                if not self.user_at(event["to"]) or self.is_removed(event["to"]):
+                    continue
+                if self._shown_with_speaking(event):
+                    seen = event  # one message: what they saw, and where to speak
+                else:
                     news.append(self._private(event))
                 continue
             if hold is not None:
@@ -274,6 +299,8 @@ class Play(Prompts, Absence):
                 queue += passed  # the next turn follows at once
                 continue
             if kind == kinds.TURN_BEGINS:
+                self.data.pop(GROUP_SCOUT, None)
+                news += self._leaves_expire("moved")
                 news += self._close_board(lines)
                 lines = []
                 news += self._returns(event["seat"])
@@ -310,11 +337,35 @@ class Play(Prompts, Absence):
             self._set_deadline(now)
             seat = waiting_for(self.state)
             if seat is not None and self.user_at(seat):
-                tag = self._open_prompt(seat)
-                news.append(ev.event(ev.PROMPT, seat=seat, version=self.public_version, tag=tag))
+                news.append(self._prompt_event(seat, seen))
+                seen = None
         elif hold is not None:
             self.data["deadline"] = hold.until
+        if seen is not None:
+            news.append(self._private(seen))
         return news
+
+    def speaks_in_group(self) -> bool:
+        """True when this turn's scout was pressed on the group's turn message: its speaking
+        moment ends with Done there, and the private chat offers no Done."""
+        return bool(self.data.get(GROUP_SCOUT))
+
+    def _shown_with_speaking(self, event: dict) -> bool:
+        """A scout result of a scout made from the group, with no pause before speaking: told
+        in the one message that opens the speaking moment."""
+        return (
+            event["type"] == kinds.SCOUT_RESULT
+            and self.speaks_in_group()
+            and not self.turncoat_pauses()
+        )
+
+    def _prompt_event(self, seat: int, seen: dict | None) -> Event:
+        """Open the prompt of the wait the game is now in on `seat`. After a scout from the
+        group it says to speak there (Done is on the turn message), after what they saw."""
+        group = self.speaks_in_group() and self.state.phase == SPEAK
+        tag = self._open_prompt(seat, seen if group else None)
+        facts = {"group": True, "result": seen} if group else {}
+        return ev.event(ev.PROMPT, seat=seat, version=self.public_version, tag=tag, **facts)
 
     def turncoat_pauses(self) -> bool:
         """True when every scout is followed by the Turncoat's window: the variant is on and the

@@ -13,16 +13,19 @@ QUIET = (TURNCOAT, SPY_PHASE)  # the secret waits: their player's prompt tells t
 class Prompts(Seats):
     """The open private prompts of a table's game."""
 
-    def _open_prompt(self, seat: int) -> int | None:
+    def _open_prompt(self, seat: int, shows: dict | None = None) -> int | None:
         """Note a prompt sent to `seat`'s player now (for the wait the game is in); its tag,
-        or None for a virtual seat."""
+        or None for a virtual seat. `shows`: the scout result it tells, kept when it closes."""
         user = self.user_at(seat)
         if not user:
             return None
         tag = self.data.get("prompt_tags", 0) + 1
         self.data["prompt_tags"] = tag
         quiet = self.state.phase in QUIET
-        self.data.setdefault("prompts", {})[str(user)] = {"tag": tag, "quiet": quiet}
+        noted = {"tag": tag, "quiet": quiet}
+        if shows is not None:
+            noted["shows"] = shows
+        self.data.setdefault("prompts", {})[str(user)] = noted
         return tag
 
     def open_prompt_of(self, user: int) -> dict | None:
@@ -47,6 +50,7 @@ class Prompts(Seats):
         if open_ is None and not tell:
             return []
         facts = open_ or {"tag": None, "quiet": outcome.get("phase") in QUIET}
+        shows = {"shows": facts["shows"]} if facts.get("shows") else {}
         return [
             ev.event(
                 ev.PROMPT_CLOSED,
@@ -56,6 +60,7 @@ class Prompts(Seats):
                 quiet=facts["quiet"],
                 outcome=outcome,
                 tell=tell,
+                **shows,
             )
         ]
 

@@ -37,6 +37,7 @@ from handlers.telegram.commands import (
 from handlers.telegram.context import CONTEXT_TYPES, Runtime
 from handlers.telegram.group import Wake, chatter, failed, membership, migrated, wake
 from handlers.telegram.guard import guard
+from handlers.telegram.leaving import leave
 from handlers.telegram.records import history_command, nextgame_command
 from handlers.telegram.texts import COMMANDS, EN
 from infra import redact
@@ -89,6 +90,7 @@ def build(
         ("remove", remove),
         ("stats", stats),
         ("extend", extend),
+        ("leave", leave),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     application.add_handler(CallbackQueryHandler(on_press))

@@ -29,6 +29,7 @@ from handlers.telegram.chats import (
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
 from handlers.telegram.ids import Ids
+from handlers.telegram.leaving import press_leaving
 from handlers.telegram.messages import Edit
 from handlers.telegram.outbox import deliver
 from handlers.telegram.presses import (
@@ -350,4 +351,5 @@ PLACES: dict[str, Place] = {
     presses.RECORDS: press_records,
     presses.AWAY: press_back,
     presses.REMOVAL: press_remove,
+    presses.LEAVING: press_leaving,
 }

@@ -26,11 +26,17 @@ LOBBY, BOARD, END, REMOVE = "lobby_msg", "board", "end_msg", "remove_msg"
 EXTEND = "extend_msg"  # the lobby's /extend line, rewritten by each /extend after the first
 REACH = "reach_msg"  # the game's warning naming the players the bot cannot reach privately
 PROMPT, AWAY = "prompt.", "away_msg_"
+LEAVING = "leave_msg_"  # a player's /leave question, by user
 
 
 def prompt_ref(user: int, tag: int | None) -> str:
     """The name a prompt's message id is remembered by."""
     return f"{PROMPT}{user}.{tag}"
+
+
+def leave_ref(user: int) -> str:
+    """The name a player's /leave question is remembered by."""
+    return f"{LEAVING}{user}"
 
 
 def away_ref(seat: int) -> str:
@@ -53,6 +59,7 @@ class Ids:
     away: dict[int, int] = field(default_factory=dict)  # seat -> its I'm back message
     extend: int | None = None
     reach: int | None = None
+    leaving: dict[int, int] = field(default_factory=dict)  # user -> their /leave question
 
     # -- which message a name stands for ------------------------------------------------------
 
@@ -74,6 +81,8 @@ class Ids:
             return self.prompts.get(ref)
         if ref and ref.startswith(AWAY):
             return self.away.get(int(ref[len(AWAY) :]))
+        if ref and ref.startswith(LEAVING):
+            return self.leaving.get(int(ref[len(LEAVING) :]))
         return None
 
     def opening_board(self, tag: int) -> None:
@@ -91,6 +100,10 @@ class Ids:
     def taking_away(self, seat: int) -> int | None:
         """The seat's I'm back message loses its button: its id, if known."""
         return self.away.pop(seat, None)
+
+    def taking_leave(self, user: int) -> int | None:
+        """The user's /leave question is answered or expires: its id, if known."""
+        return self.leaving.pop(user, None)
 
     def taking_remove(self) -> int | None:
         """The /remove keyboard is used up: its id, if known."""
@@ -127,6 +140,10 @@ class Ids:
                     self.prompts[ref] = message_id
             elif ref.startswith(AWAY):
                 self.away[int(ref[len(AWAY) :])] = message_id
+            elif ref.startswith(LEAVING):
+                user = int(ref[len(LEAVING) :])
+                if table.leaving_asked(user) is not None:
+                    self.leaving[user] = message_id
             elif ref == LOBBY:
                 self.lobby = message_id
             elif ref == END:
@@ -151,6 +168,8 @@ class Ids:
             stored["prompts"] = dict(self.prompts)
         if self.away:
             stored["away"] = {str(seat): msg for seat, msg in self.away.items()}
+        if self.leaving:
+            stored["leaving"] = {str(user): msg for user, msg in self.leaving.items()}
         return stored
 
     @classmethod
@@ -171,6 +190,7 @@ class Ids:
             away={int(seat): msg for seat, msg in (stored.get("away") or {}).items()},
             extend=stored.get("extend"),
             reach=stored.get("reach"),  # absent from an item stored before the warning had one
+            leaving={int(user): msg for user, msg in (stored.get("leaving") or {}).items()},
         )
 
     @classmethod

@@ -19,7 +19,8 @@ BOARD = "c"  # the group's turn message
 RECORDS = "h"  # an end's Record and Next game, /history, a next-game confirmation's Cancel
 AWAY = "b"  # an away player's private I'm back
 REMOVAL = "r"  # the /remove keyboard
-WHERE = (LOBBY, PROMPT, BOARD, RECORDS, AWAY, REMOVAL)
+LEAVING = "q"  # the /leave question, in the group or the private chat
+WHERE = (LOBBY, PROMPT, BOARD, RECORDS, AWAY, REMOVAL, LEAVING)
 
 
 # -- the decisions of a game (the seat is the presser's) ------------------------------------------
@@ -229,6 +230,20 @@ class RemoveNobody:
     """/remove: close the keyboard."""
 
 
+@dataclass(frozen=True)
+class LeaveGame:
+    """/leave confirmed: `user`, who asked, leaves the game; the seat plays on."""
+
+    user: int
+
+
+@dataclass(frozen=True)
+class StayInGame:
+    """/leave answered Stay by `user`, who asked."""
+
+    user: int
+
+
 Press = (
     Decision
     | Menu
@@ -247,6 +262,8 @@ Press = (
     | RemoveSeat
     | RemovePlayer
     | RemoveNobody
+    | LeaveGame
+    | StayInGame
 )
 
 
@@ -295,6 +312,10 @@ def _arg(press: Press) -> str:
             return f"s{seat}"
         case RemovePlayer(user):
             return f"u{user}"
+        case LeaveGame(user):
+            return f"go{user}"
+        case StayInGame(user):
+            return f"stay{user}"
     return _PLAIN[type(press)]
 
 
@@ -372,6 +393,10 @@ _PATTERNS: dict[str, list[tuple[re.Pattern[str], object]]] = {
     REMOVAL: [
         (re.compile(f"s{_N}"), lambda m: RemoveSeat(int(m[1]))),
         (re.compile("u([0-9]{1,20})"), lambda m: RemovePlayer(int(m[1]))),
+    ],
+    LEAVING: [
+        (re.compile("go([0-9]{1,20})"), lambda m: LeaveGame(int(m[1]))),
+        (re.compile("stay([0-9]{1,20})"), lambda m: StayInGame(int(m[1]))),
     ],
 }
 

@@ -22,6 +22,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("remove", "Remove a player from the lobby or game (host or admin)"),
         ("stats", "Statistics of this group, or your own (private chat)"),
         ("extend", "Give the lobby 2 more minutes"),
+        ("leave", "Leave the game you play in; your seat plays on"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -37,6 +38,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("remove", "将玩家移出房间或游戏（发起人或管理员）"),
         ("stats", "本群战绩，或你自己的战绩（私聊）"),
         ("extend", "房间延长2分钟"),
+        ("leave", "退出你正在玩的游戏；你的座位继续"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -319,6 +321,10 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "Speak now in the group, then press Done.",
         ZH: "现在请在群里发言，然后点击「结束」。",
     },
+    "prompt_speak_group": {
+        EN: "Speak now in the group, then press Done on the turn message.",
+        ZH: "现在请在群里发言，然后点击群里回合消息上的「结束」。",
+    },
     "btn_done": {EN: "✅ Done", ZH: "✅ 结束"},
     "btn_predict_red": {EN: "👁 Reveal: Red wins", ZH: "👁 翻开人物牌：宣告红方会赢"},
     "btn_predict_blue": {EN: "👁 Reveal: Blue wins", ZH: "👁 翻开人物牌：宣告蓝方会赢"},
@@ -424,7 +430,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "/nextgame — be told privately when the next game opens here\n"
         "/remove — remove a player from the lobby or game (host or admin)\n"
         "/stats — this group's statistics; in my private chat, your own\n"
-        "/extend — give an open lobby 2 more minutes",
+        "/extend — give an open lobby 2 more minutes\n"
+        "/leave — leave the game you play in (here or in my private chat); your seat plays on",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
         "/mycard — （私聊中）查看你的人物牌和情报\n/language — 切换 English / 中文\n"
@@ -432,7 +439,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "/history — 本群最近十局及其对局记录\n/nextgame — 本群开下一局时私聊通知你\n"
         "/remove — 将玩家移出房间或游戏（发起人或管理员）\n"
         "/stats — 本群战绩；私聊中查看你自己的战绩\n"
-        "/extend — 房间延长2分钟",
+        "/extend — 房间延长2分钟\n"
+        "/leave — 退出你正在玩的游戏（群里或私聊中）；你的座位继续",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -573,6 +581,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "back_game": {
         EN: "✅ I can message {name} privately again.",
         ZH: "✅ 我又可以私聊 {name} 了。",
+    },
+    "reach_left": {
+        EN: "🚪 {name} left the game: their seat plays on without them.",
+        ZH: "🚪 {name} 已退出游戏：其座位继续按虚拟玩家进行。",
     },
     "reach_removed": {
         EN: "🚪 {name} was removed from the game: their seat plays on without them.",
@@ -883,6 +895,48 @@ TEXTS.update(
         "closed_removed": {
             EN: "🚪 You were removed from the game.",
             ZH: "🚪 你已被移出本局游戏。",
+        },
+        "closed_left": {EN: "🚪 You left the game.", ZH: "🚪 你已退出本局游戏。"},
+    }
+)
+
+
+# /leave: a seated player leaves a running game themselves, after a confirmation.
+TEXTS.update(
+    {
+        "leave_ask": {
+            EN: "🚪 Leave the game in {group}? Your seat plays on as a virtual seat: its turns "
+            "pass at once, its card is shown at the end, and you cannot come back to this game.",
+            ZH: "🚪 确定退出「{group}」的游戏吗？你的座位将作为虚拟玩家继续：轮到时直接跳过，"
+            "人物牌在结算时公开；本局你无法再回来。",
+        },
+        "btn_leave_game": {EN: "🚪 Leave", ZH: "🚪 退出"},
+        "btn_stay": {EN: "Stay", ZH: "留下"},
+        "left_seat": {
+            EN: "🚪 {name} left the game; seat {seat} plays on as a virtual seat.",
+            ZH: "🚪 {name} 退出了游戏；{seat}号位作为虚拟玩家继续。",
+        },
+        "left_private": {
+            EN: "🚪 You left the game in {group}. Your seat plays on as a virtual seat; every "
+            "card is shown at the end.",
+            ZH: "🚪 你退出了「{group}」的游戏。你的座位作为虚拟玩家继续；所有人物牌在结算时公开。",
+        },
+        "leave_stayed": {EN: "You stay in the game.", ZH: "你留在游戏中。"},
+        "leave_expired": {
+            EN: "⌛ This question has expired: the game moved on. Send /leave again to leave.",
+            ZH: "⌛ 此确认已失效：局势已变化。如仍要退出，请再次发送 /leave。",
+        },
+        "leave_not_yours": {
+            EN: "Only the player who sent /leave can answer this.",
+            ZH: "只有发送 /leave 的玩家可以回答。",
+        },
+        "leave_lobby": {
+            EN: "The game has not begun: press Leave on the lobby message to leave it.",
+            ZH: "游戏还没开始：要退出，请点击房间消息上的「退出」。",
+        },
+        "leave_none": {
+            EN: "You hold no seat in a game in play here.",
+            ZH: "你在这里没有进行中的游戏座位。",
         },
     }
 )

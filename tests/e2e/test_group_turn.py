@@ -55,34 +55,55 @@ def test_the_acting_player_scouts_from_the_groups_turn_message(bot: Bot, lang: s
     line = table.t("scouted_line", name=table.seat_label(first), target=table.seat_label(target))
     assert line in table.board().text
     assert labels_of(table) == [table.t("btn_done"), me]
-    assert scout.labels()[0] == table.t_for(scout, "btn_done")  # the private prompt, as ever
-    table.done(first)
+    assert scout.prompt() is None  # Done is pressed where they are: on the turn message
+    table.done_in_group(first)
     assert table.state.turn != first
 
 
+def speak_in_group(table: Table, lang: str, seen: str | None) -> str:
+    """The one private message of a scout made from the group: what they saw (unless it came
+    before, in a Turncoat's pause), and where to speak and press Done."""
+    invite = table.t_in(lang, "prompt_speak_group")
+    return f"{seen}\n{invite}" if seen else invite
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_scout_result_still_reaches_only_the_scout_privately(
+def test_a_scout_from_the_group_brings_one_private_message_with_the_result_and_no_button(
     lambda_bot: LambdaBot, lang: str
 ) -> None:
     table = Table.of(lambda_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=32)
     first, target = state.first, state.first % 5 + 1
+    scout = table.player_at(first)
+    turn_prompt = scout.prompt()
     before = {p.id: len(p.messages()) for p in table.players}
     table.scout_in_group(first, target)
-    scout = table.player_at(first)
     seen = card_name(lang, state.cards[target - 1])
     result = table.t_in(lang, "scout_result", target=table.seat_label(target), card=seen)
     news = {p.id: p.texts()[before[p.id] :] for p in table.players}
-    # One new message, the invitation to speak; the result shows in the prompt scouted from.
-    assert news[scout.id] == [table.t_in(lang, "prompt_speak")]
-    assert result in scout.texts()[: before[scout.id]]
-    assert scout.prompt().button_labels == [table.t_for(scout, "btn_done")]
+    # One new message: the result and the invitation to speak in the group; nothing to press.
+    assert news[scout.id] == [speak_in_group(table, lang, result)]
+    assert scout.prompt() is None, scout.labels()
+    closed = table.fake.message(scout.id, turn_prompt.message_id)
+    assert closed.buttons == []
+    assert closed.text == table.t_in(lang, "closed_scout", target=table.seat_label(target))
     for player in table.players:
         if player is not scout:
             assert news[player.id] == [], (player, news[player.id])
     line = table.t("scouted_line", name=table.seat_label(first), target=table.seat_label(target))
     assert line in table.board().text
+    assert labels_of(table) == [table.t("btn_done"), table.t("btn_my_card")]
+    speaking = scout.messages()[-1]
+    table.done_in_group(first)
+    # The message keeps what they saw and says how the moment ended.
+    ended = table.fake.message(scout.id, speaking.message_id)
+    assert ended.text == f"{result}\n{table.t_in(lang, 'closed_end_turn')}"
+    assert ended.buttons == []
+    # The next player, scouting privately, speaks with the private Done as ever.
+    nxt = table.state.turn
+    table.scout(nxt, first)
+    assert table.player_at(nxt).labels() == [table.t_for(table.player_at(nxt), "btn_done")]
 
 
 def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_speak(
@@ -113,8 +134,7 @@ def test_done_from_the_group_ends_speaking(bot: Bot, lang: str) -> None:
     table.scout_in_group(first, first % 4 + 1)
     speaker = table.player_at(first)
     spoken = table.board()
-    private_done = speaker.prompt()
-    done_data = private_done.button(table.t_for(speaker, "btn_done")).callback_data
+    assert speaker.prompt() is None  # nothing to press in private: Done is in the group
     table.done_in_group(first)
     assert table.state.turn == first % 4 + 1 and table.state.phase == "turn"
     closed = table.fake.message(table.group, spoken.message_id)
@@ -122,11 +142,8 @@ def test_done_from_the_group_ends_speaking(bot: Bot, lang: str) -> None:
     assert closed.buttons == []
     assert table.board().message_id != spoken.message_id
     assert labels_of(table) == [table.t("btn_scout"), table.t("btn_my_card")]
-    # The private prompt closes with what happened; a client that missed the edit is too late.
-    closed_prompt = table.fake.message(speaker.id, private_done.message_id)
-    assert closed_prompt.buttons == []
-    assert closed_prompt.text == table.t_for(speaker, "closed_end_turn")
-    assert speaker.press_data(done_data, private_done) == table.t_for(speaker, "too_late")
+    assert speaker.prompt() is None
+    assert speaker.texts()[-1].endswith(table.t_for(speaker, "closed_end_turn"))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -214,7 +231,63 @@ def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> No
     assert scout_only == [Table.t_in("en", "btn_scout")]
     assert both == [Table.t_in("en", "btn_scout"), Table.t_in("en", "btn_decapitate")]
     assert Table.t_in("en", "btn_predict_red") in observer_speaks
-    assert speaks == [Table.t_in("en", "btn_done")]
+    assert Table.t_in("en", "btn_done") not in observer_speaks  # Done is on the turn message
+    assert speaks == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_observer_who_scouted_from_the_group_may_predict_from_the_one_private_message(
+    bot: Bot, lang: str
+) -> None:
+    seed, _ = find_seed(5, Variants(observer=True), lambda s: s.cards[s.first - 1] == OBSERVER)
+    table = Table.of(bot, 5, lang=lang)
+    table.open()
+    table.configure(observer=True)
+    state = table.start(seed)
+    first, target = state.first, state.first % 5 + 1
+    scout = table.player_at(first)
+    before = len(scout.messages())
+    table.scout_in_group(first, target)
+    seen = card_name(lang, state.cards[target - 1])
+    result = table.t_in(lang, "scout_result", target=table.seat_label(target), card=seen)
+    assert scout.texts()[before:] == [speak_in_group(table, lang, result)]
+    red, blue = table.t_in(lang, "btn_predict_red"), table.t_in(lang, "btn_predict_blue")
+    assert scout.labels() == [red, blue]
+    speaking = scout.prompt()
+    table.predict(first, "red")
+    assert table.state.prediction is not None and table.state.turn != first
+    closed = table.fake.message(scout.id, speaking.message_id)
+    assert closed.buttons == [] and closed.text.startswith(result + "\n")
+    assert scout.prompt() is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_scout_from_the_group_in_the_turncoats_pause_is_told_twice_once_a_moment(
+    lambda_bot: LambdaBot, lang: str
+) -> None:
+    """The result comes at once, with the pause; the invitation to speak when it is over:
+    each a new message, neither with a button."""
+    table = Table.of(lambda_bot, 7, lang=lang)  # seven seats: the Turncoat pauses every scout
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=10)
+    state = table.start(seed=36)
+    first, target = state.first, state.first % 7 + 1
+    scout = table.player_at(first)
+    before = len(scout.messages())
+    table.scout_in_group(first, target)
+    seen = card_name(lang, state.cards[target - 1])
+    result = table.t_in(lang, "scout_result", target=table.seat_label(target), card=seen)
+    wait = "scout_wait_deleted" if table.data().get("silence") else "scout_wait"
+    assert scout.texts()[before:] == [f"{result}\n{table.t_in(lang, wait, s=10)}"]
+    assert scout.prompt() is None
+    lambda_bot.advance(10)
+    assert table.state.phase == "speak"
+    news = scout.texts()[before + 1 :]
+    assert news[-1] == speak_in_group(table, lang, None), news
+    assert scout.prompt() is None
+    assert labels_of(table) == [table.t("btn_done"), table.t("btn_my_card")]
+    table.done_in_group(first)
+    assert table.state.turn != first and scout.prompt() is None
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

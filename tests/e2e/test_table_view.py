@@ -217,7 +217,7 @@ def test_a_chat_press_made_after_the_table_move_is_too_late(table_bot: Bot) -> N
     table = a_game(table_bot, "en")
     first = table.state.first
     player = table.player_at(first)
-    table.scout_in_group(first, first % 5 + 1)
+    table.scout(first, first % 5 + 1)  # privately: Done is both there and in the group
     board = table.board()
     done = board.button(table.t("btn_done")).callback_data
     prompt = player.prompt()

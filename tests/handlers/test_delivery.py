@@ -155,9 +155,11 @@ def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
     table.scout_in_group(state.first, state.first % 7 + 1)  # the result cannot reach them
     assert table.data()["unreachable"] == [table.host.id]
     table.host.private("/start")  # opens the chat again, inside the window
-    assert table.t("btn_done") not in table.host.labels()
+    speak = table.t("prompt_speak_group")
+    assert speak not in table.host.texts()
     lambda_bot.advance(30)
-    assert table.host.labels() == [table.t("btn_done")]
+    # Scouted from the group, they speak there: the moment is told, its Done is in the group.
+    assert table.host.texts()[-1] == speak and table.host.messages()[-1].buttons == []
 
 
 def test_spy_who_opens_the_chat_in_the_sealed_wait_gets_the_guess(lambda_bot: LambdaBot) -> None:

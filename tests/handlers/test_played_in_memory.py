@@ -71,7 +71,7 @@ def test_the_acting_player_scouts_from_the_turn_message_and_alone_learns_the_car
     scout = table.player_at(first)
     card = card_name("en", state.cards[target - 1])
     seen = table.t("scout_result", target=table.seat_label(target), card=card)
-    assert seen in scout.texts(), scout.texts()
+    assert scout.texts()[-1] == f"{seen}\n{table.t('prompt_speak_group')}", scout.texts()
     line = table.t("scouted_line", name=table.seat_label(first), target=table.seat_label(target))
     assert line in table.board().text
     assert table.state.phase == "speak" and table.state.turn == first

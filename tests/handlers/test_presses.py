@@ -69,6 +69,8 @@ EVERY_PRESS = [
     (REMOVAL, presses.RemoveSeat(3)),
     (REMOVAL, presses.RemovePlayer(123456789)),
     (REMOVAL, presses.RemoveNobody()),
+    (presses.LEAVING, presses.LeaveGame(123456789)),
+    (presses.LEAVING, presses.StayInGame(9_999_999_999)),
 ]
 
 
@@ -117,6 +119,7 @@ def test_the_longest_buttons_the_bot_makes_fit_in_64_bytes() -> None:
         Decapitate(12, False, True),
         SpyGuess(12, 12),
         presses.PlayAgain(),
+        presses.StayInGame(9_999_999_999),  # a user id as long as Telegram's grow
     ]
     for press in longest:
         data = presses.encode(Button(PROMPT, SUPERGROUP, 999_999, 99_999, press))

@@ -83,6 +83,15 @@ def cancel(bot: Bot) -> tuple[Table, Callable[[], dict]]:
     return table, lambda: table.fake.send_text(table.host.user, table.group, "/cancel")
 
 
+def leave(bot: Bot) -> tuple[Table, Callable[[], dict]]:
+    """The player whose turn it is confirms /leave, asked privately: their turn passes."""
+    table = _dealt(bot)
+    player = table.player_at(table.state.turn)
+    player.private("/leave")
+    asked = player.messages()[-1]
+    return table, lambda: _press(table, player, table.t("btn_leave_game"), asked)
+
+
 def language(bot: Bot) -> tuple[Table, Callable[[], dict]]:
     table = Table.of(bot, 4)
     table.open()
@@ -99,6 +108,7 @@ SCENES: dict[str, Callable[[Bot], tuple[Table, Callable[[], dict]]]] = {
     "decapitate": decapitate,
     "cancel": cancel,
     "language": language,
+    "leave": leave,
 }
 
 SENT = ("sendMessage", "editMessageText", "deleteMessage")

@@ -49,6 +49,7 @@ class Seen:
     early_secret_moves: int = 0  # a Turncoat or Spy deciding before the wait ends
     passed_at_once: int = 0  # an away or removed seat's turn passing with no wait
     removals: int = 0
+    leaves: int = 0  # of the removals, players who left with /leave
     removed_in_a_window: int = 0  # removed while a Turncoat's or Spy's wait runs
     steps: int = 0
     ends: dict = field(default_factory=dict)
@@ -192,6 +193,19 @@ class Pair:
         self.same(outs_a, outs_b, f"removing seat {seat}")
         self.seen.removals += 1
 
+    def leave(self, seat: int) -> None:
+        """The seat's player sends /leave in the group and confirms it, in both games, now."""
+        self.seen.removed_in_a_window += bool(self.a.data.get("hold"))
+        user = self.a.user_at(seat)
+        for what, step in (
+            ("asks to leave", lambda t: t.ask_leave(user, "group")),
+            ("leaves", lambda t: t.leave_game(user, self.now)),
+        ):
+            outs_a, outs_b = show(self.a, step(self.a)), show(self.b, step(self.b))
+            self.same(outs_a, outs_b, f"seat {seat} {what}")
+        self.seen.removals += 1
+        self.seen.leaves += 1
+
     def both(self, action: Action, what: str) -> None:
         user = self.a.user_at(action.seat)
         outs_a = show(self.a, self.a.act(user, action, self.now))
@@ -279,7 +293,7 @@ def public_move(pair: Pair, rng: random.Random, absent: int = 0) -> None:
 
 def play_twice(seed: int, seen: Seen, monkeypatch, absent: bool = False) -> None:
     """One pair of games; `absent`: one human never plays (so is marked away) and, at a random
-    moment, another is removed."""
+    moment, another is removed (in every other pair, leaves with /leave)."""
     rng = random.Random(seed)
     deal_a, deal_b, lobby = twin_deals(rng)
     silence = rng.random() < 0.5
@@ -294,7 +308,9 @@ def play_twice(seed: int, seen: Seen, monkeypatch, absent: bool = False) -> None
     for step in range(400):
         if a.status != PLAYING:
             break
-        if step == remove_at and removed:
+        if step == remove_at and removed and seed % 2:
+            pair.leave(removed)
+        elif step == remove_at and removed:
             pair.remove(removed)
         elif a.data.get("hold"):
             if secret_moves(pair, rng):
@@ -325,12 +341,14 @@ def test_an_away_or_removed_seats_turns_pass_alike_whatever_its_card(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A seat whose player never plays is marked away and its turns then pass at once; another
-    is removed at a random moment (in a secret window, too). The group sees the same on both
-    deals: the passing, the windows that still run their time, the cancellation."""
+    is removed (or leaves with /leave) at a random moment (in a secret window, too). The group
+    sees the same on both deals: the passing, the windows that still run their time, the
+    cancellation."""
     seen = Seen()
     for seed in range(1000, 1060):
         play_twice(seed, seen, monkeypatch, absent=True)
     assert seen.passed_at_once >= 40, seen
     assert seen.removals >= 40, seen
+    assert seen.leaves >= 20, seen
     assert seen.removed_in_a_window >= 5, seen
     assert seen.x_only_in_one >= 10, seen

@@ -6,9 +6,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from handlers.session.table import LOBBY, Table
-from handlers.telegram.ids import Ids, away_ref
-from handlers.telegram.messages import DropButtons, Edit
-from handlers.telegram.presses import AWAY, REMOVAL, ImBack, RemoveNobody, RemovePlayer, RemoveSeat
+from handlers.telegram.ids import Ids, away_ref, leave_ref
+from handlers.telegram.messages import DropButtons, Edit, Send
+from handlers.telegram.presses import (
+    AWAY,
+    LEAVING,
+    REMOVAL,
+    ImBack,
+    LeaveGame,
+    RemoveNobody,
+    RemovePlayer,
+    RemoveSeat,
+    StayInGame,
+)
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
@@ -63,13 +73,72 @@ def _group_edit(table: Table, msg: int | None, text: str) -> Out:
 
 def seat_removed(table: Table, ids: Ids, e: dict) -> list[Out]:
     """The group (on the /remove keyboard, if known) and the removed player are told; a live
-    I'm back button goes."""
+    I'm back button goes. A player who left with /leave: see `seat_left`."""
+    if e.get("left"):
+        return seat_left(table, ids, e)
     seat, by = e["seat"], shown_name(e["by"])
     user = table.user_at(seat)
     text = t_(table, "removed_seat", name=seat_name(table, seat), by=by)
     mine = table.speaking_to(user)
     told = t_(mine, "removed_private", by=by, group=group_title(mine))
     outs = [_group_edit(table, ids.taking_remove(), text), send_private(user, told)]
+    away = ids.taking_away(seat)
+    if away:
+        outs.append(DropButtons(user, away))
+    return outs
+
+
+def _asked_in(table: Table, user: int, where: str) -> int:
+    """The chat a /leave question sits in: the group's, or the player's own."""
+    return table.chat if where == "group" else user
+
+
+def leave_asked(table: Table, ids: Ids, e: dict) -> list[Out]:
+    """The /leave question, where it was sent, in the asker's language: Leave or Stay."""
+    user = e["user"]
+    mine = table.speaking_to(user)
+    kb = [
+        [
+            button(t_(mine, "btn_leave_game"), LEAVING, mine, 0, LeaveGame(user)),
+            button(t_(mine, "btn_stay"), LEAVING, mine, 0, StayInGame(user)),
+        ]
+    ]
+    text = t_(mine, "leave_ask", group=group_title(mine))
+    private = e["where"] != "group"
+    out = Send(_asked_in(table, user, e["where"]), text, kb, private=private, protect=private)
+    return [replace(out, remember=leave_ref(user))]
+
+
+_LEAVE_CLOSED = {"stay": "leave_stayed", "moved": "leave_expired", "over": "closed_over"}
+
+
+def leave_closed(table: Table, ids: Ids, e: dict) -> list[Out]:
+    """A /leave question closes: it says why, in the asker's language (replaced by a newer one,
+    or its player removed, it only loses its buttons)."""
+    user, why = e["user"], e["why"]
+    chat, msg = _asked_in(table, user, e["where"]), ids.taking_leave(user)
+    if why not in _LEAVE_CLOSED:
+        return [DropButtons(chat, msg)] if msg else []
+    text = t_(table.speaking_to(user), _LEAVE_CLOSED[why])
+    private = e["where"] != "group"
+    return [Edit(chat, text, None, msg=msg, ref=leave_ref(user), private=private, close=True)]
+
+
+def seat_left(table: Table, ids: Ids, e: dict) -> list[Out]:
+    """A player left with /leave: the group is told (on the question, when it was asked
+    there), and so are they, on it when it was private; a live I'm back button goes."""
+    seat = e["seat"]
+    user = table.user_at(seat)
+    name = shown_name(table.name_of(seat))
+    told = t_(table, "left_seat", name=name, seat=seat)
+    asked = ids.taking_leave(user)
+    if e["left"] == "group":
+        outs: list[Out] = [Edit(table.chat, told, None, msg=asked)]
+    else:
+        mine = table.speaking_to(user)
+        text = t_(mine, "left_private", group=group_title(mine))
+        own = Edit(user, text, None, msg=asked, private=True)
+        outs = [own, send_group(table, told, None)]
     away = ids.taking_away(seat)
     if away:
         outs.append(DropButtons(user, away))

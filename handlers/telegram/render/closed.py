@@ -58,6 +58,8 @@ def closed_prompt(table: Table, ids: Ids, e: dict) -> list[Out]:
     speaking = table.speaking_to(user)
     result = e.get("result")  # a scout's, shown where they scouted from
     text = scout_result(speaking, result) if result else closed_text(speaking, e["outcome"])
+    if e.get("shows"):  # the speaking moment's message keeps what the scout saw
+        text = scout_result(speaking, e["shows"]) + "\n" + text
     msg = ids.closing_prompt(prompt_ref(user, e["tag"]))
     ref = prompt_ref(user, e["tag"]) if e["tag"] is not None else None
     closed = Edit(user, text, None, msg=msg, ref=ref, private=True, protect=True)

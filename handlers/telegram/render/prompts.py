@@ -175,11 +175,14 @@ def turn_prompt(table: Table, seat: int, version: int | None = None) -> tuple[st
     return t_(table, "prompt_turn_first", group=title), [row]
 
 
-def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[str, Keyboard]:
-    """The private 'speak now' message: Done, and for the Observer the predictions."""
+def speak_prompt(
+    table: Table, seat: int, version: int | None = None, group: bool = False
+) -> tuple[str, Keyboard]:
+    """The private 'speak now' message: Done, and for the Observer the predictions. After a
+    scout from the group (`group`) Done is on the turn message, and only predictions are here."""
     table = table.speaking_to(table.user_at(seat))
     state = table.state
-    kb = [[game_button(table, "btn_done", Done(), version)]]
+    kb = [] if group else [[game_button(table, "btn_done", Done(), version)]]
     if state.cards[seat - 1] == OBSERVER and state.prediction is None:
         kb.append(
             [
@@ -187,20 +190,32 @@ def speak_prompt(table: Table, seat: int, version: int | None = None) -> tuple[s
                 game_button(table, "btn_predict_blue", Predict("blue"), version),
             ]
         )
-    return t_(table, "prompt_speak"), kb
+    return t_(table, "prompt_speak_group" if group else "prompt_speak"), kb or None
 
 
-def prompt(table: Table, version: int | None = None, tag: int | None = None) -> list[Out]:
+def prompt(
+    table: Table,
+    version: int | None = None,
+    tag: int | None = None,
+    group: bool | None = None,
+    result: dict | None = None,
+) -> list[Out]:
     """The private prompt for whoever the game now waits on (turn or speaking moment); `tag`
-    names the prompt it opens (by default, the player's open one)."""
+    names the prompt it opens (by default, the player's open one). A speaking moment after a
+    scout from the group (`group`, by default as the table says) says to speak there, after
+    the scout's `result` when it comes with it."""
     state = table.state
     seat = waiting_for(state)
     if seat is None or not table.user_at(seat):
         return []
+    if group is None:
+        group = table.speaks_in_group()
     if state.phase == TURN:
         text, kb = turn_prompt(table, seat, version)
     elif state.phase == SPEAK:
-        text, kb = speak_prompt(table, seat, version)
+        text, kb = speak_prompt(table, seat, version, group)
+        if result is not None:
+            text = scout_result(table.speaking_to(table.user_at(seat)), result) + "\n" + text
     else:
         return []
     return [remembered(table, send_private(table.user_at(seat), text, kb), tag)]

@@ -107,11 +107,13 @@ def back(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
     return [send_group(table, text, None), send_private(user, joined_text)]
 
 
-def warning(table: Table, ids: Ids, bot: str, removed: int | None = None) -> list[Out]:
+def warning(
+    table: Table, ids: Ids, bot: str, removed: int | None = None, left: bool = False
+) -> list[Out]:
     """The game's one warning, as it reads now: each player the bot cannot reach mentioned
     once (their phone rings), told to open the chat and press Start, or Restart when they
     blocked the bot, with the button that opens it; then who is back, and the seat `removed`
-    from the game, if one was. Once nobody is left to reach, it says who is back, with no
+    from the game (or whose player `left` it), if one was. Once nobody is left to reach, it says who is back, with no
     button (nothing at all to say: it stays as it is)."""
     lost, shut = table.out_of_touch(), set(table.blocked())
     lines = []
@@ -127,7 +129,8 @@ def warning(table: Table, ids: Ids, bot: str, removed: int | None = None) -> lis
     if back_again:
         lines.append(t_(table, "back_game", name=joined(table, back_again)))
     if removed is not None and ids.reach is not None:  # no warning to mend: nothing to say
-        lines.append(t_(table, "reach_removed", name=seat_name(table, removed)))
+        key = "reach_left" if left else "reach_removed"
+        lines.append(t_(table, key, name=seat_name(table, removed)))
     if not lines:
         return []
     kb = [[[t_(table, "btn_open_chat"), start_url(bot)]]] if lost else None

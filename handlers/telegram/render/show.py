@@ -79,7 +79,9 @@ _SHOWN: dict[str, Shown] = {
     ev.EXTENDED: lambda table, ids, e: [extended(table, ids, e)],
     ev.SEATING: lambda table, ids, e: [seating(table, ids, e["silence"])],
     ev.PRIVATE: lambda table, ids, e: private_event(table, e["event"], e["version"], e.get("tag")),
-    ev.PROMPT: lambda table, ids, e: prompt(table, e["version"], e.get("tag")),
+    ev.PROMPT: lambda table, ids, e: prompt(
+        table, e["version"], e.get("tag"), bool(e.get("group")), e.get("result")
+    ),
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
     ev.BOARD_SHOWN: _board_shown,
@@ -91,6 +93,8 @@ _SHOWN: dict[str, Shown] = {
     ev.COMING_BACK: absence.coming_back,
     ev.RETURNED: lambda table, ids, e: absence.returned(table, e),
     ev.SEAT_REMOVED: absence.seat_removed,
+    ev.LEAVE_ASKED: absence.leave_asked,
+    ev.LEAVE_CLOSED: absence.leave_closed,
     ev.LOBBY_REMOVED: absence.lobby_removed,
     ev.BUTTONS_GONE: absence.buttons_gone,
 }
@@ -107,11 +111,14 @@ def show(table: Table, ids: Ids, events: list[dict], bot: str) -> list[Out]:
 def results_in_place(events: list[dict]) -> list[dict]:
     """A scout's result shown in the prompt they scouted from, as it closes (a prompt that is
     gone is posted anew with it): the moment brings the scout's chat one new message, the
-    invitation to speak, and the result stays where they chose."""
+    invitation to speak, and the result stays where they chose. A scout made from the group is
+    told in a new message: they are there, not in the prompt."""
     closing = {
         e["seat"]: i
         for i, e in enumerate(events)
-        if e["type"] == ev.PROMPT_CLOSED and e["outcome"].get("act") == SCOUT
+        if e["type"] == ev.PROMPT_CLOSED
+        and e["outcome"].get("act") == SCOUT
+        and not e["outcome"].get("group")
     }
     shown: list[dict | None] = list(events)
     for i, e in enumerate(events):
@@ -132,5 +139,5 @@ def _shown(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
     if e["type"] == ev.BACK:
         return back(table, ids, e, bot)
     if e["type"] == ev.REACH_SHOWN:
-        return warning(table, ids, bot, e.get("removed"))
+        return warning(table, ids, bot, e.get("removed"), e.get("left", False))
     return _SHOWN[e["type"]](table, ids, e)
