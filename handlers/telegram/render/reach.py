@@ -113,8 +113,8 @@ def warning(
     """The game's one warning, as it reads now: each player the bot cannot reach mentioned
     once (their phone rings), told to open the chat and press Start, or Restart when they
     blocked the bot, with the button that opens it; then who is back, and the seat `removed`
-    from the game (or whose player `left` it), if one was. Once nobody is left to reach, it says who is back, with no
-    button (nothing at all to say: it stays as it is)."""
+    from the game (or whose player `left` it), if one was. Once nobody is left to reach, it
+    says who is back, with no button (nothing at all to say: it stays as it is)."""
     lost, shut = table.out_of_touch(), set(table.blocked())
     lines = []
     for key, users in (
