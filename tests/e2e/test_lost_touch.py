@@ -169,3 +169,18 @@ def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: 
     assert edited.text == table.t("reach_removed", name=table.seat_label(seat))
     assert mentioned(edited) == [] and edited.buttons == []
     assert warnings(table) == []  # nothing posted again
+
+
+def test_a_player_out_of_reach_who_leaves_leaves_the_warning(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.start(seed=3)
+    guest = table.players[1]
+    seat = lose_at_their_turn(table, guest)
+    (warning,) = warnings(table)
+    guest.say("/leave")  # in the group: the bot still cannot message them privately
+    asked = table.group_messages()[-1]
+    guest.press(table.t_for(guest, "btn_leave_game"), asked)
+    edited = table.fake.message(table.group, warning.message_id)
+    assert edited.text == table.t("reach_left", name=table.seat_label(seat))
+    assert mentioned(edited) == [] and edited.buttons == []
