@@ -23,6 +23,15 @@ class Absence(Board):
         """True when the host or an admin removed the seat's player."""
         return seat in self.data.get("removed", [])
 
+    def has_left(self, seat: int) -> bool:
+        """True when the seat's player left the game themselves (/leave): removed, by their own
+        choice."""
+        return seat in self.data.get("left", [])
+
+    def gone(self, seat: int) -> Refused:
+        """The refusal for a seat's player no longer playing: they left, or were removed."""
+        return Refused("you_left" if self.has_left(seat) else "you_were_removed")
+
     def was_removed(self, user: int) -> bool:
         """True when `user` was removed from the game (their buttons are refused)."""
         seat = self.seat_of(user)
@@ -72,7 +81,7 @@ class Absence(Board):
         if self.status != PLAYING or seat is None:
             raise Refused("mycard_none")
         if self.is_removed(seat):
-            raise Refused("you_were_removed")
+            raise self.gone(seat)
         if not self.is_away(seat) or seat in self._seats("back"):
             return []
         self._seats("back").append(seat)
@@ -98,6 +107,8 @@ class Absence(Board):
             if seat in self._seats(key):
                 self._seats(key).remove(seat)
         self._seats("removed").append(seat)
+        if left is not None:
+            self._seats("left").append(seat)
         if left is None:
             self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
         lost = self.data.get("unreachable") or []  # needed no more: never named, nor back
@@ -118,7 +129,7 @@ class Absence(Board):
         if seat is None:
             raise Refused("leave_none")
         if self.is_removed(seat):
-            raise Refused("you_were_removed")
+            raise self.gone(seat)
         news = self._leave_closed(user, "again")
         self.data.setdefault("leaving", {})[str(user)] = where
         return [*news, ev.event(ev.LEAVE_ASKED, user=user, seat=seat, where=where)]

@@ -94,7 +94,7 @@ class Play(Prompts, Absence):
         if seat is None:
             raise Refused("not_a_player")
         if self.is_removed(seat):
-            raise Refused("you_were_removed")
+            raise self.gone(seat)
         if action.seat != seat and action.act != TIMEOUT:
             raise Refused("bad_button")
         if waiting_for(self.state) != seat or self._held_from(seat):

@@ -122,7 +122,8 @@ def timeline(table: Table, events: list[Event]) -> list[str]:
         if event["type"] == "turn":
             line = t_(table, "turn_line", name=seat_name(table, event["seat"]))
         elif event["type"] == SEAT_REMOVED:
-            line = t_(table, "replay_removed", name=seat_name(table, event["seat"]))
+            key = "replay_left" if table.has_left(event["seat"]) else "replay_removed"
+            line = t_(table, key, name=seat_name(table, event["seat"]))
         else:
             line = public_line(table, event)
         if line:

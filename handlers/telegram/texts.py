@@ -391,6 +391,11 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "👁 The Observer {name} never predicted and loses.",
         ZH: "👁 观察员 {name} 始终未预测，失败。",
     },
+    "neutral_left": {
+        EN: "🚪 {name} (left) held the {card}: the card of a seat its player left has no "
+        "effect, so it neither wins nor loses.",
+        ZH: "🚪 {name}（已退出）持有{card}：玩家已退出的座位，其人物牌不起作用，既不获胜也不失败。",
+    },
     "neutral_removed": {
         EN: "🚪 {name} (removed) held the {card}: a removed seat's card has no effect, so it "
         "neither wins nor loses.",
@@ -815,6 +820,11 @@ TEXTS.update(
         },
         "away_tag": {EN: " (away)", ZH: "（暂离）"},
         "removed_tag": {EN: " (removed)", ZH: "（已移出）"},
+        "left_tag": {EN: " (left)", ZH: "（已退出）"},
+        "passed_left_line": {
+            EN: "⏭ {name} left the game; the turn passes.",
+            ZH: "⏭ {name} 已退出游戏，跳过回合。",
+        },
         "remove_pick": {
             EN: "🚪 Remove whom from the game? (host or admin) The seat stays: its turns pass "
             "at once, and its card is shown at the end with everyone's.",
@@ -856,6 +866,10 @@ TEXTS.update(
         "you_were_removed": {
             EN: "You were removed from this game.",
             ZH: "你已被移出这局游戏。",
+        },
+        "you_left": {
+            EN: "You left this game.",
+            ZH: "你已退出这局游戏。",
         },
         "cancelled_empty": {
             EN: "🛑 Nobody is left to play, so the game was cancelled.",
@@ -1038,6 +1052,10 @@ TEXTS.update(
         "replay_removed": {
             EN: "🚪 {name} was removed from the game; the seat plays on as a virtual one.",
             ZH: "🚪 {name} 被移出了游戏，该座位此后按虚拟玩家处理。",
+        },
+        "replay_left": {
+            EN: "🚪 {name} left the game; the seat plays on as a virtual one.",
+            ZH: "🚪 {name} 退出了游戏，该座位此后按虚拟玩家处理。",
         },
     }
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
-from handlers.playtest.games import after, scout_the_next
+from handlers.playtest.games import after, end_now, remove, scout_the_next
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
 
@@ -94,7 +94,7 @@ def test_the_player_whose_turn_it_is_leaves_from_the_private_chat_and_the_turn_m
     assert live(leaver, table) == []
     # Asked again, they are told they left.
     leaver.private("/leave")
-    assert leaver.last_text() == table.t_for(leaver, "you_were_removed")
+    assert leaver.last_text() == table.t_for(leaver, "you_left")
 
 
 def test_stay_keeps_the_seat_and_closes_the_question(local_bot: LocalBot) -> None:
@@ -164,3 +164,26 @@ def test_the_last_player_left_leaving_cancels_the_game(bot: Bot) -> None:
         player.press(table.t_for(player, "btn_leave_game"), player.messages()[-1])
     assert table.data()["status"] != "playing"
     assert all(not m.buttons for p in table.players for m in p.messages())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_end_and_status_tell_a_player_who_left_from_one_removed(
+    local_bot: LocalBot, lang: str
+) -> None:
+    table = Table.of(local_bot, 6, lang=lang)
+    table.open()
+    state = table.start(seed=33)
+    leaver = table.player_at(after(table, state.first))
+    seat = table.seat_of(leaver)
+    leaver.say("/leave")
+    leaver.press(table.t_for(leaver, "btn_leave_game"), table.group_messages()[-1])
+    removed = after(table, seat)
+    remove(table, table.host, removed)
+    table.host.say("/status")
+    status = table.group_texts()[-1]
+    name = isolate(table.state.names[seat - 1])
+    assert f"{table.t('seat_label', seat=seat, name=name)}{table.t('left_tag')}" in status
+    ending = end_now(table).text
+    assert table.t("replay_left", name=table.seat_label(seat)) in ending
+    assert table.t("replay_removed", name=table.seat_label(removed)) in ending
+    assert table.t("replay_removed", name=table.seat_label(seat)) not in ending

@@ -94,7 +94,8 @@ def neutral_lines(table: Table, r: dict) -> list[str]:
     obs = r.get("observer")
     if obs and obs.get("removed"):
         name = seat_name(table, obs["seat"])
-        lines.append(t_(table, "neutral_removed", name=name, card=t_(table, "role_observer")))
+        key = "neutral_left" if table.has_left(obs["seat"]) else "neutral_removed"
+        lines.append(t_(table, key, name=name, card=t_(table, "role_observer")))
     elif obs:
         name = seat_name(table, obs["seat"])
         key = (
@@ -108,7 +109,8 @@ def neutral_lines(table: Table, r: dict) -> list[str]:
     spy = r.get("spy")
     if spy and spy.get("removed"):
         name = seat_name(table, spy["seat"])
-        lines.append(t_(table, "neutral_removed", name=name, card=t_(table, "role_spy")))
+        key = "neutral_left" if table.has_left(spy["seat"]) else "neutral_removed"
+        lines.append(t_(table, key, name=name, card=t_(table, "role_spy")))
     elif spy:
         name = seat_name(table, spy["seat"])
         if spy["guess"] is None:
@@ -178,7 +180,9 @@ def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:
 def winner_name(table: Table, seat: int) -> str:
     """A winning seat's name, marked when its player was removed (the seat played on)."""
     name = seat_name(table, seat)
-    return f"{name}{t_(table, 'removed_tag')}" if table.is_removed(seat) else name
+    if not table.is_removed(seat):
+        return name
+    return f"{name}{t_(table, 'left_tag' if table.has_left(seat) else 'removed_tag')}"
 
 
 def winners(table: Table, r: dict) -> str:
@@ -205,9 +209,12 @@ def timeline(table: Table, state: GameState | None = None, last: int | None = 15
         kind = event["type"]
         if kind == kinds.SEAT_REMOVED:  # told as a removal; its turns pass from then on
             removed.add(event["seat"])
-            lines.append(t_(table, "replay_removed", name=seat_name(table, event["seat"])))
+            key = "replay_left" if table.has_left(event["seat"]) else "replay_removed"
+            lines.append(t_(table, key, name=seat_name(table, event["seat"])))
         elif kind == kinds.TIMED_OUT and event["seat"] in removed and event["phase"] == TURN:
-            lines.append(t_(table, "passed_removed_line", name=seat_name(table, event["seat"])))
+            left = table.has_left(event["seat"])
+            key = "passed_left_line" if left else "passed_removed_line"
+            lines.append(t_(table, key, name=seat_name(table, event["seat"])))
         elif kind in TIMELINE_KINDS:
             line = public_line(table, event)
             if line:

@@ -49,7 +49,7 @@ def game_status(table: Table, now: float) -> str:
     for seat in range(1, state.seats + 1):
         tag = t_(table, "virtual_tag") if state.virtual[seat - 1] else ""
         if table.is_removed(seat) or table.is_away(seat):
-            tag = t_(table, "removed_tag" if table.is_removed(seat) else "away_tag")
+            tag = t_(table, _tag(table, seat))
         lines.append(f"{seat_name(table, seat)}{tag}")
     lines.append(t_(table, "in_play", list=variants_list(table, table.settings)))
     lines.append(t_(table, f"status_{now_doing(table)}", name=seat_name(table, state.turn)))
@@ -73,3 +73,10 @@ def now_doing(table: Table) -> str:
     if table.state.decapitation is not None:
         return "sealed"
     return "scouted"
+
+
+def _tag(table: Table, seat: int) -> str:
+    """The key of the mark after a seat whose player is not playing: left, removed or away."""
+    if table.has_left(seat):
+        return "left_tag"
+    return "removed_tag" if table.is_removed(seat) else "away_tag"
