@@ -1,11 +1,12 @@
 """How many messages an 8-player game costs each chat: the group's and every player's.
 
-Run: `python bench/messages.py [--seed 8] [--lang en]`. A seeded 8-player game is played through
-the bot on the fake Bot API (in memory): /newgame and seven Joins, two /extends and a
-/cancel the bot refuses (not the host), Start, then turns taken in
-seat order (odd turns scout from the group's turn message, even ones from the private menu;
-the fourth turn runs out), then a decapitation. It prints, per chat, the new messages, edits,
-deletions and popups with text (a new message is what makes a phone ring). Asserts nothing.
+Run: `python bench/messages.py [--seed 8] [--lang en] [--lost]`. A seeded 8-player game is
+played through the bot on the fake Bot API (in memory): /newgame and seven Joins, two /extends
+and a /cancel the bot refuses (not the host), Start, then turns taken in seat order (odd turns
+scout from the group's turn message, even ones from the private menu; the fourth turn runs
+out), then a decapitation. With `--lost`, the fourth turn's player has blocked the bot since
+the deal, so their turn's prompt fails. It prints, per chat, the new messages, edits, deletions
+and popups with text (a new message is what makes a phone ring). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ KINDS = {
 COLUMNS = ("new", "edits", "deletions", "popups")
 
 
-def play(table: Table, seed: int) -> None:
+def play(table: Table, seed: int, lost: bool = False) -> None:
     """The game: a lobby of eight (two /extends, a refused /cancel), seven turns (a mix of
     group and private scouts, one left to run out), then a decapitation."""
     table.open()
@@ -41,6 +42,8 @@ def play(table: Table, seed: int) -> None:
     table.players[3].say("/cancel")  # refused: only the host or an admin may
     state = table.start(seed=seed)
     seat = state.first
+    if lost:  # the player of the fourth turn blocks the bot: their prompt cannot reach them
+        table.fake.block(table.player_at((seat + 2) % PLAYERS + 1).user)
     for turn in range(1, 8):
         if turn == 4:
             table.bot.advance(TURN)
@@ -75,10 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=8, help="the deal (default 8)")
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
+    parser.add_argument("--lost", action="store_true", help="the fourth turn's player blocks")
     args = parser.parse_args(argv)
     with running("memory") as bot:
         table = Table.of(bot, PLAYERS, lang=args.lang)
-        play(table, args.seed)
+        play(table, args.seed, args.lost)
         by_chat = counts(table)
     print(f"{'chat':14}" + "".join(f"{c:>10}" for c in COLUMNS))
     total: Counter[str] = Counter()
