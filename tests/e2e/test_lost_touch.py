@@ -25,6 +25,18 @@ def lose_at_their_turn(table: Table, player: Player) -> int:
     return seat
 
 
+def warned(bot: Bot, lang: str = "en") -> tuple[Table, Player, int, FakeMessage]:
+    """Four players; the second blocks the bot after the deal and is warned of at their turn:
+    the table, the player, their seat and the one warning."""
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    table.start(seed=3)
+    guest = table.players[1]
+    seat = lose_at_their_turn(table, guest)
+    (warning,) = warnings(table)
+    return table, guest, seat, warning
+
+
 def warnings(table: Table) -> list[FakeMessage]:
     """The group messages that tell of players the bot cannot reach."""
     return [m for m in table.group_messages() if (m.text or "").startswith("⚠️")]
@@ -51,13 +63,7 @@ def blocked_line(table: Table, *seats: int) -> str:
 def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_turn_cut(
     bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
-    table.open()
-    table.start(seed=3)
-    guest = table.players[1]
-    seat = lose_at_their_turn(table, guest)
-
-    (warning,) = warnings(table)
+    table, guest, seat, warning = warned(bot, lang)
     assert warning.text == blocked_line(table, seat)
     assert mentioned(warning) == [guest.id]  # once, as a mention
     (button,) = warning.buttons[0]
@@ -157,12 +163,7 @@ def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> 
 
 @LANGS
 def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
-    table.open()
-    table.start(seed=3)
-    guest = table.players[1]
-    seat = lose_at_their_turn(table, guest)
-    (warning,) = warnings(table)
+    table, _, seat, warning = warned(bot, lang)
     remove(table, table.host, seat)
     # The warning no longer asks them to open the chat: it says they were removed.
     edited = table.fake.message(table.group, warning.message_id)
@@ -172,12 +173,7 @@ def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: 
 
 
 def test_a_player_out_of_reach_who_leaves_leaves_the_warning(bot: Bot) -> None:
-    table = Table.of(bot, 4)
-    table.open()
-    table.start(seed=3)
-    guest = table.players[1]
-    seat = lose_at_their_turn(table, guest)
-    (warning,) = warnings(table)
+    table, guest, seat, warning = warned(bot)
     guest.say("/leave")  # in the group: the bot still cannot message them privately
     asked = table.group_messages()[-1]
     guest.press(table.t_for(guest, "btn_leave_game"), asked)
