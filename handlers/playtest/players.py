@@ -10,8 +10,8 @@ from engine import GameState
 from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
-from handlers.storage.host import Loaded
-from handlers.telegram.ids import Ids, ids_of
+from handlers.telegram.ids import Ids
+from handlers.telegram.item import Read, ids_of
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import language_for, t
 
@@ -202,9 +202,9 @@ class Table:
 
     # -- the store -----------------------------------------------------------------------------
 
-    def stored(self) -> Loaded:
+    def stored(self) -> Read:
         """The group's item as stored, in its parts."""
-        return Loaded(self.chat, self.bot.item(self.chat))
+        return Read(self.chat, self.bot.item(self.chat))
 
     def data(self) -> dict:
         """The group's table as the session keeps it (the session's part of the item)."""

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
     from handlers.session.table import Table
     from handlers.storage.envelope import Posted
-    from handlers.storage.host import Loaded
 
 FORM = 2  # the stored form written; an item stored before had the ids among the session's data
 
@@ -199,9 +198,3 @@ class Ids:
             away=away,
             extend=data.get(EXTEND),
         )
-
-
-def ids_of(loaded: Loaded) -> Ids:
-    """The Telegram side's part of a group's item as read, with the ids delivered since taken
-    in."""
-    return Ids.from_stored(loaded.telegram).folded(loaded.posted, loaded.table)

@@ -1,0 +1,118 @@
+"""A group's item as the Telegram side reads and saves it: storage hands over the session's part
+and its own, as stored; the table is built from the session's part here, once a read, and its
+message ids from its own; a change goes back to storage as plain data, each part in its owner's
+stored form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import cached_property
+from typing import Any
+
+from handlers.session.table import ENDED, Table
+from handlers.storage.host import Change, Host, Loaded, Owned, Saved
+from handlers.telegram.ids import Ids
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The item's owned parts as the Telegram side takes them: the table (None: no game here)
+    with its game and its next wake as read, and the Telegram side's stored part with the ids
+    delivered since."""
+
+    table: Table | None
+    game: int | None
+    wake: float | None
+    owned: Owned
+
+
+class Read(Loaded):
+    """A group's item as read once for an update, with the table built from its session part
+    once (the table a step changes) and the Telegram side's message ids."""
+
+    @cached_property
+    def opened(self) -> Opened:
+        """The owned parts, taken from storage in one hand and opened."""
+        owned = self.owned()
+        table = Table.from_stored(owned.session) if owned.session is not None else None
+        if table is None:
+            return Opened(None, None, None, owned)
+        return Opened(table, table.game, table.next_wake(), owned)
+
+    @property
+    def table(self) -> Table | None:
+        """The table the session's part holds, for the session to change (its own copy: the
+        item stays as read)."""
+        return self.opened.table
+
+    def fresh_table(self) -> Table | None:
+        """The table as stored, apart from the one a step may have changed."""
+        session = self.owned().session
+        return Table.from_stored(session) if session is not None else None
+
+    def applied(self, update_id: int | None) -> bool:
+        """True when `update_id` changed the table already (its redelivery changes nothing)."""
+        return update_id is not None and update_id in self.opened.owned.applied
+
+    def ids(self) -> Ids:
+        """The Telegram side's part as read, with the ids delivered since taken in (a new copy
+        each time: a step changes its own)."""
+        owned = self.opened.owned
+        return Ids.from_stored(owned.telegram).folded(owned.posted, self.table)
+
+    @classmethod
+    def of(cls, loaded: Loaded) -> Read:
+        """`loaded`, read by the Telegram side."""
+        if isinstance(loaded, Read):
+            return loaded
+        return cls(loaded.chat, loaded.item, loaded.records)
+
+
+def ids_of(loaded: Loaded) -> Ids:
+    """The Telegram side's part of a group's item as read, with the ids delivered since taken
+    in."""
+    return Read.of(loaded).ids()
+
+
+@dataclass
+class Kept(Saved):
+    """A change as saved, with the table it leaves (the session's, as the Telegram side holds
+    it) and its game."""
+
+    table: Table | None = None
+    game: int | None = None
+
+    @classmethod
+    def of(cls, saved: Saved, table: Table | None, game: int | None) -> Kept:
+        """`saved`, with its table and game."""
+        kept = {f.name: getattr(saved, f.name) for f in fields(Saved)}
+        return cls(**kept, table=table, game=game)
+
+
+def save(
+    host: Host,
+    loaded: Read,
+    table: Table | None,
+    telegram: dict[str, Any] | None,
+    outs: list[dict[str, Any]],
+    update_id: int | None,
+) -> Kept:
+    """Save a change over the item as read: the table a step left (None: nothing to save), the
+    Telegram side's part and the messages owed, in their stored forms. Storage is handed the
+    table's stored part and what its keeping needs: its next wake (and the one as read: an
+    unchanged wake is set already) and whether its game is over (its item then lasts a day)."""
+    read = loaded.opened
+    if table is None:
+        saved = host.save(loaded, Change(None, telegram, outs), update_id)
+        # a claim wrote the item again: its table as stored, not as a step may have left it
+        kept = loaded.fresh_table() if saved.item is not None else read.table
+        return Kept.of(saved, kept, read.game)
+    session, wake, status, game = table.to_stored(), table.next_wake(), table.status, table.game
+    change = Change(session, telegram, outs, table.ending, wake, read.wake, status in ENDED)
+    return Kept.of(host.save(loaded, change, update_id), table, game)
+
+
+def answer_again(host: Host, loaded: Read, update_id: int) -> Kept:
+    """A redelivered update answered from the item as read (see `Host.answer_again`)."""
+    read = loaded.opened
+    return Kept.of(host.answer_again(loaded, update_id, read.wake), read.table, read.game)
