@@ -269,12 +269,16 @@ class Host:
             SESSION: new,
             TELEGRAM: change.telegram,
         }
+        keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
+        outs = outs_of(taken) + list(change.outs)
+        expires = expiry(self.clock, FINISHED_TTL if change.over else LIVE_TTL)
+        key = game_key(loaded.chat)
         deadline = change.wake
         timer = None
         if deadline is not None and deadline != change.woke:  # an unchanged one is set already
             timer = self._arm(loaded.chat, deadline, update_id is not None)
-        expires = expiry(self.clock, FINISHED_TTL if change.over else LIVE_TTL)
-        saved = Item(game_key(loaded.chat), version, data, expires)
+        # the item to write, and as it stands once written
+        saved, done = Item(key, version, data, expires), Item(key, version + 1, data, expires)
         try:
             self._save(saved, change.ending)
         except Conflict:
@@ -291,9 +295,6 @@ class Host:
         if timer is not None and timer.exception() is not None:
             # Tried once more; lost again, the update fails and its redelivery sets it.
             self.wake(loaded.chat, deadline)
-        keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
-        outs = outs_of(taken) + list(change.outs)
-        done = Item(saved.key, version + 1, data, saved.expires_at)
         return Saved(loaded.chat, outs, keys=keys, item=done)
 
     def _arm(self, chat: int, when: float, redelivered: bool) -> Future | None:

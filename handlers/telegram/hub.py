@@ -80,7 +80,7 @@ def read_all(context: BotContext, chats: Collection[int]) -> list[Read]:
 
 async def handle(
     context: BotContext,
-    loaded: Loaded,
+    loaded: Loaded | Read,
     step: Step,
     update_id: int | None = None,
     answer: PressAnswer | None = None,
@@ -205,7 +205,7 @@ async def settle_board(
     not written, its batch is owed and goes out again: the message is left as it is.)"""
     latest = Read.of(context.runtime.host.latest(table.chat))
     current = latest.table
-    if current is None or any(batch.key in keys for batch in latest.owed()):
+    if current is None or any(batch.key in keys for batch in latest.loaded.owed()):
         return
     posted = ids_of(latest).board
     if current.game == table.game and current.status == PLAYING and posted == message_id:

@@ -26,14 +26,27 @@ class Opened:
     owned: Owned
 
 
-class Read(Loaded):
-    """A group's item as read once for an update, with the table built from its session part
-    once (the table a step changes) and the Telegram side's message ids."""
+class Read:
+    """A group's item as read once for an update (`loaded`, storage's), with the table built
+    from its session part once (the table a step changes) and the Telegram side's message
+    ids."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        self.chat = loaded.chat  # the group's chat id, an upgrade followed
+        self.item = loaded.item
+        self.records = loaded.records  # the small records read in the same call
+
+    def data_of(self, key: str) -> dict[str, Any] | None:
+        """The data of a small record read with the item (one of `Host.load`'s `also`), or
+        None when it is absent; KeyError when it was not read."""
+        item = self.records[key]
+        return item.data if item is not None else None
 
     @cached_property
     def opened(self) -> Opened:
         """The owned parts, taken from storage in one hand and opened."""
-        owned = self.owned()
+        owned = self.loaded.owned()
         table = Table.from_stored(owned.session) if owned.session is not None else None
         if table is None:
             return Opened(None, None, None, owned)
@@ -47,7 +60,7 @@ class Read(Loaded):
 
     def fresh_table(self) -> Table | None:
         """The table as stored, apart from the one a step may have changed."""
-        session = self.owned().session
+        session = self.loaded.owned().session
         return Table.from_stored(session) if session is not None else None
 
     def applied(self, update_id: int | None) -> bool:
@@ -57,15 +70,13 @@ class Read(Loaded):
     def ids(self) -> Ids:
         """The Telegram side's part as read, with the ids delivered since taken in (a new copy
         each time: a step changes its own)."""
-        owned = self.opened.owned
-        return Ids.from_stored(owned.telegram).folded(owned.posted, self.table)
+        read = self.opened
+        return Ids.from_stored(read.owned.telegram).folded(read.owned.posted, read.table)
 
     @classmethod
-    def of(cls, loaded: Loaded) -> Read:
+    def of(cls, loaded: Loaded | Read) -> Read:
         """`loaded`, read by the Telegram side."""
-        if isinstance(loaded, Read):
-            return loaded
-        return cls(loaded.chat, loaded.item, loaded.records)
+        return loaded if isinstance(loaded, Read) else cls(loaded)
 
 
 def ids_of(loaded: Loaded) -> Ids:
@@ -103,16 +114,17 @@ def save(
     unchanged wake is set already) and whether its game is over (its item then lasts a day)."""
     read = loaded.opened
     if table is None:
-        saved = host.save(loaded, Change(None, telegram, outs), update_id)
+        saved = host.save(loaded.loaded, Change(None, telegram, outs), update_id)
         # a claim wrote the item again: its table as stored, not as a step may have left it
         kept = loaded.fresh_table() if saved.item is not None else read.table
         return Kept.of(saved, kept, read.game)
     session, wake, status, game = table.to_stored(), table.next_wake(), table.status, table.game
     change = Change(session, telegram, outs, table.ending, wake, read.wake, status in ENDED)
-    return Kept.of(host.save(loaded, change, update_id), table, game)
+    return Kept.of(host.save(loaded.loaded, change, update_id), table, game)
 
 
 def answer_again(host: Host, loaded: Read, update_id: int) -> Kept:
     """A redelivered update answered from the item as read (see `Host.answer_again`)."""
     read = loaded.opened
-    return Kept.of(host.answer_again(loaded, update_id, read.wake), read.table, read.game)
+    saved = host.answer_again(loaded.loaded, update_id, read.wake)
+    return Kept.of(saved, read.table, read.game)
