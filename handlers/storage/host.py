@@ -15,19 +15,17 @@ the change owes.
 
 from __future__ import annotations
 
-import copy
 import logging
 import random
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from handlers.storage import history, records
-from handlers.storage.envelope import APPLIED_KEPT, Envelope, Posted, rewrapped
+from handlers.storage.envelope import APPLIED_KEPT, Envelope, rewrapped
 from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
@@ -60,7 +58,6 @@ __all__ = [
     "Envelope",
     "Host",
     "Loaded",
-    "Owned",
     "Saved",
     "game_key",
     "pointed_chats",
@@ -91,44 +88,27 @@ def parts_of(data: dict[str, Any]) -> tuple[Envelope, dict | None, dict | None]:
 
 
 @dataclass(frozen=True)
-class Owned:
-    """What a group's item holds for its owners above storage, as read (copies, never read
-    here): the session's part, the Telegram side's, the ids of messages delivered since the
-    last change (for the Telegram side to take in) and the updates applied already."""
-
-    session: dict[str, Any] | None = None
-    telegram: dict[str, Any] | None = None
-    posted: Mapping[str, Posted] = field(default_factory=dict)
-    applied: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
 class Loaded:
-    """A group's item as read once for an update: storage's envelope, the session's part and
-    the Telegram side's part, with the small records read in the same call."""
+    """A group's item as read once for an update, in its three parts: storage's envelope, the
+    session's part and the Telegram side's (as stored, never read here: an owner changes its
+    own copy), with the small records read in the same call."""
 
     chat: int  # the group's chat id, an upgrade followed
     item: Item | None
     records: dict[str, Item | None] = field(default_factory=dict)
+    envelope: Envelope = field(init=False)  # the updates applied, owed, ids delivered since
+    session: dict[str, Any] | None = field(init=False)
+    telegram: dict[str, Any] | None = field(init=False)
 
-    @cached_property
-    def parts(self) -> tuple[Envelope, dict | None, dict | None]:
-        """The envelope, the session's part and the Telegram side's, as stored."""
-        return parts_of(self.item.data) if self.item is not None else (Envelope(), None, None)
+    def __post_init__(self) -> None:
+        parts = parts_of(self.item.data) if self.item is not None else (Envelope(), None, None)
+        for name, part in zip(("envelope", "session", "telegram"), parts, strict=True):
+            object.__setattr__(self, name, part)
 
     @property
-    def envelope(self) -> Envelope:
-        """Storage's part: the updates applied, the messages owed, the ids delivered since."""
-        return self.parts[0]
-
-    def owned(self) -> Owned:
-        """The parts of the item its owners above read, in one hand: the session's and the
-        Telegram side's (their own copies: the item stays as read), the ids delivered since,
-        and the updates applied."""
-        envelope, session, telegram = self.parts
-        return Owned(
-            copy.deepcopy(session), copy.deepcopy(telegram), envelope.posted, envelope.applied
-        )
+    def parts(self) -> tuple[Envelope, dict | None, dict | None]:
+        """The envelope, the session's part and the Telegram side's, as stored."""
+        return self.envelope, self.session, self.telegram
 
     def data_of(self, key: str) -> dict[str, Any] | None:
         """The data of a small record read with the item (one of `Host.load`'s `also`), or
@@ -234,9 +214,10 @@ class Host:
         self, chat: int, item: Item | None, records: dict[str, Item | None] | None = None
     ) -> Loaded:
         """The group's item as read, or, for a group that became a supergroup, its new one."""
-        moved = Envelope.from_stored(item.data).moved_to if item else None
+        loaded = Loaded(chat, item, records or {})
+        moved = loaded.envelope.moved_to
         if moved is None:
-            return Loaded(chat, item, records or {})
+            return loaded
         return Loaded(moved, self.store.load(game_key(moved)), records or {})
 
     def latest(self, chat: int) -> Loaded:

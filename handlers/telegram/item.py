@@ -5,25 +5,23 @@ stored form."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
 from handlers.session.table import ENDED, Table
-from handlers.storage.host import Change, Host, Loaded, Owned, Saved
+from handlers.storage.host import Change, Host, Loaded, Saved
 from handlers.telegram.ids import Ids
 
 
 @dataclass(frozen=True)
 class Opened:
-    """The item's owned parts as the Telegram side takes them: the table (None: no game here)
-    with its game and its next wake as read, and the Telegram side's stored part with the ids
-    delivered since."""
+    """The table a read holds (None: no game here), with its game and its next wake as read."""
 
     table: Table | None
-    game: int | None
-    wake: float | None
-    owned: Owned
+    game: int | None = None
+    wake: float | None = None
 
 
 class Read:
@@ -45,33 +43,29 @@ class Read:
 
     @cached_property
     def opened(self) -> Opened:
-        """The owned parts, taken from storage in one hand and opened."""
-        owned = self.loaded.owned()
-        table = Table.from_stored(owned.session) if owned.session is not None else None
-        if table is None:
-            return Opened(None, None, None, owned)
-        return Opened(table, table.game, table.next_wake(), owned)
+        """The table built from the session's part (its own copy: the item stays as read)."""
+        table = self.fresh_table()
+        return Opened(table, table.game, table.next_wake()) if table is not None else Opened(None)
 
     @property
     def table(self) -> Table | None:
-        """The table the session's part holds, for the session to change (its own copy: the
-        item stays as read)."""
+        """The table the session's part holds, for the session to change (built once)."""
         return self.opened.table
 
     def fresh_table(self) -> Table | None:
-        """The table as stored, apart from the one a step may have changed."""
-        session = self.loaded.owned().session
-        return Table.from_stored(session) if session is not None else None
+        """The table as stored, apart from any a step may have changed."""
+        session = self.loaded.session
+        return Table.from_stored(copy.deepcopy(session)) if session is not None else None
 
     def applied(self, update_id: int | None) -> bool:
         """True when `update_id` changed the table already (its redelivery changes nothing)."""
-        return update_id is not None and update_id in self.opened.owned.applied
+        return update_id is not None and update_id in self.loaded.envelope.applied
 
     def ids(self) -> Ids:
         """The Telegram side's part as read, with the ids delivered since taken in (a new copy
         each time: a step changes its own)."""
-        read = self.opened
-        return Ids.from_stored(read.owned.telegram).folded(read.owned.posted, read.table)
+        posted = self.loaded.envelope.posted
+        return Ids.from_stored(self.loaded.telegram).folded(posted, self.table)
 
     @classmethod
     def of(cls, loaded: Loaded | Read) -> Read:

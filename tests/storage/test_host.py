@@ -25,7 +25,7 @@ def lobby(session: dict | None) -> dict:
 def saying(host: Host, update_id: int | None, out: dict | None) -> Saved:
     """A change to the group's table that owes `out` (None: a change that saves nothing)."""
     loaded = host.load(CHAT)
-    session = loaded.owned().session
+    session = loaded.session
     if loaded.applied(update_id):
         return host.answer_again(loaded, update_id, session and session.get("deadline"))
     part = lobby(session) if out is not None else None
@@ -59,7 +59,7 @@ def test_a_save_over_an_item_changed_since_it_was_read_is_a_conflict(host: Host)
     loaded = host.load(CHAT)
     saying(host, 2, AGAIN)  # another run saves first
     with pytest.raises(Conflict):
-        host.save(loaded, Change(loaded.owned().session, None, [HELLO]), 3)
+        host.save(loaded, Change(loaded.session, None, [HELLO]), 3)
     assert host.load(CHAT).item.data["applied"] == [1, 2]
 
 
@@ -160,20 +160,19 @@ def test_put_newer_takes_the_version_the_change_saved(host: Host) -> None:
     assert host.get(key) == {"lang": "zh", "made_from": [50.0, 2]}
 
 
-def test_the_parts_handed_over_are_their_owners_own_copies(host: Host) -> None:
+def test_an_item_is_read_in_its_three_parts_each_as_its_owner_stored_it(host: Host) -> None:
     saying(host, 1, HELLO)
     loaded = host.load(CHAT)
-    owned = loaded.owned()
-    owned.session["status"] = "over"  # the session changes its table in place
-    assert loaded.item.data["session"]["status"] == "lobby"  # the item stays as read
-    assert loaded.owned().session["status"] == "lobby"
+    data = loaded.item.data
+    assert (loaded.session, loaded.telegram) == (data["session"], data["telegram"])
+    assert loaded.envelope.applied == (1,) and [b.key for b in loaded.owed()] == ["u1"]
 
 
 def test_small_records_are_read_in_the_same_call(host: Host, store) -> None:
     saying(host, 1, HELLO)
     store.save(Item(prefs_key(CHAT), 0, {"lang": "zh"}))
     loaded = host.load(CHAT, [prefs_key(CHAT)])
-    assert isinstance(loaded, Loaded) and loaded.owned().session is not None
+    assert isinstance(loaded, Loaded) and loaded.session is not None
     assert loaded.records[prefs_key(CHAT)].data == {"lang": "zh"}
 
 
@@ -186,7 +185,7 @@ def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
     assert host.store.load(game_key(CHAT)).data["moved_to"] == new
     moved = host.load(CHAT)
     assert moved.chat == new
-    host.save(moved, Change(moved.owned().session, None, [HELLO]), 3)
+    host.save(moved, Change(moved.session, None, [HELLO]), 3)
     assert host.load(CHAT).item.data["applied"] == [1, 3]
 
 
@@ -253,7 +252,7 @@ def test_a_change_whose_save_has_no_answer_sets_a_timer_at_its_lease_end(
 
 def counting_down(loaded: Loaded) -> Change:
     """A change to a lobby with a deadline (so it sets a timer), owing HELLO."""
-    part = {**lobby(loaded.owned().session), "deadline": START + 60}
+    part = {**lobby(loaded.session), "deadline": START + 60}
     return Change(part, None, [HELLO], wake=START + 60)
 
 
@@ -275,7 +274,7 @@ def test_an_updates_timer_goes_out_while_its_save_is_under_way(store, clock) -> 
     loaded = host.load(CHAT)
     host.save(loaded, counting_down(loaded), 1)
     assert seen == [True]
-    assert host.load(CHAT).owned().session["deadline"] == START + 60
+    assert host.load(CHAT).session["deadline"] == START + 60
 
 
 def test_a_redelivery_sets_the_timer_again_after_a_run_that_lost_it(store, clock) -> None:
