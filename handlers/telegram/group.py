@@ -133,7 +133,7 @@ def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: 
     if wake_at is not None and update.names(wake_at):
         host.wake(update.chat, wake_at)
         return
-    when = host.next_due(loaded.loaded, loaded.opened.wake)
+    when = host.next_due(loaded.loaded, loaded.wake)
     if when is not None and when > now and (update.due is None or update.names(when)):
         host.wake(update.chat, when)
 

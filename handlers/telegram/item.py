@@ -15,19 +15,10 @@ from handlers.storage.host import Change, Host, Loaded, Saved
 from handlers.telegram.ids import Ids
 
 
-@dataclass(frozen=True)
-class Opened:
-    """The table a read holds (None: no game here), with its game and its next wake as read."""
-
-    table: Table | None
-    game: int | None = None
-    wake: float | None = None
-
-
 class Read:
     """A group's item as read once for an update (`loaded`, storage's), with the table built
-    from its session part once (the table a step changes) and the Telegram side's message
-    ids."""
+    from its session part (the table a step changes: its own copy, the item stays as read),
+    the table's game and its next wake as read, and the Telegram side's message ids."""
 
     def __init__(self, loaded: Loaded) -> None:
         self.loaded = loaded
@@ -35,22 +26,32 @@ class Read:
         self.item = loaded.item
         self.records = loaded.records  # the small records read in the same call
 
+    @cached_property
+    def _opened(self) -> tuple[Table | None, int | None, float | None]:
+        """The table built from the session's part, with its game and next wake as read."""
+        table = self.fresh_table()
+        return (table, table.game, table.next_wake()) if table is not None else (None, None, None)
+
+    @cached_property
+    def table(self) -> Table | None:
+        """The table the session's part holds, for the session to change (built once)."""
+        return self._opened[0]
+
+    @property
+    def game(self) -> int | None:
+        """The table's game (None: no table here)."""
+        return self._opened[1]
+
+    @property
+    def wake(self) -> float | None:
+        """When the table as read next needs waking (whatever a step made of it since)."""
+        return self._opened[2]
+
     def data_of(self, key: str) -> dict[str, Any] | None:
         """The data of a small record read with the item (one of `Host.load`'s `also`), or
         None when it is absent; KeyError when it was not read."""
         item = self.records[key]
         return item.data if item is not None else None
-
-    @cached_property
-    def opened(self) -> Opened:
-        """The table built from the session's part (its own copy: the item stays as read)."""
-        table = self.fresh_table()
-        return Opened(table, table.game, table.next_wake()) if table is not None else Opened(None)
-
-    @property
-    def table(self) -> Table | None:
-        """The table the session's part holds, for the session to change (built once)."""
-        return self.opened.table
 
     def fresh_table(self) -> Table | None:
         """The table as stored, apart from any a step may have changed."""
@@ -106,19 +107,18 @@ def save(
     Telegram side's part and the messages owed, in their stored forms. Storage is handed the
     table's stored part and what its keeping needs: its next wake (and the one as read: an
     unchanged wake is set already) and whether its game is over (its item then lasts a day)."""
-    read = loaded.opened
     if table is None:
         saved = host.save(loaded.loaded, Change(None, telegram, outs), update_id)
         # a claim wrote the item again: its table as stored, not as a step may have left it
-        kept = loaded.fresh_table() if saved.item is not None else read.table
-        return Kept.of(saved, kept, read.game)
+        kept = loaded.fresh_table() if saved.item is not None else loaded.table
+        return Kept.of(saved, kept, loaded.game)
+    woke = loaded.wake
     session, wake, status, game = table.to_stored(), table.next_wake(), table.status, table.game
-    change = Change(session, telegram, outs, table.ending, wake, read.wake, status in ENDED)
+    change = Change(session, telegram, outs, table.ending, wake, woke, status in ENDED)
     return Kept.of(host.save(loaded.loaded, change, update_id), table, game)
 
 
 def answer_again(host: Host, loaded: Read, update_id: int) -> Kept:
     """A redelivered update answered from the item as read (see `Host.answer_again`)."""
-    read = loaded.opened
-    saved = host.answer_again(loaded.loaded, update_id, read.wake)
-    return Kept.of(saved, read.table, read.game)
+    saved = host.answer_again(loaded.loaded, update_id, loaded.wake)
+    return Kept.of(saved, loaded.table, loaded.game)
