@@ -167,9 +167,9 @@ async def follow_up(
     if table is None:
         return
     lobby = [out for out in outs if isinstance(out, Edit) and out.ref == "lobby_msg"]
-    if lobby and table.status == LOBBY and not latest:
+    if lobby and not latest and table.status == LOBBY:
         await settle_lobby(context, table, lobby[-1])
-    if "board" in delivery.ids and table.status == PLAYING and not latest:
+    if "board" in delivery.ids and not latest and table.status == PLAYING:
         await settle_board(context, table, delivery.ids["board"], saved.keys)
     if delivery.unreachable and table.status in (LOBBY, PLAYING):
         await note_unreachable(context, table, delivery.unreachable, delivery.blocked)

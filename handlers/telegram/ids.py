@@ -106,15 +106,19 @@ class Ids:
 
     # -- ids delivered since ----------------------------------------------------------------
 
-    def folded(self, posted: Mapping[str, Posted], table: Table | None) -> Ids:
+    def folded(
+        self, posted: Mapping[str, Posted], table: Table | None, game: int | None = None
+    ) -> Ids:
         """These ids with those of messages delivered since the last change taken in (`posted`,
-        by the name each is remembered by): only the table's game's; a turn message's only while
-        it is the current one, a prompt's only while the table has that prompt open."""
+        by the name each is remembered by): only the table's game's (`game`, when the caller
+        has it at hand); a turn message's only while it is the current one, a prompt's only
+        while the table has that prompt open."""
         if table is None:
             return self
+        game = table.game if game is None else game
         for ref, delivered in posted.items():
             message_id, tag = delivered.msg, delivered.board_tag
-            if delivered.game != table.game:
+            if delivered.game != game:
                 continue
             if ref == BOARD:
                 if tag is not None and tag == self.board_tag:

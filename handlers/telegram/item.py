@@ -66,7 +66,7 @@ class Read:
         """The Telegram side's part as read, with the ids delivered since taken in (a new copy
         each time: a step changes its own)."""
         posted = self.loaded.envelope.posted
-        return Ids.from_stored(self.loaded.telegram).folded(posted, self.table)
+        return Ids.from_stored(self.loaded.telegram).folded(posted, self.table, self.game)
 
     @classmethod
     def of(cls, loaded: Loaded | Read) -> Read:
