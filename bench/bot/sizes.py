@@ -13,7 +13,8 @@ from engine import apply, waiting_for
 from engine.policies import InformedPolicy
 from engine.state import SPEAK, TURN
 from handlers.session.table import Table as GameTable
-from handlers.storage.host import Change, Host
+from handlers.storage.host import Host
+from handlers.telegram.item import Read, save
 from infra.store import Conflict, Item, decode_data, encode_data, pack_data, size_of
 
 
@@ -93,18 +94,17 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
 
     def change(changer: Callable, update: bool = True) -> None:
         uid = next(update_ids) if update else None
-        loaded = host.load(chat)
+        loaded = Read.of(host.load(chat))
         table, outs = changer(loaded.table)
-        ending = table.ending if table is not None else None
-        saved = host.save(loaded, Change(table, None, outs, ending), uid)
-        if saved.table is None:
+        saved = save(host, loaded, table, None, outs, uid)
+        if saved.game is None:
             return
         ids, tag = {}, None
         for out in saved.outs:
             if out.get("remember"):
                 ids[out["remember"]] = next(message_ids)
                 tag = out.get("tag", tag)
-        host.acknowledge(chat, saved.table.game, saved.item, ids, tag, saved.keys)
+        host.acknowledge(chat, saved.game, saved.item, ids, tag, saved.keys)
 
     change(lambda _: GameTable.open_lobby(chat, 1, users[0], names[0], "en", {}, now[0], "Club"))
     for user, name in zip(users[1:], names[1:], strict=True):
@@ -117,13 +117,13 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
     change(lambda t: (t, t.start(now[0], seed, True)))
     rng = random.Random(seed)
     policy = InformedPolicy(rng)
-    table = host.load(chat).table
+    table = Read.of(host.load(chat)).table
     seats = table.data["seats"]
     from engine.events import deal_events
 
     policy.observe(deal_events(table.state))
     for _ in range(cap):
-        table = host.load(chat).table
+        table = Read.of(host.load(chat)).table
         if table.status != "playing":
             break
         state = table.state

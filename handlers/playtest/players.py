@@ -11,7 +11,8 @@ from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
 from handlers.storage.host import Loaded
-from handlers.telegram.ids import Ids, ids_of
+from handlers.telegram.ids import Ids
+from handlers.telegram.item import Read, ids_of
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import language_for, t
 
@@ -202,9 +203,9 @@ class Table:
 
     # -- the store -----------------------------------------------------------------------------
 
-    def stored(self) -> Loaded:
+    def stored(self) -> Read:
         """The group's item as stored, in its parts."""
-        return Loaded(self.chat, self.bot.item(self.chat))
+        return Read(Loaded(self.chat, self.bot.item(self.chat)))
 
     def data(self) -> dict:
         """The group's table as the session keeps it (the session's part of the item)."""
@@ -214,7 +215,7 @@ class Table:
 
     def envelope(self) -> dict:
         """Storage's part of the group's item: the updates applied, the messages owed."""
-        return self.stored().envelope.to_stored()
+        return self.stored().loaded.envelope.to_stored()
 
     def ids(self) -> Ids:
         """The ids of the group's messages the bot edits (the Telegram side's part)."""

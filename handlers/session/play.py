@@ -8,7 +8,6 @@ from engine.actions import REMOVE, SCOUT, SWAP, TIMEOUT
 from engine.cards import SPY, deals_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate
-from engine.views import events_for
 from handlers.session import ending
 from handlers.session import events as ev
 from handlers.session.absence import Absence
@@ -399,15 +398,11 @@ class Play(Prompts, Absence):
         self.data["status"] = OVER_STATUS
         self.data["deadline"] = None
         self.hold = None
-        finished = ev.event(ev.FINISHED, resolved=resolved, **self._length(now))
         self.ending = ending.finished(self, resolved["winner"], now)
+        figures = self.ending.figures  # how long it lasted, counted once for all who tell it
+        length = {"seconds": figures["seconds"], "turns": figures["turns"]}
+        finished = ev.event(ev.FINISHED, resolved=resolved, **length)
         return [finished, *self._close_prompts({"act": "over"}), *self._leftovers()]
-
-    def _length(self, now: float) -> dict:
-        """How long the game has lasted: whole seconds since the deal, and its turns so far."""
-        seconds = max(0, round(now - self.data.get("start", now)))
-        turns = sum(1 for e in events_for(self.state, None) if e["type"] == kinds.TURN_BEGINS)
-        return {"seconds": seconds, "turns": turns}
 
     def cancel(self, by: str | None, why: str | None = None) -> list[Event]:
         """End the game or lobby now; `by` is who cancelled (None: nobody played, or, `why`

@@ -40,6 +40,7 @@ def finished_game(table: Seats, now: float) -> Figures:
     }
     players: dict[str, Figures] = {}
     removed = set(table.data.get("removed") or [])  # they did not finish it: not theirs
+    colours = [color(card) for card in state.cards]  # each seat's, read once
     for seat in (seat for seat in state.humans() if seat not in removed):
         card = state.cards[seat - 1]
         roles = [
@@ -54,9 +55,9 @@ def finished_game(table: Seats, now: float) -> Figures:
         ]
         players[str(table.user_at(seat))] = {
             "name": table.name_of(seat),
-            "colour": color(card),
+            "colour": colours[seat - 1],
             "roles": roles,
-            "won": color(card) == winner or seat in won_alone,
+            "won": colours[seat - 1] == winner or seat in won_alone,
             "tried": seat == attacker,
             "worked": seat == attacker and worked,
         }
@@ -128,6 +129,15 @@ def leaders(board: dict[str, list]) -> list[tuple[str, list]]:
     """A group's players as the leaderboard ranks them: the most wins first, then the fewest
     games for them (the better rate), then who played last."""
     return sorted(board.items(), key=lambda entry: (-entry[1][2], entry[1][1], -entry[1][4]))
+
+
+def add_to_players(players: dict[str, dict[str, Any]], figures: Figures) -> dict[str, Any]:
+    """Each player's own figures (by user id) with one finished game more, for those it
+    counted for (the others' are as they were)."""
+    return {
+        user: add_to_player(data, figures, user) if user in figures["players"] else data
+        for user, data in players.items()
+    }
 
 
 def add_to_player(data: dict[str, Any], figures: Figures, user: str) -> dict[str, Any]:

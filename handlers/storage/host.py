@@ -15,21 +15,17 @@ the change owes.
 
 from __future__ import annotations
 
-import copy
 import logging
 import random
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from handlers.session.ending import Ending
-from handlers.session.table import CANCELLED, OVER_STATUS, Table
 from handlers.storage import history, records
-from handlers.storage.envelope import APPLIED_KEPT, Envelope, Posted, rewrapped
+from handlers.storage.envelope import APPLIED_KEPT, Envelope, rewrapped
 from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
 from handlers.storage.owed import (
     LEASE,
@@ -49,6 +45,9 @@ from handlers.storage.stats import (
     keys_counted,
 )
 from infra.store import Conflict, GameStore, Item
+
+if TYPE_CHECKING:
+    from handlers.session.ending import Ending
 
 __all__ = [
     "APPLIED_KEPT",
@@ -90,40 +89,26 @@ def parts_of(data: dict[str, Any]) -> tuple[Envelope, dict | None, dict | None]:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A group's item as read once for an update: storage's envelope, the session's part (its
-    table) and the Telegram side's part, with the small records read in the same call."""
+    """A group's item as read once for an update, in its three parts: storage's envelope, the
+    session's part and the Telegram side's (as stored, never read here: an owner changes its
+    own copy), with the small records read in the same call."""
 
     chat: int  # the group's chat id, an upgrade followed
     item: Item | None
     records: dict[str, Item | None] = field(default_factory=dict)
+    envelope: Envelope = field(init=False)  # the updates applied, owed, ids delivered since
+    session: dict[str, Any] | None = field(init=False)
+    telegram: dict[str, Any] | None = field(init=False)
 
-    @cached_property
+    def __post_init__(self) -> None:
+        parts = parts_of(self.item.data) if self.item is not None else (Envelope(), None, None)
+        for name, part in zip(("envelope", "session", "telegram"), parts, strict=True):
+            object.__setattr__(self, name, part)
+
+    @property
     def parts(self) -> tuple[Envelope, dict | None, dict | None]:
         """The envelope, the session's part and the Telegram side's, as stored."""
-        return parts_of(self.item.data) if self.item is not None else (Envelope(), None, None)
-
-    @property
-    def envelope(self) -> Envelope:
-        """Storage's part: the updates applied, the messages owed, the ids delivered since."""
-        return self.parts[0]
-
-    @cached_property
-    def table(self) -> Table | None:
-        """The table the session's part holds, for the session to change (its own copy: the
-        item stays as read)."""
-        session = self.parts[1]
-        return Table.from_stored(copy.deepcopy(session)) if session is not None else None
-
-    @property
-    def telegram(self) -> dict | None:
-        """The Telegram side's part as stored (a copy)."""
-        return copy.deepcopy(self.parts[2])
-
-    @property
-    def posted(self) -> Mapping[str, Posted]:
-        """The messages delivered since the last change, by the names they are remembered by
-        (the Telegram side takes them into its part)."""
-        return self.envelope.posted
+        return self.envelope, self.session, self.telegram
 
     def data_of(self, key: str) -> dict[str, Any] | None:
         """The data of a small record read with the item (one of `Host.load`'s `also`), or
@@ -142,23 +127,27 @@ class Loaded:
 
 @dataclass(frozen=True)
 class Change:
-    """What an update changes: the table the session left (None: nothing to save), the Telegram
-    side's part and the messages the change owes, each in its owner's stored form (never read
-    here), and a game's end, if it ended."""
+    """What an update changes, each part in its owner's stored form (never read here): the
+    session's part (None: nothing to save), the Telegram side's and the messages the change
+    owes; with a game's end, if it ended, and the figures the item's keeping needs: when the
+    table next needs waking (and when it did as read: an unchanged wake is set already), and
+    whether its game is over (its item then lasts a day)."""
 
-    table: Table | None
+    session: dict[str, Any] | None
     telegram: dict[str, Any] | None = None
     outs: list[dict[str, Any]] = field(default_factory=list)
     ending: Ending | None = None
+    wake: float | None = None
+    woke: float | None = None
+    over: bool = False
 
 
 @dataclass
 class Saved:
-    """A change as saved: the table, the messages to send now (a dead run's first, claimed),
-    the owed batches they deliver, and the item's version after the save."""
+    """A change as saved: the messages to send now (a dead run's first, claimed), the owed
+    batches they deliver, and the item as saved (with its version)."""
 
     chat: int
-    table: Table | None
     outs: list[dict[str, Any]] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
     item: Item | None = None  # the item as saved (None: nothing was written)
@@ -225,9 +214,10 @@ class Host:
         self, chat: int, item: Item | None, records: dict[str, Item | None] | None = None
     ) -> Loaded:
         """The group's item as read, or, for a group that became a supergroup, its new one."""
-        moved = Envelope.from_stored(item.data).moved_to if item else None
+        loaded = Loaded(chat, item, records or {})
+        moved = loaded.envelope.moved_to
         if moved is None:
-            return Loaded(chat, item, records or {})
+            return loaded
         return Loaded(moved, self.store.load(game_key(moved)), records or {})
 
     def latest(self, chat: int) -> Loaded:
@@ -241,12 +231,12 @@ class Host:
         it again and decide again). A change that saves nothing claims a dead run's batches
         all the same, in a write of their own."""
         now = self.clock()
-        new, item = change.table, loaded.item
+        new, item = change.session, loaded.item
         owed = loaded.owed()
         if new is None:
             if any(batch.lapsed(now) for batch in owed):
                 return self._claim(loaded, now, change.outs)
-            return Saved(loaded.chat, loaded.table, list(change.outs))
+            return Saved(loaded.chat, list(change.outs))
         version = item.version if item else 0  # a new game replaces the old one in place
         kept, taken = claim(owed, now)
         mine = f"u{update_id}" if update_id is not None else f"v{version + 1}"
@@ -257,16 +247,19 @@ class Host:
         data = {
             "form": FORM,
             **envelope.to_stored(),
-            SESSION: new.to_stored(),
+            SESSION: new,
             TELEGRAM: change.telegram,
         }
-        session = loaded.parts[1]
-        before = Table.from_stored(session).next_wake() if session is not None else None
-        deadline = new.next_wake()
+        keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
+        outs = outs_of(taken) + list(change.outs)
+        expires = expiry(self.clock, FINISHED_TTL if change.over else LIVE_TTL)
+        key = game_key(loaded.chat)
+        deadline = change.wake
         timer = None
-        if deadline is not None and deadline != before:  # an unchanged one is set already
+        if deadline is not None and deadline != change.woke:  # an unchanged one is set already
             timer = self._arm(loaded.chat, deadline, update_id is not None)
-        saved = Item(game_key(loaded.chat), version, data, self._game_expiry(new))
+        # the item to write, and as it stands once written
+        saved, done = Item(key, version, data, expires), Item(key, version + 1, data, expires)
         try:
             self._save(saved, change.ending)
         except Conflict:
@@ -283,10 +276,7 @@ class Host:
         if timer is not None and timer.exception() is not None:
             # Tried once more; lost again, the update fails and its redelivery sets it.
             self.wake(loaded.chat, deadline)
-        keys = [batch.key for batch in taken] + ([mine] if change.outs else [])
-        outs = outs_of(taken) + list(change.outs)
-        done = Item(saved.key, version + 1, data, saved.expires_at)
-        return Saved(loaded.chat, new, outs, keys=keys, item=done)
+        return Saved(loaded.chat, outs, keys=keys, item=done)
 
     def _arm(self, chat: int, when: float, redelivered: bool) -> Future | None:
         """Set the table's timer for `when`. An update's change sends it beside its save (a
@@ -316,14 +306,14 @@ class Host:
         else:
             self.store.save(item)
 
-    def answer_again(self, loaded: Loaded, update_id: int) -> Saved:
+    def answer_again(self, loaded: Loaded, update_id: int, deadline: float | None) -> Saved:
         """A redelivered update: nothing is changed again. A dead run's batches are claimed (in
         a conditional write) to be sent; while the update's own batch is leased to the run that
-        made it, the answer is `busy` until the lease ends."""
+        made it, the answer is `busy` until the lease ends. (`deadline`: when the table as read
+        next needs waking.)"""
         now = self.clock()
         mine = f"u{update_id}"
         leases = [b.lapses for b in loaded.owed() if b.key == mine and not b.lapsed(now)]
-        deadline = loaded.table.next_wake() if loaded.table is not None else None
         if self.aside and deadline is not None:  # the first run may have died before setting it
             self.wake(loaded.chat, deadline)
         saved = self._claim(loaded, now)
@@ -335,23 +325,23 @@ class Host:
         `Conflict` on a lost race."""
         item = loaded.item
         if item is None:
-            return Saved(loaded.chat, None, list(extra))
+            return Saved(loaded.chat, list(extra))
         kept, taken = claim(loaded.owed(), now)
         if not taken:
-            return Saved(loaded.chat, loaded.table, list(extra))
+            return Saved(loaded.chat, list(extra))
         data = rewrapped(item.data, loaded.envelope.owing(kept))
         self.store.save(Item(item.key, item.version, data, item.expires_at))
         done = Item(item.key, item.version + 1, data, item.expires_at)
         keys = [batch.key for batch in taken]
         outs = outs_of(taken) + list(extra)
-        return Saved(loaded.chat, Loaded(loaded.chat, done).table, outs, keys=keys, item=done)
+        return Saved(loaded.chat, outs, keys=keys, item=done)
 
     @staticmethod
-    def next_due(loaded: Loaded) -> float | None:
-        """When the group's table next needs a run: its own next wake (a deadline, a countdown)
-        or the end of an owed batch's lease (a message to send again), whichever comes first."""
+    def next_due(loaded: Loaded, wake: float | None) -> float | None:
+        """When the group's table next needs a run: its own next wake (`wake`: a deadline, a
+        countdown) or the end of an owed batch's lease (a message to send again), whichever
+        comes first."""
         due = [batch.lapses for batch in loaded.owed()]
-        wake = loaded.table.next_wake() if loaded.table is not None else None
         return min([*due, wake] if wake is not None else due, default=None)
 
     def point(self, old: int, new: int) -> None:
@@ -424,11 +414,6 @@ class Host:
                 self.wake(chat, self.clock() + LEASE)
             return False
 
-    def _game_expiry(self, table: Table) -> int:
-        """When a table's item expires: a day after its game ends, a week while it runs."""
-        ttl = FINISHED_TTL if table.status in (OVER_STATUS, CANCELLED) else LIVE_TTL
-        return expiry(self.clock, ttl)
-
     def count_failure(self, update_id: int) -> int:
         """One more failed delivery of an update; how many there have been."""
         return records.count_failure(self.store, update_id, self.clock)
@@ -449,10 +434,10 @@ class Host:
         read = [loaded.records[key]] if loaded is not None and key in loaded.records else None
         records.point_user(self.store, user, chat, self.clock, read)
 
-    def put_newer(self, key: str, data: dict[str, Any], saved: Saved) -> None:
-        """Write a small record made from a table as a change `saved` it, unless one made from a
-        later save is there already (see `records.put_newer`)."""
-        made_from = [saved.table.opened, saved.version or 0]
+    def put_newer(self, key: str, data: dict[str, Any], opened: float, saved: Saved) -> None:
+        """Write a small record made from a table (its lobby `opened` then) as a change `saved`
+        it, unless one made from a later save is there already (see `records.put_newer`)."""
+        made_from = [opened, saved.version or 0]
         records.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:

@@ -3,12 +3,11 @@ so that a game is counted exactly once."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import partial
+from collections.abc import Iterable
 from typing import Any
 
 from handlers.session.ending import Ending
-from handlers.session.stats import LINE_KEPT, add_to_group, add_to_player
+from handlers.session.stats import LINE_KEPT, add_to_group, add_to_players
 from handlers.storage.keys import group_stats_key, player_stats_key
 from handlers.storage.records import forget
 from handlers.storage.retry import retry_on_conflict
@@ -41,27 +40,22 @@ def counted_with_the_end(found: dict[str, Item], ending: Ending | None, now: flo
     if ending is None:
         return []
     holding = _holding(ending)
-    figures = ending.figures or {"players": {}}
-    items = []
-    if ending.figures is not None:
-        group = group_stats_key(ending.chat)
-        add = partial(add_to_group, figures=figures)
-        items.append(_added(found.get(group), group, add, int(now) + STATS_TTL))
-    for user, chats in holding.items():
-        key = player_stats_key(user)
-        add = partial(_add_player, figures=figures, user=str(user), chats=chats, now=int(now))
-        items.append(_added(found.get(key), key, add, int(now) + PLAYER_TTL))
-    return items
-
-
-def _add_player(
-    data: dict[str, Any], figures: dict[str, Any], user: str, chats: list[int], now: int
-) -> dict[str, Any]:
-    """A player's item with a game's figures (when it counted for them), naming the groups
-    that now hold them."""
-    if user in figures["players"]:
-        data = add_to_player(data, figures, user)
-    return held_in(data, chats, now)
+    data = {key: item.data for key, item in found.items() if item is not None}
+    versions = {key: item.version for key, item in found.items() if item is not None}
+    keys = {user: player_stats_key(user) for user in holding}
+    players = {str(user): data.get(key, {}) for user, key in keys.items()}
+    figures, group = ending.figures, group_stats_key(ending.chat)
+    counted: dict[str, dict[str, Any]] = {}
+    if figures is not None:  # the game added to every player's figures, then to the group's
+        players = add_to_players(players, figures)
+        counted[group] = add_to_group(data.get(group, {}), figures)
+    at = int(now)
+    held = {keys[user]: held_in(players[str(user)], chats, at) for user, chats in holding.items()}
+    expiring = {**counted, **held}
+    return [
+        Item(key, versions.get(key, 0), added, at + (STATS_TTL if key == group else PLAYER_TTL))
+        for key, added in expiring.items()
+    ]
 
 
 def held_in(data: dict[str, Any], chats: list[int], now: int) -> dict[str, Any]:
@@ -76,11 +70,6 @@ def holding_groups(store: GameStore, user: int) -> list[int]:
     mine = store.load(player_stats_key(user))
     data = mine.data if mine else {}
     return list(dict.fromkeys([*map(int, data.get("held") or {}), *data.get("groups", [])]))
-
-
-def _added(item: Item | None, key: str, add: Callable[[dict], dict], expires: int | None) -> Item:
-    """The item under `key` (as loaded, or a new one) with a game's figures added."""
-    return Item(key, item.version if item else 0, add(item.data if item else {}), expires)
 
 
 def forget_player(store: GameStore, user: int, chats: Iterable[int] = ()) -> None:

@@ -134,7 +134,7 @@ async def press_lobby(
         runtime = context.runtime
         prefs = runtime.host.get(prefs_key(button.chat)) or {}
         defaults = {**prefs, "settings": saved.table.settings, "lang": saved.table.lang}
-        runtime.host.put_newer(prefs_key(button.chat), defaults, saved)
+        runtime.host.put_newer(prefs_key(button.chat), defaults, saved.table.opened, saved)
     return ""
 
 

@@ -12,9 +12,9 @@ from telegram.error import Forbidden, TelegramError
 
 from handlers.session.base import may_manage
 from handlers.session.table import NAME_MAX, Table, fitted
-from handlers.storage.host import Loaded
 from handlers.storage.keys import prefs_key
 from handlers.telegram.context import BotContext
+from handlers.telegram.item import Read
 from handlers.telegram.texts import EN, ZH, language_for
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ def own_lang(user) -> str | None:
     return language_for(code) if code else None
 
 
-def group_lang(context: BotContext, loaded: Loaded | None, user) -> str:
+def group_lang(context: BotContext, loaded: Read | None, user) -> str:
     """A group's language: its table's, its saved one, or the user's Telegram language."""
     table = loaded.table if loaded is not None else None
     if table is not None:

@@ -278,7 +278,7 @@ async def forget(update: Update, context: BotContext) -> None:
         return
     host = context.runtime.host
     chats = all_pointed(host.get(user_key(user.id)))
-    loaded = host.load_all(chats)
+    loaded = hub.read_all(context, chats)
     if any(in_play(each.table, user.id) for each in loaded):
         await reply(update, t(lang, "forget_playing"))
         return

@@ -13,13 +13,13 @@ from telegram.constants import ChatMemberStatus, ChatType
 
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
-from handlers.storage.host import Loaded
 from handlers.storage.keys import prefs_key
 from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group, unreached
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, migrate, removed, shown
 from handlers.telegram.ids import Ids
+from handlers.telegram.item import Read
 from handlers.telegram.messages import Delete
 from handlers.telegram.outbox import deliver
 
@@ -123,7 +123,7 @@ async def wake(update: Wake, context: BotContext) -> None:
         set_again(context, update, idle[0], loaded)
 
 
-def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: Loaded) -> None:
+def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: Read) -> None:
     """A timer found nothing of the game's due. One early for what is next due (a resumed one,
     or a hop towards a wait longer than SQS's delays) is set again; one for a time since
     replaced is dropped (the new time has a timer of its own). A hop towards the table's own
@@ -133,7 +133,7 @@ def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: 
     if wake_at is not None and update.names(wake_at):
         host.wake(update.chat, wake_at)
         return
-    when = host.next_due(loaded)
+    when = host.next_due(loaded.loaded, loaded.wake)
     if when is not None and when > now and (update.due is None or update.names(when)):
         host.wake(update.chat, when)
 

@@ -21,12 +21,13 @@ from telegram.ext import ApplicationHandlerStop
 
 from handlers.session.events import Event
 from handlers.session.table import LOBBY, PLAYING, Table
-from handlers.storage.host import ATTEMPTS, Change, Loaded, Saved
+from handlers.storage.host import ATTEMPTS, Loaded
 from handlers.storage.retry import backoff
-from handlers.telegram import render
+from handlers.telegram import item, render
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.context import BotContext
-from handlers.telegram.ids import Ids, ids_of
+from handlers.telegram.ids import Ids
+from handlers.telegram.item import Kept, Read, ids_of
 from handlers.telegram.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.telegram.outbox import Delivery, deliver
 from infra.store import Conflict
@@ -62,31 +63,36 @@ def unchanged(table: Table | None, ids: Ids) -> Decided:
 
 async def read(
     context: BotContext, chat: int, update_id: int | None = None, also: Collection[str] = ()
-) -> Loaded:
+) -> Read:
     """The group's item, read once (with the small records `also`, in the same call). An update
     it shows applied already is a redelivery: it is answered from that same read (what its
     change still owes is sent) and goes no further."""
-    loaded = context.runtime.host.load(chat, also)
+    loaded = Read.of(context.runtime.host.load(chat, also))
     if loaded.applied(update_id):
         await _phases(context, await _saved(context, loaded, unchanged, update_id), None)
     return loaded
 
 
+def read_all(context: BotContext, chats: Collection[int]) -> list[Read]:
+    """Several groups' items, read together (one call where the store allows)."""
+    return [Read.of(loaded) for loaded in context.runtime.host.load_all(chats)]
+
+
 async def handle(
     context: BotContext,
-    loaded: Loaded,
+    loaded: Loaded | Read,
     step: Step,
     update_id: int | None = None,
     answer: PressAnswer | None = None,
-) -> Saved:
+) -> Kept:
     """One change: decide and render (`step`), save with what is owed, send (a press's answer
     alongside), acknowledge, follow up."""
-    saved = await _saved(context, loaded, step, update_id)
+    saved = await _saved(context, Read.of(loaded), step, update_id)
     await _phases(context, saved, answer)
     return saved
 
 
-async def _phases(context: BotContext, saved: Saved, answer: PressAnswer | None) -> None:
+async def _phases(context: BotContext, saved: Kept, answer: PressAnswer | None) -> None:
     """Send what a saved change owes, acknowledge it, follow up; a redelivery stops here."""
     outs = [from_stored(out) for out in saved.outs]
     delivery = await send(context, outs, None if saved.repeated else answer)
@@ -100,26 +106,24 @@ async def _phases(context: BotContext, saved: Saved, answer: PressAnswer | None)
         raise ApplicationHandlerStop  # a redelivery: its answers went out the first time
 
 
-async def _saved(context: BotContext, loaded: Loaded, step: Step, update_id: int | None) -> Saved:
+async def _saved(context: BotContext, loaded: Read, step: Step, update_id: int | None) -> Kept:
     """Decide, render and save in one conditional write; after a lost race, all again on the
     item as it is then (a redelivery found there is answered from it)."""
     host = context.runtime.host
     for attempt in range(ATTEMPTS):
         try:
             if loaded.applied(update_id):
-                return host.answer_again(loaded, update_id)
-            ids = ids_of(loaded)
+                return item.answer_again(host, loaded, update_id)
+            ids = loaded.ids()
             decided = step(loaded.table, ids)
-            new = decided.table
             telegram = (decided.ids or ids).to_stored()
             stored = [to_stored(out) for out in decided.outs]
-            ending = new.ending if new is not None else None
-            return host.save(loaded, Change(new, telegram, stored, ending), update_id)
+            return item.save(host, loaded, decided.table, telegram, stored, update_id)
         except Conflict:
             if attempt == ATTEMPTS - 1:
                 raise
             await asyncio.sleep(backoff(attempt))
-            loaded = host.load(loaded.chat)
+            loaded = Read.of(host.load(loaded.chat))
     raise AssertionError("unreachable")
 
 
@@ -133,15 +137,15 @@ async def send(
     return await deliver(context.bot, outs)
 
 
-def acknowledge(context: BotContext, saved: Saved, delivery: Delivery) -> bool:
+def acknowledge(context: BotContext, saved: Kept, delivery: Delivery) -> bool:
     """The second phase: the change's messages are out. Their batches are marked delivered and
     the new message ids kept; True when no other change came between (what was sent is the
     latest)."""
-    if saved.table is None or not (delivery.ids or saved.keys or delivery.retry):
+    if saved.game is None or not (delivery.ids or saved.keys or delivery.retry):
         return False
     return context.runtime.host.acknowledge(
         saved.chat,
-        saved.table.game,
+        saved.game,
         saved.item,
         delivery.ids,
         delivery.board_tag,
@@ -155,7 +159,7 @@ def acknowledge(context: BotContext, saved: Saved, delivery: Delivery) -> bool:
 
 
 async def follow_up(
-    context: BotContext, saved: Saved, outs: list[Out], delivery: Delivery, latest: bool
+    context: BotContext, saved: Kept, outs: list[Out], delivery: Delivery, latest: bool
 ) -> None:
     """What a delivery asks for next: the lobby settled, unreachable players named and noted,
     a group that became a supergroup or removed the bot followed."""
@@ -163,16 +167,16 @@ async def follow_up(
     if table is None:
         return
     lobby = [out for out in outs if isinstance(out, Edit) and out.ref == "lobby_msg"]
-    if lobby and table.status == LOBBY and not latest:
+    if lobby and not latest and table.status == LOBBY:
         await settle_lobby(context, table, lobby[-1])
-    if "board" in delivery.ids and table.status == PLAYING and not latest:
+    if "board" in delivery.ids and not latest and table.status == PLAYING:
         await settle_board(context, table, delivery.ids["board"], saved.keys)
     if delivery.unreachable and table.status in (LOBBY, PLAYING):
         await note_unreachable(context, table, delivery.unreachable, delivery.blocked)
     if delivery.migrated_to:
         await follow_upgrade(context, table, delivery)
-    if table.chat in delivery.removed_from:
-        await removed(context, table.chat, None)
+    if saved.chat in delivery.removed_from:
+        await removed(context, saved.chat, None)
 
 
 async def settle_lobby(context: BotContext, table: Table, sent: Edit) -> None:
@@ -181,7 +185,7 @@ async def settle_lobby(context: BotContext, table: Table, sent: Edit) -> None:
     out of order; so after its edit each run looks again, and while the stored lobby reads
     otherwise than what it sent last, it sends that. The last edit to land is then the newest."""
     for _ in range(5):
-        stored = context.runtime.host.latest(table.chat)
+        stored = Read.of(context.runtime.host.latest(table.chat))
         latest = stored.table
         if latest is None or latest.game != table.game or latest.status != LOBBY:
             return
@@ -199,9 +203,9 @@ async def settle_board(
     next player acting at once, the game ending): if the table no longer has it as its turn
     message, nobody will ever take its buttons off, so they come off now. (While the mark is
     not written, its batch is owed and goes out again: the message is left as it is.)"""
-    latest = context.runtime.host.latest(table.chat)
+    latest = Read.of(context.runtime.host.latest(table.chat))
     current = latest.table
-    if current is None or any(batch.key in keys for batch in latest.owed()):
+    if current is None or any(batch.key in keys for batch in latest.loaded.owed()):
         return
     posted = ids_of(latest).board
     if current.game == table.game and current.status == PLAYING and posted == message_id:

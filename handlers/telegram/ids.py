@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
     from handlers.session.table import Table
     from handlers.storage.envelope import Posted
-    from handlers.storage.host import Loaded
 
 FORM = 2  # the stored form written; an item stored before had the ids among the session's data
 
@@ -120,15 +119,19 @@ class Ids:
 
     # -- ids delivered since ----------------------------------------------------------------
 
-    def folded(self, posted: Mapping[str, Posted], table: Table | None) -> Ids:
+    def folded(
+        self, posted: Mapping[str, Posted], table: Table | None, game: int | None = None
+    ) -> Ids:
         """These ids with those of messages delivered since the last change taken in (`posted`,
-        by the name each is remembered by): only the table's game's; a turn message's only while
-        it is the current one, a prompt's only while the table has that prompt open."""
+        by the name each is remembered by): only the table's game's (`game`, when the caller
+        has it at hand); a turn message's only while it is the current one, a prompt's only
+        while the table has that prompt open."""
         if table is None:
             return self
+        game = table.game if game is None else game
         for ref, delivered in posted.items():
             message_id, tag = delivered.msg, delivered.board_tag
-            if delivered.game != table.game:
+            if delivered.game != game:
                 continue
             if ref == BOARD:
                 if tag is not None and tag == self.board_tag:
@@ -219,9 +222,3 @@ class Ids:
             away=away,
             extend=data.get(EXTEND),
         )
-
-
-def ids_of(loaded: Loaded) -> Ids:
-    """The Telegram side's part of a group's item as read, with the ids delivered since taken
-    in."""
-    return Ids.from_stored(loaded.telegram).folded(loaded.posted, loaded.table)

@@ -11,10 +11,10 @@ from typing import Any
 from telegram import Update
 
 from handlers.session.table import BOT_CAN_DELETE
-from handlers.storage.host import Loaded
 from handlers.storage.keys import prefs_key
 from handlers.telegram.chats import is_group, reply
 from handlers.telegram.context import BotContext
+from handlers.telegram.item import Read
 from handlers.telegram.messages import Delete, Edit, Out, Send
 from handlers.telegram.outbox import deliver
 
@@ -41,7 +41,7 @@ def refusal(chat: int, kept: dict[str, Any], may_delete: bool, text: str) -> lis
     return [Edit(chat, text, msg=last, ref=REFUSAL_REF)]
 
 
-async def refuse(context: BotContext, update: Update, loaded: Loaded | None, text: str) -> None:
+async def refuse(context: BotContext, update: Update, loaded: Read | None, text: str) -> None:
     """Answer a refused command with `text`: in a group, as its one refusal; elsewhere, as a
     reply."""
     if not is_group(update):

@@ -19,6 +19,7 @@ from handlers.telegram import hub
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
 from handlers.telegram.ids import Ids
+from handlers.telegram.item import Read
 from handlers.telegram.presses import (
     Decapitate,
     Decision,
@@ -116,7 +117,7 @@ async def run_move(
 
 def again(context: BotContext, selector: Selector, user: int) -> MoveOutcome:
     """A move sent again after it was applied: applied, with the seat's view as it now is."""
-    table = context.runtime.host.load(selector.chat).table
+    table = Read.of(context.runtime.host.load(selector.chat)).table
     seat = seat_at(table, selector, user)
     if seat is None:
         return MoveOutcome(NOT_YOURS)

@@ -19,6 +19,7 @@ from handlers.table.api import Gone, MoveOutcome
 from handlers.table.auth import Opening
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector, replay_selector
+from handlers.telegram.item import Read
 from handlers.telegram.table_view import replay_of, seat_view
 from handlers.telegram.texts import language_for
 
@@ -63,7 +64,7 @@ class StoreTables:
         self.run_move = move
 
     def view(self, selector: Selector, opening: Opening, now: float) -> dict | Gone | None:
-        table = self.host.load(selector.chat).table
+        table = Read.of(self.host.load(selector.chat)).table
         seat = seat_at(table, selector, opening.user.id)
         if seat is None:
             return gone(self.host, table, selector, opening.user.id)
@@ -80,7 +81,7 @@ class StoreTables:
         entry = history.game(self.host.store, selector.chat, selector.game)
         if entry is None or not entry.get("record") or entry.get("winner") is None:
             return None
-        table = self.host.load(selector.chat).table
+        table = Read.of(self.host.load(selector.chat)).table
         own = language_for(opening.user.language_code)
         lang = table.lang_of(opening.user.id, own) if table is not None else own
         title = table.title if table is not None else ""

@@ -60,6 +60,40 @@ def test_a_step_reads_the_item_once_and_saves_once(context, store) -> None:
     assert len(store.load(game_key(CHAT)).data["session"]["players"]) == 3
 
 
+def test_the_table_read_is_built_once_and_is_the_sessions_own_copy(context, store) -> None:
+    seated(context)
+    loaded = run(hub.read(context, CHAT))
+    loaded.table.data["status"] = "over"  # the session changes its table in place
+    assert loaded.table is loaded.table  # read once, built once
+    assert loaded.item.data["session"]["status"] == "lobby"  # the item stays as read
+    assert loaded.fresh_table().status == "lobby"
+
+
+def test_a_saved_change_hands_storage_its_expiry_and_next_wake(context, store) -> None:
+    """Storage never reads inside the session's part: the hub tells it when the table next
+    wakes and whether its game is over (its item then lasts a day, else a week)."""
+    woken: list[float] = []
+    context.runtime.host.wake = lambda chat, when: woken.append(when)
+    seated(context)
+    live = store.load(game_key(CHAT)).expires_at
+    woken.clear()  # the lobby's countdown
+
+    def counting_down(table: Table | None, ids) -> Decided:
+        table.data["deadline"] = NOW + 60
+        return Decided(table)
+
+    def cancel(table: Table | None, ids) -> Decided:
+        table.cancel("Ann")
+        return Decided(table)
+
+    run(hub.handle(context, run(hub.read(context, CHAT)), counting_down, 2))
+    run(hub.handle(context, run(hub.read(context, CHAT)), counting_down, 3))  # set already
+    assert woken == [NOW + 60]
+    run(hub.handle(context, run(hub.read(context, CHAT)), cancel, 4))
+    over = store.load(game_key(CHAT)).expires_at
+    assert live - over == 6 * 24 * 3600
+
+
 def test_after_a_lost_race_the_step_runs_again_on_the_item_as_it_is_then(context, store) -> None:
     seated(context)
     loaded = run(hub.read(context, CHAT, 3))

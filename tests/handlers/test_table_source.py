@@ -20,7 +20,7 @@ from engine import Action
 from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
-from handlers.storage.host import Change, Host
+from handlers.storage.host import Host
 from handlers.storage.keys import game_key
 from handlers.table.api import handle
 from handlers.table.auth import sign_init_data
@@ -28,6 +28,7 @@ from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector, replay_selector, table_selector
 from handlers.table.view import view_problems, view_version
 from handlers.telegram.context import Runtime
+from handlers.telegram.item import Read, save
 from handlers.telegram.table_moves import run_move
 from handlers.telegram.table_source import StoreTables
 from handlers.telegram.table_view import TIMELINE_KEPT, seat_view
@@ -60,17 +61,17 @@ class Game:
         key = game_key(table.chat)
         held = self.store.load(key)
         self.store.save(Item(key, held.version if held else 0, table.data))
-        return self.host.load(table.chat).table
+        return Read.of(self.host.load(table.chat)).table
 
     def act(self, action: Action, now: float = NOW) -> None:
         """The seat waited for decides, saved through the host (the end kept in the history)."""
-        loaded = self.host.load(CHAT)
+        loaded = Read.of(self.host.load(CHAT))
         table = loaded.table
         if action.act == REMOVE:  # the host's /remove
             table.remove(action.seat, "Host", now)
         else:
             table.act(table.user_at(action.seat) if action.seat else 0, action, now)
-        self.host.save(loaded, Change(table, None, [], table.ending), None)
+        save(self.host, loaded, table, None, [], None)
 
     def ask(
         self,
@@ -172,7 +173,7 @@ def test_strangers_forged_or_stale_initdata_and_other_games_get_one_answer(
             seat = table.state.turn
             game.act(Action(DECAPITATE, seat, target=seat % 4 + 1))
         elif state == "cancelled":
-            cancelled = game.host.load(CHAT).table
+            cancelled = Read.of(game.host.load(CHAT)).table
             cancelled.cancel("Host")
             game.put(cancelled)
     stored = game.store.load(game_key(CHAT))
@@ -232,9 +233,9 @@ def test_a_finished_games_replay_comes_from_the_groups_history(game: Game) -> No
     first = table.state.first
     game.act(Action("scout", first, target=first % 4 + 1))
     game.act(Action("end_turn", first))
-    seat = game.host.load(CHAT).table.state.turn
+    seat = Read.of(game.host.load(CHAT)).table.state.turn
     game.act(Action(DECAPITATE, seat, target=first))
-    finished = game.host.load(CHAT).table
+    finished = Read.of(game.host.load(CHAT)).table
     assert finished.status == OVER_STATUS
 
     replay = game.ask("GET", "/api/replay", STRANGER, "g=" + replay_selector(CHAT, 1))
@@ -258,7 +259,7 @@ def test_a_removed_seat_plays_on_as_a_virtual_one_in_the_replay(game: Game) -> N
     game.act(Action(REMOVE, gone))
     game.act(Action("scout", first, target=gone))
     game.act(Action("end_turn", first))
-    seat = game.host.load(CHAT).table.state.turn  # the removed seat's turn passed at once
+    seat = Read.of(game.host.load(CHAT)).table.state.turn  # the removed seat's turn passed at once
     assert seat not in (first, gone)
     watcher = body(game.view(table.user_at(first)))
     game.act(Action(DECAPITATE, seat, target=first, proxy=False))  # removed: a proxy question
@@ -294,10 +295,10 @@ def test_a_players_link_to_an_older_cancelled_game_says_it_is_over_without_a_rep
 ) -> None:
     table = game.put(started(4, seed=7))
     player = table.user_at(1)
-    cancelled = game.host.load(CHAT)
+    cancelled = Read.of(game.host.load(CHAT))
     ended = cancelled.table
     ended.cancel("Host")
-    game.host.save(cancelled, Change(ended, None, [], ended.ending), None)
+    save(game.host, cancelled, ended, None, [], None)
     newer = started(4, seed=8)
     newer.data["game"] = 2
     game.put(newer)

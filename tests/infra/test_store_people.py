@@ -11,9 +11,10 @@ from handlers.playtest.drivers import FakeClock
 from handlers.session.table import Table
 from handlers.storage import history
 from handlers.storage.history import FORGOTTEN, GAMES_KEPT, HISTORY_TTL
-from handlers.storage.host import Change, Host
+from handlers.storage.host import Host
 from handlers.storage.keys import group_stats_key, history_key, player_stats_key, user_key
 from handlers.storage.stats import PLAYER_TTL, STATS_TTL
+from handlers.telegram.item import Read, save
 from infra.store import GameStore
 
 DAY = 24 * 3600
@@ -33,8 +34,8 @@ def play(host: Host, chat: int, users: list[int], game: int, *, cancel: bool = F
     """A game in the group with `users`, dealt and ended (or cancelled) now, as the bot's
     changes make it: the end hands the game to storage with the change."""
     dealt = opened(chat, users, host.clock(), game)
-    host.save(host.load(chat), Change(dealt), game * 10)
-    loaded = host.load(chat)
+    save(host, Read.of(host.load(chat)), dealt, None, [], game * 10)
+    loaded = Read.of(host.load(chat))
     table = loaded.table
     if cancel:
         table.cancel("P1")
@@ -42,7 +43,7 @@ def play(host: Host, chat: int, users: list[int], game: int, *, cancel: bool = F
         seat = table.state.turn
         action = Action(DECAPITATE, seat=seat, target=seat % len(table.state.cards) + 1)
         table.act(table.user_at(seat), action, host.clock())
-    host.save(loaded, Change(table, None, [], table.ending), game * 10 + 1)
+    save(host, loaded, table, None, [], game * 10 + 1)
 
 
 def holds(store: GameStore, chat: int, user: int, name: str) -> bool:

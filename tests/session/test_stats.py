@@ -14,6 +14,7 @@ from handlers.session.stats import (
     LINE_KEPT,
     add_to_group,
     add_to_player,
+    add_to_players,
     finished_game,
 )
 from handlers.session.table import Table
@@ -160,3 +161,11 @@ def test_a_players_own_item_stays_bounded_however_many_groups() -> None:
         "worked",
         "groups",
     }
+
+
+def test_a_game_is_added_to_the_players_it_counted_for_and_no_others() -> None:
+    figures = figures_of(range(1, 5))
+    before = {"1": {"games": 2}, "9": {"games": 7, "wins": 1}}  # 9 was removed from it
+    after = add_to_players(before, figures)
+    assert after["1"] == add_to_player({"games": 2}, figures, "1")
+    assert after["9"] == {"games": 7, "wins": 1}

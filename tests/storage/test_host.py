@@ -7,7 +7,6 @@ import threading
 
 import pytest
 
-from handlers.session.table import Table
 from handlers.storage.host import APPLIED_KEPT, LEASE, Change, Host, Loaded, Saved
 from handlers.storage.keys import game_key, prefs_key
 from infra.store import Conflict, Item
@@ -18,18 +17,19 @@ HELLO = {"op": "send", "chat": CHAT, "text": "hello"}
 AGAIN = {"op": "send", "chat": CHAT, "text": "again"}
 
 
-def lobby(table: Table | None) -> Table:
-    """A bare lobby: only what the host reads of a table."""
-    return table or Table({"chat": CHAT, "game": 1, "status": "lobby", "opened": 50.0})
+def lobby(session: dict | None) -> dict:
+    """A bare lobby's stored session part (the host never reads inside it)."""
+    return session or {"form": 2, "chat": CHAT, "game": 1, "status": "lobby", "opened": 50.0}
 
 
 def saying(host: Host, update_id: int | None, out: dict | None) -> Saved:
     """A change to the group's table that owes `out` (None: a change that saves nothing)."""
     loaded = host.load(CHAT)
+    session = loaded.session
     if loaded.applied(update_id):
-        return host.answer_again(loaded, update_id)
-    table = lobby(loaded.table) if out is not None else None
-    return host.save(loaded, Change(table, None, [out] if out else []), update_id)
+        return host.answer_again(loaded, update_id, session and session.get("deadline"))
+    part = lobby(session) if out is not None else None
+    return host.save(loaded, Change(part, None, [out] if out else []), update_id)
 
 
 def delivered(host: Host, saved: Saved, **kw) -> bool:
@@ -59,7 +59,7 @@ def test_a_save_over_an_item_changed_since_it_was_read_is_a_conflict(host: Host)
     loaded = host.load(CHAT)
     saying(host, 2, AGAIN)  # another run saves first
     with pytest.raises(Conflict):
-        host.save(loaded, Change(loaded.table, None, [HELLO]), 3)
+        host.save(loaded, Change(loaded.session, None, [HELLO]), 3)
     assert host.load(CHAT).item.data["applied"] == [1, 2]
 
 
@@ -95,7 +95,7 @@ def test_a_redelivered_update_is_answered_from_the_item_as_read(host: Host) -> N
     delivered(host, first)
     loaded = host.load(CHAT)
     assert loaded.applied(1) and not loaded.applied(2)
-    again = host.answer_again(loaded, 1)
+    again = host.answer_again(loaded, 1, None)
     assert again.repeated and again.busy_until is None and again.outs == []
 
 
@@ -155,37 +155,37 @@ def test_put_newer_takes_the_version_the_change_saved(host: Host) -> None:
     key = prefs_key(CHAT)
     early = saying(host, 1, HELLO)
     late = saying(host, 2, AGAIN)
-    host.put_newer(key, {"lang": "zh"}, late)
-    host.put_newer(key, {"lang": "en"}, early)
+    host.put_newer(key, {"lang": "zh"}, 50.0, late)
+    host.put_newer(key, {"lang": "en"}, 50.0, early)
     assert host.get(key) == {"lang": "zh", "made_from": [50.0, 2]}
 
 
-def test_the_table_read_is_the_sessions_own_copy(host: Host) -> None:
+def test_an_item_is_read_in_its_three_parts_each_as_its_owner_stored_it(host: Host) -> None:
     saying(host, 1, HELLO)
     loaded = host.load(CHAT)
-    loaded.table.data["status"] = "over"  # the session changes its table in place
-    assert loaded.table is loaded.table  # read once, built once
-    assert loaded.item.data["session"]["status"] == "lobby"  # the item stays as read
+    data = loaded.item.data
+    assert (loaded.session, loaded.telegram) == (data["session"], data["telegram"])
+    assert loaded.envelope.applied == (1,) and [b.key for b in loaded.owed()] == ["u1"]
 
 
 def test_small_records_are_read_in_the_same_call(host: Host, store) -> None:
     saying(host, 1, HELLO)
     store.save(Item(prefs_key(CHAT), 0, {"lang": "zh"}))
     loaded = host.load(CHAT, [prefs_key(CHAT)])
-    assert isinstance(loaded, Loaded) and loaded.table is not None
+    assert isinstance(loaded, Loaded) and loaded.session is not None
     assert loaded.records[prefs_key(CHAT)].data == {"lang": "zh"}
 
 
 def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
     new = -1009
     loaded = host.load(new)
-    host.save(loaded, Change(Table({**lobby(None).data, "chat": new}), None, [HELLO]), 1)
+    host.save(loaded, Change({**lobby(None), "chat": new}, None, [HELLO]), 1)
     saying(host, 2, AGAIN)
     host.point(CHAT, new)
     assert host.store.load(game_key(CHAT)).data["moved_to"] == new
     moved = host.load(CHAT)
     assert moved.chat == new
-    host.save(moved, Change(moved.table, None, [HELLO]), 3)
+    host.save(moved, Change(moved.session, None, [HELLO]), 3)
     assert host.load(CHAT).item.data["applied"] == [1, 3]
 
 
@@ -250,11 +250,10 @@ def test_a_change_whose_save_has_no_answer_sets_a_timer_at_its_lease_end(
     assert saying(host, None, None).outs == [HELLO]  # the timer's run
 
 
-def counting_down(table: Table | None) -> Table:
-    """A lobby with a deadline (so its change sets a timer)."""
-    table = lobby(table)
-    table.data["deadline"] = START + 60
-    return table
+def counting_down(loaded: Loaded) -> Change:
+    """A change to a lobby with a deadline (so it sets a timer), owing HELLO."""
+    part = {**lobby(loaded.session), "deadline": START + 60}
+    return Change(part, None, [HELLO], wake=START + 60)
 
 
 def test_an_updates_timer_goes_out_while_its_save_is_under_way(store, clock) -> None:
@@ -273,9 +272,9 @@ def test_an_updates_timer_goes_out_while_its_save_is_under_way(store, clock) -> 
     store.save = save_seen
     host = Host(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
-    host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), 1)
+    host.save(loaded, counting_down(loaded), 1)
     assert seen == [True]
-    assert host.load(CHAT).table.data["deadline"] == START + 60
+    assert host.load(CHAT).session["deadline"] == START + 60
 
 
 def test_a_redelivery_sets_the_timer_again_after_a_run_that_lost_it(store, clock) -> None:
@@ -292,7 +291,7 @@ def test_a_redelivery_sets_the_timer_again_after_a_run_that_lost_it(store, clock
     host = Host(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
     with pytest.raises(TimeoutError):
-        host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), 1)
+        host.save(loaded, counting_down(loaded), 1)
     assert host.load(CHAT).applied(1)
     again = saying(host, 1, HELLO)
     assert again.repeated and woken[2:] == [(CHAT, START + 60)]
@@ -309,7 +308,7 @@ def test_a_timer_lost_beside_the_save_is_sent_again_at_once(store, clock) -> Non
 
     host = Host(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
-    saved = host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), 1)
+    saved = host.save(loaded, counting_down(loaded), 1)
     assert saved.version == 1 and woken == [(CHAT, START + 60)] * 2
 
 
@@ -327,5 +326,5 @@ def test_a_timers_run_sets_the_next_timer_before_its_save(store, clock) -> None:
     seen: list[int] = []
     host = Host(store, lambda chat, when: seen.append(len(saves)), clock, aside=True)
     loaded = host.load(CHAT)
-    host.save(loaded, Change(counting_down(loaded.table), None, [HELLO]), None)
+    host.save(loaded, counting_down(loaded), None)
     assert seen == [0] and saves == [1]

@@ -30,7 +30,8 @@ from handlers.storage.keys import game_key
 from handlers.telegram import hub
 from handlers.telegram.context import Runtime
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids, ids_of, prompt_ref
+from handlers.telegram.ids import Ids, prompt_ref
+from handlers.telegram.item import Read, ids_of
 from handlers.telegram.messages import DropButtons, Edit, Send, from_stored
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
@@ -67,7 +68,7 @@ def test_an_item_stored_before_is_read_in_its_three_parts(name: str) -> None:
     assert all(loaded.applied(update_id) for update_id in data["applied"])
     for batch in loaded.owed():  # what a dead run owed is still sent as it was rendered
         assert [from_stored(out) for out in batch.outs]
-    table = loaded.table
+    table = Read.of(loaded).table
     assert (table.status, table.game, table.chat) == (data["status"], data["game"], CHAT)
     assert not {*TELEGRAMS_KEYS, *ENVELOPES_KEYS} & set(table.data)
     assert not [key for key in table.data if key.startswith("away_msg_")]
@@ -129,15 +130,15 @@ def test_an_item_stored_before_is_saved_in_the_new_form_at_its_next_change(
     context, name: str
 ) -> None:
     item = stored_before(context, name)
-    first = Loaded(CHAT, stored_now(context))
+    first = Read.of(Loaded(CHAT, stored_now(context)))
     asyncio.run(hub.handle(context, first, lambda table, ids: Decided(table), 1))
     saved = stored_now(context)
     assert set(saved.data) == NEW_FORM and saved.data["form"] == FORM
-    again = Loaded(CHAT, saved)
+    again = Read.of(Loaded(CHAT, saved))
     assert again.table.data == first.table.data
-    assert ids_of(again) == ids_of(Loaded(CHAT, item))
-    assert again.envelope.applied == (*item.data["applied"], 1)[-40:]
-    assert again.owed() == first.owed()
+    assert ids_of(again) == ids_of(Read.of(Loaded(CHAT, item)))
+    assert again.loaded.envelope.applied == (*item.data["applied"], 1)[-40:]
+    assert again.loaded.owed() == first.loaded.owed()
 
 
 def test_a_game_stored_mid_way_plays_on_editing_the_messages_it_sent_before(context) -> None:
@@ -148,7 +149,7 @@ def test_a_game_stored_mid_way_plays_on_editing_the_messages_it_sent_before(cont
     data = item.data
     seat = data["engine"]["first"]
     speaker = data["seats"][seat - 1]
-    table_before = Loaded(CHAT, item).table
+    table_before = Read.of(Loaded(CHAT, item)).table
     decided: list[Decided] = []
 
     def turn_ends(table: Table | None, ids: Ids) -> Decided:
@@ -166,7 +167,7 @@ def test_a_game_stored_mid_way_plays_on_editing_the_messages_it_sent_before(cont
     assert "turn" in turn.text and table_before.name_of(seat % 5 + 1) in turn.text
     saved = stored_now(context)
     assert set(saved.data) == NEW_FORM
-    table = Loaded(CHAT, saved).table
+    table = Read.of(Loaded(CHAT, saved)).table
     assert table.state.version > data["engine"]["version"]
     assert table.state.turn == seat % 5 + 1
     anns = [
@@ -194,7 +195,7 @@ def test_a_game_stored_in_a_turncoats_window_plays_on_and_closes_its_prompt(cont
     assert "Time ran out" in closed.text
     saved = stored_now(context)
     assert set(saved.data) == NEW_FORM
-    table = Loaded(CHAT, saved).table
+    table = Read.of(Loaded(CHAT, saved)).table
     assert table.data["hold"] is None and table.state.phase == "speak"
 
 
@@ -211,4 +212,4 @@ def test_a_remove_keyboard_open_before_loses_its_buttons_when_the_game_ends(cont
     asyncio.run(hub.handle(context, asyncio.run(hub.read(context, CHAT)), cancel, 2))
     dropped = [out for out in decided[0].outs if isinstance(out, DropButtons)]
     assert (CHAT, item.data["remove_msg"]) in [(out.chat, out.msg) for out in dropped]
-    assert ids_of(Loaded(CHAT, stored_now(context))).remove is None
+    assert ids_of(Read.of(Loaded(CHAT, stored_now(context)))).remove is None

@@ -6,10 +6,11 @@ from __future__ import annotations
 from engine import Action
 from engine.actions import DECAPITATE
 from handlers.session.table import Table
-from handlers.storage.host import Change, Host, Saved
+from handlers.storage.host import Host, Saved
 from handlers.storage.keys import game_key, group_stats_key, player_stats_key
 from handlers.storage.retry import retry_on_conflict
 from handlers.storage.stats import PLAYER_TTL, STATS_TTL
+from handlers.telegram.item import Read, answer_again, save
 from infra.store import GameStore, Item
 from tests.support.tables import NOW
 
@@ -40,11 +41,11 @@ def change(host: Host, chat: int, update_id: int, changer) -> Saved:
     """One change as the bot makes it: read, decide, save; all again after a lost race."""
 
     def attempt(_: int) -> Saved:
-        loaded = host.load(chat)
+        loaded = Read.of(host.load(chat))
         if loaded.applied(update_id):
-            return host.answer_again(loaded, update_id)
+            return answer_again(host, loaded, update_id)
         table, outs = changer(loaded.table)
-        return host.save(loaded, Change(table, None, outs, table.ending), update_id)
+        return save(host, loaded, table, None, outs, update_id)
 
     return retry_on_conflict(attempt)
 
