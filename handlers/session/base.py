@@ -128,6 +128,36 @@ class Seats:
         return self.data.get("title") or ""
 
     @property
+    def creator(self) -> int | None:
+        """The host: who opened the lobby, or was handed it."""
+        return self.data.get("creator")
+
+    @property
+    def host_left(self) -> str | None:
+        """The name of a host who left the lobby, handing it to the next player."""
+        return self.data.get("host_left")
+
+    @property
+    def seat_users(self) -> tuple[int, ...]:
+        """The user in each seat, from seat 1 (0: a virtual player); empty before the deal."""
+        return tuple(self.data.get("seats") or ())
+
+    @property
+    def silent(self) -> bool:
+        """True when the bot deletes what is said in the group outside a speaking moment."""
+        return bool(self.data.get("silence"))
+
+    @property
+    def menu_open(self) -> bool:
+        """True while the lobby message shows the settings menu."""
+        return bool(self.data.get("menu"))
+
+    @property
+    def bot_can_delete(self) -> bool | None:
+        """The bot's right to delete messages in the group, as last heard (None: never said)."""
+        return self.data.get(BOT_CAN_DELETE)
+
+    @property
     def state(self) -> GameState:
         """The engine's state (rebuilt from the stored deal and decisions once per load)."""
         if self._state is None:

@@ -12,7 +12,7 @@ from telegram.ext import ApplicationHandlerStop
 
 from handlers.session.base import same_game
 from handlers.session.settings import CHOICES
-from handlers.session.table import BOT_CAN_DELETE, LOBBY, OVER_STATUS, PLAYING, Refused, Table
+from handlers.session.table import LOBBY, OVER_STATUS, PLAYING, Refused, Table
 from handlers.storage import history
 from handlers.storage.keys import prefs_key, waiting_key
 from handlers.telegram import hub, presses, render
@@ -155,7 +155,7 @@ async def _lobby_decision(
         case Settings(False):
             return _lobby_step(context, button, lambda current: current.show_lobby())
         case Start():
-            can_delete = table.data.get(BOT_CAN_DELETE)
+            can_delete = table.bot_can_delete
             asked = [unreached(context, [user for user, _ in table.players])]
             if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
                 asked.append(bot_can_delete(context, button.chat))

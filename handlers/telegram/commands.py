@@ -82,7 +82,8 @@ async def newgame(update: Update, context: BotContext) -> None:
         if table is not None and table.status == PLAYING:
             raise Refused("game_running")
         now = runtime.clock()
-        rights = (table.data if table else {}).get(BOT_CAN_DELETE, prefs.get(BOT_CAN_DELETE))
+        rights = table.bot_can_delete if table else None
+        rights = prefs.get(BOT_CAN_DELETE) if rights is None else rights
         new, news = Table.open_lobby(
             chat.id,
             next_game(table, now),
@@ -221,7 +222,7 @@ async def own_game(update: Update, context: BotContext) -> bool:
     seat = table.seat_of(user)
     outs = [render.send_private(user, render.rejoined(table, seat, context.runtime.clock()))]
     if not table.is_removed(seat):  # nothing is asked of a removed player
-        if table.state.turn == seat and not table.data.get("hold"):  # a held moment: later
+        if table.state.turn == seat and table.hold is None:  # a held moment: later
             outs += [o for o in render.prompt(table) if o.chat == user]
         outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while it runs
     delivery = await deliver(context.bot, outs)

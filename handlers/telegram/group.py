@@ -75,7 +75,7 @@ async def chatter(update: Update, context: BotContext) -> None:
     if message is None or user is None or not is_group(update):
         return
     table = (await hub.read(context, update.effective_chat.id)).table
-    if table is None or table.status != PLAYING or not table.data.get("silence"):
+    if table is None or table.status != PLAYING or not table.silent:
         return
     if table.seat_of(user.id) is None or table.speaker() == user.id:
         return
@@ -111,7 +111,7 @@ async def wake(update: Wake, context: BotContext) -> None:
     if lobby is not None:
         players = [user for user, _ in lobby.players]
         asked = [unreached(context, players)]
-        if lobby.data.get(BOT_CAN_DELETE) is None:  # Telegram never said
+        if lobby.bot_can_delete is None:  # Telegram never said
             asked.append(bot_can_delete(context, update.chat))
         answers = await asyncio.gather(*asked)
         rights["blocked"] = answers[0]

@@ -65,7 +65,7 @@ async def send_record(context: BotContext, user, chat: int, game: int) -> bool:
     if entry is None or not entry.get("record"):
         raise Refused("record_gone")
     table = (await hub.read(context, chat)).table
-    title = (table.data.get("title") if table else "") or ""
+    title = table.title if table else ""
     lang = presser_lang(user)
     told = shown.pages(render.kept_game(lang, title, entry))
     delivery = await deliver(context.bot, [render.send_private(user.id, text) for text in told])
@@ -89,7 +89,7 @@ async def group_name(context: BotContext, chat: int, title: str | None = None) -
     Telegram's."""
     if not title:
         table = (await hub.read(context, chat)).table
-        title = (table.data.get("title") if table else None) or None
+        title = (table.title if table else None) or None
     if not title:
         try:
             title = (await context.bot.get_chat(chat)).title

@@ -51,7 +51,8 @@ async def refuse(context: BotContext, update: Update, loaded: Read | None, text:
     host = context.runtime.host
     kept = host.get(prefs_key(chat)) or {}
     table = loaded.table if loaded is not None else None
-    may_delete = (table.data if table else {}).get(BOT_CAN_DELETE, kept.get(BOT_CAN_DELETE))
+    may_delete = table.bot_can_delete if table else None
+    may_delete = kept.get(BOT_CAN_DELETE) if may_delete is None else may_delete
     outs = refusal(chat, kept, bool(may_delete), text)
     if not outs:
         return

@@ -30,7 +30,7 @@ RunMove = Callable[[Selector, int, MoveRequest], MoveOutcome]
 def seat_at(table: Table | None, selector: Selector, user: int) -> int | None:
     """The seat `user` holds at the game `selector` names, or None (no such game now, or no
     seat of theirs at it)."""
-    if table is None or table.game != selector.game or not table.data.get("seats"):
+    if table is None or table.game != selector.game:
         return None
     return table.seat_of(user)
 

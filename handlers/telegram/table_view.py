@@ -163,7 +163,7 @@ def waits_on(table: Table, seat: int) -> bool:
     state = table.state
     if waiting_for(state) != seat:
         return False
-    return not (table.data.get("hold") and state.phase in (TURN, SPEAK))
+    return not (table.hold is not None and state.phase in (TURN, SPEAK))
 
 
 def moves(table: Table, seat: int) -> dict:

@@ -57,8 +57,8 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
     ]
     names = table.lobby_names()
     lines += [f"• {shown_name(name)}" for name in names.values()] or [t_(table, "lobby_nobody")]
-    if table.data.get("host_left") and table.data["creator"] in names:
-        old, new = table.data["host_left"], names[table.data["creator"]]
+    if table.host_left and table.creator in names:
+        old, new = table.host_left, names[table.creator]
         lines.append(t_(table, "host_passed", old=shown_name(old), new=shown_name(new)))
     settings = table.settings
     lines += ["", t_(table, "in_play", list=variants_list(table, settings))]
@@ -161,7 +161,7 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
 def lobby_message(table: Table, ids: Ids, bot: str) -> Edit:
     """The edit that makes the lobby message read as it should now: the lobby, or the
     settings menu."""
-    if table.data.get("menu"):
+    if table.menu_open:
         return edit_ref(table, ids, LOBBY_MSG, *settings_menu(table))
     return edit_lobby(table, ids, bot)
 

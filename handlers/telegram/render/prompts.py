@@ -86,7 +86,7 @@ def scout_result(table: Table, event: dict) -> str:
     target = seat_name(table, event["target"])
     lines = [t_(table, "scout_result", target=target, card=card(table, event["card"]))]
     if table.turncoat_pauses():  # the speaking moment waits for the Turncoat's window
-        key = "scout_wait_deleted" if table.data.get("silence") else "scout_wait"
+        key = "scout_wait_deleted" if table.silent else "scout_wait"
         lines.append(t_(table, key, s=table.settings["turncoat_seconds"]))
     return "\n".join(lines)
 

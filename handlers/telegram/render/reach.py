@@ -32,7 +32,7 @@ from handlers.telegram.render.status import now_doing
 def hello(table: Table) -> Out:
     """The host's first private message: where their card will come (a failure says the bot
     cannot reach them)."""
-    host = table.data["creator"]
+    host = table.creator
     text = t_(table.speaking_to(host), "lobby_hello", group=group_title(table))
     return send_private(host, text)
 

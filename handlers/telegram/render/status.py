@@ -65,7 +65,7 @@ def now_doing(table: Table) -> str:
     """What the seat whose turn it is is doing, as the group knows it: its turn, its speaking
     moment, or the wait that follows its scout (a Turncoat's window) or its decapitation (the
     Spy's guess), whether or not anyone decides in that wait."""
-    phase, held = table.state.phase, bool(table.data.get("hold"))
+    phase, held = table.state.phase, table.hold is not None
     if phase == TURN and not held:
         return "turn_first" if first_round(table.state, table.state.turn) else "turn"
     if phase == SPEAK and not held:

@@ -47,7 +47,7 @@ class View:
     @cached_property
     def seats(self) -> tuple[int, ...]:
         """The user in each seat (0: a virtual player), by seat (from seat 1)."""
-        return tuple(self.table.data["seats"])
+        return self.table.seat_users
 
     @cached_property
     def settings(self) -> dict:
