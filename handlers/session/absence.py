@@ -13,20 +13,17 @@ MISSED_TO_AWAY = 2  # turn timeouts in a row that mark a player away
 
 
 class Absence(Board):
-    """Who is away (`data["away"]`), asked to come back (`data["back"]`) or removed
-    (`data["removed"]`), by seat, and the turns each has missed in a row (`data["missed"]`)."""
-
-    def _seats(self, key: str) -> list[int]:
-        return self.data.setdefault(key, [])
+    """Who is away, asked to come back or removed, by seat, and the turns each has missed in a
+    row (the table's `absences`)."""
 
     def is_removed(self, seat: int) -> bool:
         """True when the host or an admin removed the seat's player."""
-        return seat in self.data.get("removed", [])
+        return seat in self.absences.removed
 
     def has_left(self, seat: int) -> bool:
         """True when the seat's player left the game themselves (/leave): removed, by their own
         choice."""
-        return seat in self.data.get("left", [])
+        return seat in self.absences.left
 
     def gone(self, seat: int) -> Refused:
         """The refusal for a seat's player no longer playing: they left, or were removed."""
@@ -43,12 +40,13 @@ class Absence(Board):
 
     def is_away(self, seat: int) -> bool:
         """True while the seat's turns pass at once for missed turns (until they come back)."""
-        return seat in self.data.get("away", [])
+        return seat in self.absences.away
 
     def _passes(self, seat: int) -> bool:
         """True when the seat's turn passes at once: removed, or away and not back yet."""
-        back = seat in self.data.get("back", [])
-        return self.is_removed(seat) or (self.is_away(seat) and not back)
+        absences = self.absences
+        back = seat in absences.coming_back
+        return seat in absences.removed or (seat in absences.away and not back)
 
     def _passes_now(self, seat: int) -> bool:
         """True when the game waits on the seat's turn, and that turn passes at once."""
@@ -63,15 +61,15 @@ class Absence(Board):
 
     def _acted(self, seat: int) -> None:
         """The seat took its turn or its speaking moment: its missed turns start again."""
-        self.data.setdefault("missed", {}).pop(str(seat), None)
+        self.absences = self.absences.acted(seat)
 
     def _missed(self, seat: int) -> list[Event]:
         """The seat's turn ran out: count it; at the second in a row, mark the player away."""
-        missed = self.data.setdefault("missed", {})
-        missed[str(seat)] = missed.get(str(seat), 0) + 1
-        if missed[str(seat)] < MISSED_TO_AWAY or self._passes(seat):
+        absences = self.absences.missed_turn(seat)
+        self.absences = absences
+        if absences.missed[seat] < MISSED_TO_AWAY or self._passes(seat):
             return []
-        self._seats("away").append(seat)
+        self.absences = absences.marked_away(seat)
         return [ev.event(ev.AWAY, seat=seat)]
 
     def come_back(self, user: int) -> list[Event]:
@@ -82,18 +80,18 @@ class Absence(Board):
             raise Refused("mycard_none")
         if self.is_removed(seat):
             raise self.gone(seat)
-        if not self.is_away(seat) or seat in self._seats("back"):
+        absences = self.absences
+        if seat not in absences.away or seat in absences.coming_back:
             return []
-        self._seats("back").append(seat)
+        self.absences = absences.asked_back(seat)
         return [ev.event(ev.COMING_BACK, seat=seat)]
 
     def _returns(self, seat: int) -> list[Event]:
         """The seat's turn begins: if its player asked to come back, they are back now."""
-        if seat not in self.data.get("back", []):
+        absences = self.absences
+        if seat not in absences.coming_back:
             return []
-        self._seats("back").remove(seat)
-        self._seats("away").remove(seat)
-        self.data.setdefault("missed", {}).pop(str(seat), None)
+        self.absences = absences.back(seat)
         return [ev.event(ev.RETURNED, seat=seat)]
 
     def _mark_removed(self, seat: int, by: str | None, left: str | None = None) -> list[Event]:
@@ -103,20 +101,15 @@ class Absence(Board):
             raise Refused("bad_button")
         if self.is_removed(seat):
             raise Refused("already_removed")
-        for key in ("away", "back"):
-            if seat in self._seats(key):
-                self._seats(key).remove(seat)
-        self._seats("removed").append(seat)
-        if left is not None:
-            self._seats("left").append(seat)
+        lost = self.absences.unreachable  # needed no more: never named, nor back
+        user = self.user_at(seat)
+        self.absences = self.absences.removed_seat(seat, user, left=left is not None)
         if left is None:
             self.data.pop("removing", None)  # the /remove keyboard pressed tells what was done
-        lost = self.data.get("unreachable") or []  # needed no more: never named, nor back
-        self.data["unreachable"] = [u for u in lost if u != self.user_at(seat)]
         asked = self._leave_closed(self.user_at(seat), "removed") if left is None else []
         gone = ev.event(ev.SEAT_REMOVED, seat=seat, by=by, **({"left": left} if left else {}))
         news = [*asked, gone]
-        if self.user_at(seat) in lost:  # the game's warning names them no more
+        if user in lost:  # the game's warning names them no more
             news.append(ev.event(ev.REACH_SHOWN, removed=seat, left=bool(left)))
         return news
 
@@ -194,7 +187,7 @@ class Absence(Board):
         """The game starts or ends: the buttons still live of /remove, of I'm back and of /leave
         questions go (the group's are only forgotten when it can no longer be written to)."""
         removing = bool(self.data.pop("removing", None)) and group_open
-        away = list(self.data.get("away") or [])
+        away = list(self.absences.away)
         asked = [e for e in self._leaves_expire("over") if group_open or e["where"] != "group"]
         if not removing and not away:
             return asked

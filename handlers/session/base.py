@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Self, TypeVar
 from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
+from handlers.session.absences import Absences
 from handlers.session.holds import Hold
 from handlers.session.knowledge import known_state
 from handlers.session.names import told_apart
@@ -234,6 +235,15 @@ class Seats:
     @hold.setter
     def hold(self, hold: Hold | None) -> None:
         self.data["hold"] = hold.to_stored() if hold is not None else None
+
+    @property
+    def absences(self) -> Absences:
+        """Who is not there: seats away or removed, players the bot cannot reach."""
+        return Absences.from_stored(self.data)
+
+    @absences.setter
+    def absences(self, absences: Absences) -> None:
+        absences.store_in(self.data)
 
     @property
     def opened(self) -> float:

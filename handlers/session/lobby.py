@@ -28,26 +28,28 @@ class Lobby(Play):
 
     def unreachable(self) -> list[int]:
         """The people at the table the bot could not message privately, as last heard."""
-        away = set(self.data.get("unreachable") or [])
+        away = set(self.absences.unreachable)
         return [user for user in self.users() if user in away]
 
     def out_of_touch(self) -> list[int]:
         """The players a game's warning names: those the bot cannot reach, and those back in
         touch during a secret wait (told neither while it runs nor as it ends, which could point
         at its player: the warning's next redraw outside a wait tells it)."""
-        away = set(self.data.get("unreachable") or []) | set(self.data.get("back_held") or [])
+        absences = self.absences
+        away = {*absences.unreachable, *absences.back_held}
         return [user for user in self.users() if user in away]
 
     def blocked(self) -> list[int]:
         """Those of `out_of_touch()` who blocked the bot (Restart opens its chat again; the
         others never opened it: Start)."""
-        shut = set(self.data.get("blocked") or [])
+        shut = set(self.absences.blocked)
         return [user for user in self.out_of_touch() if user in shut]
 
     def reached_again(self) -> list[int]:
         """The players the bot lost in this game and can message again, as the warning says."""
         away = set(self.out_of_touch())
-        return [u for u in self.data.get("reached") or [] if u in self.users() and u not in away]
+        users = self.users()
+        return [u for u in self.absences.reached_again if u in users and u not in away]
 
     def to_reach(self, users: list[int]) -> list[int]:
         """Those of `users` the table still needs to message privately (not one removed)."""
@@ -56,15 +58,9 @@ class Lobby(Play):
     def lost_touch(self, users: list[int], blocked: Collection[int] = ()) -> bool:
         """Note players a private message failed to reach (`blocked`: those of them who blocked
         the bot); True when any is newly noted."""
-        lost = self.to_reach(users)
-        away = list(self.data.get("unreachable") or [])
-        new = [u for u in lost if u not in away]
-        self.data["unreachable"] = away + new
-        shut = [u for u in self.data.get("blocked") or [] if u not in lost]
-        self._keep("blocked", shut + [u for u in lost if u in blocked])
-        for key in ("reached", "back_held"):
-            self._keep(key, [u for u in self.data.get(key) or [] if u not in lost])
-        return bool(new)
+        lost, absences = self.to_reach(users), self.absences
+        self.absences = absences.lost(lost, blocked)
+        return any(u not in absences.unreachable for u in lost)
 
     def out_of_reach(
         self, users: list[int], blocked: Collection[int], now: float
@@ -102,8 +98,7 @@ class Lobby(Play):
         """The player opened the private chat: the group hears they are back (not during a
         secret wait, whose player it might point at), and one marked away meanwhile plays again
         from their next turn; None when they were never away."""
-        away = list(self.data.get("unreachable") or [])
-        if user not in away:
+        if user not in self.absences.unreachable:
             return None
         self._reached(user)
         if self.status == LOBBY:
@@ -111,16 +106,14 @@ class Lobby(Play):
         if self.status != PLAYING:
             return []
         if self.hold is not None:
-            self._keep("back_held", [*(self.data.get("back_held") or []), user])
+            self.absences = self.absences.back_during_hold(user)
             return self._back_from_away(user)
-        self._tell_held_backs()
-        self._keep("reached", [*(self.data.get("reached") or []), user])
+        self.absences = self.absences.held_backs_told().back_in_touch(user)
         return [ev.event(ev.BACK, user=user), *self._back_from_away(user)]
 
     def _tell_held_backs(self) -> None:
         """Outside a secret wait, the players back in touch during one are told with the rest."""
-        held = self.data.pop("back_held", None) or []
-        self._keep("reached", [*(self.data.get("reached") or []), *held])
+        self.absences = self.absences.held_backs_told()
 
     def _back_from_away(self, user: int) -> list[Event]:
         """A player marked away while the bot could not reach them (they never saw I'm back)
@@ -129,15 +122,7 @@ class Lobby(Play):
         return self.come_back(user) if seat and self.is_away(seat) else []
 
     def _reached(self, user: int) -> None:
-        away = self.data.get("unreachable") or []
-        self.data["unreachable"] = [u for u in away if u != user]
-
-    def _keep(self, key: str, users: list[int]) -> None:
-        """Store a list of users under `key` (none: the key goes)."""
-        if users:
-            self.data[key] = list(dict.fromkeys(users))
-        else:
-            self.data.pop(key, None)
+        self.absences = self.absences.reached(user)
 
     # -- the countdown --------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ def finished_game(table: Seats, now: float) -> Figures:
         if result and result["won"]
     }
     players: dict[str, Figures] = {}
-    removed = set(table.data.get("removed") or [])  # they did not finish it: not theirs
+    removed = set(table.absences.removed)  # they did not finish it: not theirs
     colours = [color(card) for card in state.cards]  # each seat's, read once
     for seat in (seat for seat in state.humans() if seat not in removed):
         card = state.cards[seat - 1]

@@ -139,7 +139,8 @@ class Table(Lobby):
             if str(uid) in handles:
                 new.data.setdefault("handles", {})[str(uid)] = handles[str(uid)]
         new.data["again_of"] = self.game
-        new.data["unreachable"] = [u for u in self.unreachable() if new.is_player(u)]
+        unreachable = [u for u in self.unreachable() if new.is_player(u)]
+        new.absences = new.absences.still_unreachable(unreachable)
         return new, news
 
     def note_rights(self, can_delete: bool) -> bool:
@@ -248,7 +249,7 @@ class Table(Lobby):
         self.data["status"] = PLAYING
         self.data["start"] = now
         self.data["skips"] = 0
-        self.data.update(away=[], back=[], removed=[], missed={})
+        self.absences = self.absences.dealt()
         self.data["board"] = {"lines": []}
         self.hold = None
         self._set_state(state)
