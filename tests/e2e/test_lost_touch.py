@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Variants
+from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.fake_telegram.world import FakeMessage
 from handlers.playtest.games import remove
@@ -180,3 +182,27 @@ def test_a_player_out_of_reach_who_leaves_leaves_the_warning(bot: Bot) -> None:
     edited = table.fake.message(table.group, warning.message_id)
     assert edited.text == table.t("reach_left", name=table.seat_label(seat))
     assert mentioned(edited) == [] and edited.buttons == []
+
+
+@pytest.mark.parametrize("x_scouted", [True, False])
+def test_a_secret_offer_that_cannot_reach_its_player_tells_the_group_nothing(
+    local_bot: LocalBot, x_scouted: bool
+) -> None:
+    # Whether the Turncoat's offer went out is secret: the group must read the same whether the
+    # blocked player scouted holds the X card (an offer fails) or not (nothing is sent).
+    seed, state = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))
+    table = Table.of(local_bot, 7)
+    table.open()
+    table.configure(turncoat=True, turncoat_seconds=10)
+    table.start(seed=seed)
+    holder = lone_x(state)
+    target = (
+        holder if x_scouted else next(s for s in range(1, 8) if s not in (state.first, holder))
+    )
+    local_bot.fake.block(table.player_at(target).user)
+    said = len(table.group_messages())
+    table.scout(state.first, target)
+    local_bot.advance(10)  # the window ends
+    assert warnings(table) == []
+    assert table.data()["unreachable"] == []
+    assert len(table.group_messages()) == said  # nothing new: the turn message is edited
