@@ -183,15 +183,27 @@ class Absence(Board):
             return [uid for uid, _ in self.players if uid != self.data["creator"]]
         return [s for s in self.state.humans() if not self.is_removed(s)]
 
+    def out_of_touch(self) -> list[int]:
+        """The players a game's warning names: those the bot cannot reach, and those back in
+        touch during a secret wait (told neither while it runs nor as it ends, which could point
+        at its player: the warning's next redraw outside a wait tells it)."""
+        absences = self.absences
+        away = {*absences.unreachable, *absences.back_held}
+        return [user for user in self.users() if user in away]
+
     def _leftovers(self, group_open: bool = True) -> list[Event]:
-        """The game starts or ends: the buttons still live of /remove, of I'm back and of /leave
-        questions go (the group's are only forgotten when it can no longer be written to)."""
+        """The game starts or ends: the buttons still live of /remove, of I'm back, of /leave
+        questions and, at the end, of the warning naming players the bot cannot reach go (the
+        group's are only forgotten when it can no longer be written to)."""
         removing = bool(self.data.pop("removing", None)) and group_open
         away = list(self.absences.away)
         asked = [e for e in self._leaves_expire("over") if group_open or e["where"] != "group"]
-        if not removing and not away:
+        ended = self.status not in (LOBBY, PLAYING)
+        reach = group_open and ended and bool(self.out_of_touch())
+        if not removing and not away and not reach:
             return asked
-        return [ev.event(ev.BUTTONS_GONE, group=removing, away=away), *asked]
+        gone = ev.event(ev.BUTTONS_GONE, group=removing, away=away, reach=reach)
+        return [gone, *asked]
 
     def _count_skip(self, phase: str) -> bool:
         """A turn passed unplayed; True when a whole round has (the game is then cancelled)."""

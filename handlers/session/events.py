@@ -42,7 +42,7 @@ LEAVE_ASKED = "leave_asked"
 # "over" (the game ended), "again" (a newer one replaces it) or "removed"
 LEAVE_CLOSED = "leave_closed"
 # a game starts or ends: the /remove keyboard's buttons go (when the "group" can be written
-# to), and the I'm back of each "away" seat
+# to), the I'm back of each "away" seat, and the unreachable warning's button ("reach")
 BUTTONS_GONE = "buttons_gone"
 LOBBY_REMOVED = "lobby_removed"  # "user" ("name", reads "lang") taken out of the lobby "by"
 # the lobby's countdown and players the bot could not reach

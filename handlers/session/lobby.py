@@ -31,14 +31,6 @@ class Lobby(Play):
         away = set(self.absences.unreachable)
         return [user for user in self.users() if user in away]
 
-    def out_of_touch(self) -> list[int]:
-        """The players a game's warning names: those the bot cannot reach, and those back in
-        touch during a secret wait (told neither while it runs nor as it ends, which could point
-        at its player: the warning's next redraw outside a wait tells it)."""
-        absences = self.absences
-        away = {*absences.unreachable, *absences.back_held}
-        return [user for user in self.users() if user in away]
-
     def blocked(self) -> list[int]:
         """Those of `out_of_touch()` who blocked the bot (Restart opens its chat again; the
         others never opened it: Start)."""

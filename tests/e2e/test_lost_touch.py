@@ -10,7 +10,7 @@ from engine import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.fake_telegram.world import FakeMessage
-from handlers.playtest.games import remove
+from handlers.playtest.games import end_now, remove
 from handlers.playtest.players import Player, Table
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
@@ -206,3 +206,16 @@ def test_a_secret_offer_that_cannot_reach_its_player_tells_the_group_nothing(
     assert warnings(table) == []
     assert table.data()["unreachable"] == []
     assert len(table.group_messages()) == said  # nothing new: the turn message is edited
+
+
+@pytest.mark.parametrize("ending", ["decapitation", "cancel"])
+def test_the_warning_loses_its_button_when_the_game_ends(bot: Bot, ending: str) -> None:
+    table, _, _, warning = warned(bot)
+    if ending == "cancel":
+        table.host.say("/cancel")
+    else:
+        bot.advance(CUT)  # their cut turn runs out; the next player ends the game
+        end_now(table)
+    ended = table.fake.message(table.group, warning.message_id)
+    assert ended.buttons == []  # nothing to open the chat for: the game is over
+    assert ended.text == warning.text

@@ -176,7 +176,9 @@ def remove_keyboard(table: Table) -> tuple[str, Keyboard]:
 
 def buttons_gone(table: Table, ids: Ids, e: dict) -> list[Out]:
     """The buttons left live when a game starts or ends go: the /remove keyboard's (only
-    forgotten when the group can no longer be written to) and the away seats' I'm back."""
+    forgotten when the group can no longer be written to), the away seats' I'm back, and at
+    the end the warning's button to open the chat."""
     gone = [(table.chat, ids.taking_remove())] if e["group"] else []
+    gone += [(table.chat, ids.reach)] if e.get("reach") else []
     gone += [(table.user_at(seat), ids.taking_away(seat)) for seat in e["away"]]
     return [DropButtons(chat, msg) for chat, msg in gone if msg]
