@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bot.cost import CPU_SHARE, LAMBDA_GB, LOG_BYTES, PRICE
 from engine.turns import legal_actions, waiting_for
+from handlers.playtest.players import item_of
 from handlers.session.table import PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -68,7 +69,7 @@ def main() -> int:
         times, reads, answers = [], [], {200: 0, 304: 0}
         for _ in range(40):
             held = store.load(game_key(CHAT))
-            store.save(Item(game_key(CHAT), held.version if held else 0, table.data))
+            store.save(Item(game_key(CHAT), held.version if held else 0, item_of(table)))
             for seat in [*range(1, PLAYERS + 1)] * 2:  # each page polls twice per decision
                 user = {"id": table.user_at(seat), "first_name": "P"}
                 headers = {"Authorization": "tma " + sign_init_data(TOKEN, user, None, int(NOW))}

@@ -36,7 +36,7 @@ def test_a_replay_a_decode_and_a_check_are_each_counted_once() -> None:
     """A decision through the session (the engine rebuilt, the press's version checked) and a
     button decoded, as a handler would."""
     table = started(4)
-    stored, seat = table.data, table.state.first
+    stored, seat = table.to_stored(), table.state.first
     user = stored["seats"][seat - 1]
     module, name = trace_update.DECODES[0]
     decode = getattr(importlib.import_module(module), name)
@@ -59,7 +59,7 @@ def test_every_move_is_listed_by_its_pair_and_every_file_entered_once() -> None:
     caller→callee pair add up to the moves, and each project file is listed once with its
     calls."""
     table = started(4)
-    stored, seat = table.data, table.state.first
+    stored, seat = table.to_stored(), table.state.first
     user = stored["seats"][seat - 1]
     tracer = Tracer()
     tracer.threads.add(threading.get_ident())

@@ -118,7 +118,7 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
     rng = random.Random(seed)
     policy = InformedPolicy(rng)
     table = Read.of(host.load(chat)).table
-    seats = table.data["seats"]
+    seats = table.record.seats
     from engine.events import deal_events
 
     policy.observe(deal_events(table.state))

@@ -10,7 +10,8 @@ from engine import GameState
 from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
-from handlers.storage.host import Loaded
+from handlers.session.base import Seats
+from handlers.storage.host import FORM, SESSION, Loaded
 from handlers.telegram.ids import Ids
 from handlers.telegram.item import Read, ids_of
 from handlers.telegram.render import isolate
@@ -19,6 +20,12 @@ from handlers.telegram.texts import language_for, t
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
 GROUP_TITLE = "Friday club"
 OK_ANSWERS = (None, "OK", "好")
+
+
+def item_of(table: Seats) -> dict[str, Any]:
+    """A group's item holding only `table`'s part (nothing owed, no message id kept), as
+    storage writes it."""
+    return {"form": FORM, SESSION: table.to_stored()}
 
 
 class Player:
@@ -211,7 +218,7 @@ class Table:
         """The group's table as the session keeps it (the session's part of the item)."""
         table = self.stored().table
         assert table is not None, "no table stored for the group"
-        return table.data
+        return table.to_stored()
 
     def envelope(self) -> dict:
         """Storage's part of the group's item: the updates applied, the messages owed."""
@@ -224,9 +231,9 @@ class Table:
     def refresh(self) -> GameState | None:
         """Remember the stored game as it is now (the leak check needs every game's deal)."""
         table = self.stored().table
-        if table is None or "engine" not in table.data:
+        if table is None or table.record.engine is None:
             return None
-        data = table.data
+        data = table.to_stored()
         state = state_from_dict(data["engine"])
         self.snapshots[data["game"]] = (state, list(data["seats"]))
         return state

@@ -166,13 +166,3 @@ class Absences:
             back_held=ids("back_held"),
             kept=frozenset(key for key in KEYS if key in stored) - DROPPED_EMPTY,
         )
-
-    def store_in(self, data: dict[str, Any]) -> None:
-        """Write the absences into the session's part: a key kept where it stood, a new one
-        added after the rest, an emptied one that is dropped when empty taken out."""
-        stored = self.to_stored()
-        for key in KEYS:
-            if key in stored:
-                data[key] = stored[key]
-            else:
-                data.pop(key, None)

@@ -8,24 +8,23 @@ from typing import TYPE_CHECKING, Self, TypeVar
 from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
+from handlers.session import record as codec
 from handlers.session.absences import Absences
 from handlers.session.holds import Hold
 from handlers.session.knowledge import known_state
 from handlers.session.names import told_apart
+from handlers.session.record import Roster, TableRecord
 
 if TYPE_CHECKING:
     from handlers.session.ending import Ending
+    from handlers.session.table import Table
 
 T = TypeVar("T", bound="Seats")
 
 LOBBY, PLAYING, OVER_STATUS, CANCELLED = "lobby", "playing", "over", "cancelled"
 ENDED = (OVER_STATUS, CANCELLED)
-BOT_CAN_DELETE = "bot_can_delete"  # the bot's right to delete messages here, as last heard
+BOT_CAN_DELETE = "bot_can_delete"  # the group's preference: the bot's right to delete, as heard
 HANDLE_MAX = 32  # a Telegram username's longest
-FORM = 2  # the stored form of the session's part (see `Seats.to_stored`)
-# What an item stored before the session had a part of its own kept beside the session's data:
-# storage's envelope, and the Telegram side's message ids (read by their owners).
-_NOT_THE_SESSIONS = ("applied", "owed", "moved_to", "lobby_msg", "end_msg", "remove_msg")
 
 
 class Refused(Exception):
@@ -40,7 +39,7 @@ class Refused(Exception):
 def may_manage(table: Seats | None, user: int, is_admin: bool) -> bool:
     """The host-or-admin rule (Settings and Start, /cancel, /remove, /language): the player who
     opened the table's lobby, or an admin of the group."""
-    return is_admin or (table is not None and table.data.get("creator") == user)
+    return is_admin or (table is not None and table.creator == user)
 
 
 def same_game(table: T | None, game: int) -> T:
@@ -51,36 +50,41 @@ def same_game(table: T | None, game: int) -> T:
 
 
 class Seats:
-    """A group's lobby or game, as stored: the data and what can be read off it."""
+    """A group's lobby or game, as stored: its record and what can be read off it."""
 
-    def __init__(self, data: dict) -> None:
-        self.data = data  # the session's part of the group's item (see `to_stored`)
+    def __init__(self, record: TableRecord) -> None:
+        self.record = record  # the session's part of the group's item (see `record.py`)
         self._state: GameState | None = None
         self._voice: str | None = None  # a view's language, for one player's private messages
         self.ending: Ending | None = None  # the game this change ended, for storage to keep
 
     @property
     def chat(self) -> int:
-        return self.data["chat"]
+        return self.record.chat
 
     @property
     def game(self) -> int:
-        return self.data["game"]
+        return self.record.game
 
     @property
     def status(self) -> str:
-        return self.data["status"]
+        return self.record.status
+
+    @property
+    def roster(self) -> Roster:
+        """The lobby's people: who joined, the host, their languages and usernames."""
+        return self.record.roster
 
     @property
     def lang(self) -> str:
         """The language the table speaks: the group's (or, in a `speaking_to` view, the
         player's)."""
-        return self._voice or self.data["lang"]
+        return self._voice or self.record.lang
 
     def lang_of(self, user: int, fallback: str | None = None) -> str:
         """The language `user` reads in private: their own, as Telegram said when they joined;
         else `fallback`; else the group's."""
-        return (self.data.get("langs") or {}).get(str(user)) or fallback or self.data["lang"]
+        return self.roster.langs.get(str(user)) or fallback or self.record.lang
 
     def speaking_to(self, user: int) -> Self:
         """The table as `user` reads it in private: a read-only view in their language."""
@@ -94,84 +98,84 @@ class Seats:
         view._voice = lang
         return view
 
-    def _note_lang(self, user: int, lang: str | None) -> None:
+    def note_lang(self, user: int, lang: str | None) -> None:
         """Keep the language a joining player reads (None: Telegram did not say)."""
-        langs = self.data.setdefault("langs", {})
+        langs = self.roster.langs
         if lang:
             langs[str(user)] = lang
         else:
             langs.pop(str(user), None)
 
-    def _note_handle(self, user: int, handle: str | None) -> None:
+    def note_handle(self, user: int, handle: str | None) -> None:
         """Keep a lobby player's username (None: they have none, or left)."""
         if handle:
-            self.data.setdefault("handles", {})[str(user)] = handle[:HANDLE_MAX]
+            self.roster.handles[str(user)] = handle[:HANDLE_MAX]
         else:
-            (self.data.get("handles") or {}).pop(str(user), None)
+            self.roster.handles.pop(str(user), None)
 
     def lobby_names(self) -> dict[int, str]:
         """The lobby's players and the names they are shown by: those sharing a name marked
         (see `handlers.session.names`)."""
         users = [uid for uid, _ in self.players]
-        names = told_apart(self.players, self.data.get("handles") or {})
+        names = told_apart(self.players, self.roster.handles)
         return dict(zip(users, names, strict=True))
 
     @property
     def settings(self) -> dict:
-        return self.data["settings"]
+        return self.record.settings
 
     @property
     def players(self) -> list[list]:
-        return self.data["players"]
+        return self.roster.players
 
     @property
     def title(self) -> str:
-        return self.data.get("title") or ""
+        return self.record.title
 
     @property
     def creator(self) -> int | None:
         """The host: who opened the lobby, or was handed it."""
-        return self.data.get("creator")
+        return self.roster.creator
 
     @property
     def host_left(self) -> str | None:
         """The name of a host who left the lobby, handing it to the next player."""
-        return self.data.get("host_left")
+        return self.roster.host_left
 
     @property
     def seat_users(self) -> tuple[int, ...]:
         """The user in each seat, from seat 1 (0: a virtual player); empty before the deal."""
-        return tuple(self.data.get("seats") or ())
+        return tuple(self.record.seats)
 
     @property
     def silent(self) -> bool:
         """True when the bot deletes what is said in the group outside a speaking moment."""
-        return bool(self.data.get("silence"))
+        return self.record.silence
 
     @property
     def menu_open(self) -> bool:
         """True while the lobby message shows the settings menu."""
-        return bool(self.data.get("menu"))
+        return self.record.menu
 
     @property
     def bot_can_delete(self) -> bool | None:
         """The bot's right to delete messages in the group, as last heard (None: never said)."""
-        return self.data.get(BOT_CAN_DELETE)
+        return self.record.bot_can_delete
 
     @property
     def state(self) -> GameState:
         """The engine's state (rebuilt from the stored deal and decisions once per load)."""
         if self._state is None:
-            self._state = state_from_dict(self.data["engine"])
+            self._state = state_from_dict(self.record.engine or {})
         return self._state
 
-    def _set_state(self, state: GameState, secret: bool = False) -> None:
+    def set_state(self, state: GameState, secret: bool = False) -> None:
         """Store the engine's new state; `secret` when it follows a decision the group must not
         learn of (a Turncoat's or the Spy's, or their silence)."""
         self._state = state
-        self.data["engine"] = state_to_dict(state)
+        self.record.engine = state_to_dict(state)
         if secret:
-            self.data["shift"] = self.data.get("shift", 0) - 1
+            self.record.shift -= 1
 
     @property
     def public_version(self) -> int:
@@ -179,7 +183,7 @@ class Seats:
         and the end of each secret wait) and not the decisions made in secret, so nobody can
         tell from a button whether a Turncoat or a Spy decided, and a Turncoat's buttons are
         out of date once the wait is over."""
-        return self.state.version + self.data.get("shift", 0)
+        return self.state.version + self.record.shift
 
     def known_state(self, seat: int) -> GameState:
         """The game as `seat` may know it now (while the group's news is held, less)."""
@@ -192,7 +196,7 @@ class Seats:
 
     def seat_of(self, user: int) -> int | None:
         """The seat a user sits in, or None."""
-        seats = self.data.get("seats") or []
+        seats = self.record.seats
         return seats.index(user) + 1 if user in seats else None
 
     def known_as(self, user: int, name: str) -> str:
@@ -205,7 +209,7 @@ class Seats:
 
     def user_at(self, seat: int) -> int:
         """The user id in a seat (0 for a virtual seat)."""
-        return self.data["seats"][seat - 1]
+        return self.record.seats[seat - 1]
 
     def name_of(self, seat: int) -> str:
         """A seat's display name."""
@@ -219,7 +223,7 @@ class Seats:
 
     def users(self) -> list[int]:
         """The people at the table: seated, or joined while in the lobby."""
-        return [u for u in self.data.get("seats") or [uid for uid, _ in self.players] if u]
+        return [u for u in self.record.seats or [uid for uid, _ in self.players] if u]
 
     def check_version(self, version: int) -> None:
         """Refuse a button made for another moment of the game than now ("too_late"): its
@@ -230,68 +234,50 @@ class Seats:
     @property
     def hold(self) -> Hold | None:
         """The secret window holding the group's news back, if one runs."""
-        return Hold.from_stored(self.data.get("hold"))
+        return self.record.hold
 
     @hold.setter
     def hold(self, hold: Hold | None) -> None:
-        self.data["hold"] = hold.to_stored() if hold is not None else None
+        self.record.hold = hold
 
     @property
     def absences(self) -> Absences:
         """Who is not there: seats away or removed, players the bot cannot reach."""
-        return Absences.from_stored(self.data)
+        return self.record.absences
 
     @absences.setter
     def absences(self, absences: Absences) -> None:
-        absences.store_in(self.data)
+        self.record.absences = absences
 
     @property
     def opened(self) -> float:
         """When the table's lobby opened (0: not known)."""
-        return self.data.get("opened", 0)
+        return self.record.opened
 
     def to_stored(self) -> dict:
         """The session's part of the group's item, as stored (JSON)."""
-        return {"form": FORM, **self.data}
+        return codec.to_stored(self.record)
 
     @classmethod
     def from_stored(cls, stored: dict) -> Self:
-        """The table a stored session part holds. An item stored before the parts were apart
-        is read once from its one dict: the session's fields, without storage's envelope and
-        the Telegram side's message ids (each read by its owner)."""
-        if stored.get("form") == FORM:
-            return cls({k: v for k, v in stored.items() if k != "form"})
-        data = {
-            k: v
-            for k, v in stored.items()
-            if k not in _NOT_THE_SESSIONS and not k.startswith("away_msg_")
-        }
-        if stored.get("remove_msg"):
-            data["removing"] = True  # a /remove keyboard is live (its id is the Telegram side's)
-        if data.get("board"):
-            data["board"] = {k: v for k, v in data["board"].items() if k != "msg"}
-        if data.get("prompts"):
-            data["prompts"] = {
-                user: {k: v for k, v in open_.items() if k != "msg"}
-                for user, open_ in data["prompts"].items()
-            }
-        return cls(data)
+        """The table a stored session part holds (see `record.from_stored`)."""
+        return cls(codec.from_stored(stored))
 
-    def _reminder(self) -> float | None:
+    def reminder(self) -> float | None:
         """When the board's countdown is next refreshed (only for the wait it was set for)."""
-        reminder = self.data.get("reminder")
-        if not reminder or reminder[1] != self.data.get("deadline"):
+        reminder = self.record.reminder
+        if not reminder or reminder[1] != self.record.deadline:
             return None
         return reminder[0]
 
     def deadline(self) -> float | None:
         """When the current wait ends (None when nothing waits)."""
-        return self.data.get("deadline")
+        return self.record.deadline
 
     def next_wake(self) -> float | None:
         """When the table next needs waking: the countdown refresh, else the deadline."""
-        reminder = self._reminder()
-        return reminder if reminder is not None else self.data.get("deadline")
+        reminder = self.reminder()
+        return reminder if reminder is not None else self.record.deadline
 
     def speaker(self) -> int | None:
         """The user whose speaking moment it is now, if any."""
@@ -301,7 +287,20 @@ class Seats:
             return None
         return self.user_at(self.state.turn)
 
-    def _close(self) -> None:
-        self.data["status"] = CANCELLED
-        self.data["deadline"] = None
+    def close(self) -> None:
+        """The lobby or game ends without a reveal: nothing waits any more."""
+        self.record.status = CANCELLED
+        self.record.deadline = None
         self.hold = None
+
+
+class Part:
+    """One part of a table's rules, over the table it belongs to (which holds the record and
+    its other parts)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @property
+    def record(self) -> TableRecord:
+        return self.table.record

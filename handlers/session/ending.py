@@ -26,10 +26,10 @@ def kept_game(table: Seats, winner: str | None) -> dict[str, Any]:
     when it was cancelled): its number, when it was dealt, the result and its record."""
     return {
         "game": table.game,
-        "at": int(table.data.get("start") or table.data.get("opened") or 0),
+        "at": int(table.record.start or table.opened or 0),
         "winner": winner,
         "record": to_record(table.state),
-        "users": list(table.data.get("seats") or []),  # whose names they are: for /forget
+        "users": list(table.seat_users),  # whose names they are: for /forget
     }
 
 

@@ -1,140 +1,159 @@
-"""The lobby's countdown and who the bot can reach privately before (and while) a game runs."""
+"""A table's lobby: who joins and leaves, its settings, its countdown, and the deal ending it."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
-from engine import waiting_for
-from engine.state import SPEAK, TURN
+from engine import new_game
 from handlers.session import events as ev
-from handlers.session.base import BOT_CAN_DELETE, LOBBY, PLAYING, Refused
+from handlers.session.base import LOBBY, PLAYING, Part, Refused
 from handlers.session.events import Event
-from handlers.session.play import REMIND_BEFORE, REMIND_MIN, Play
-from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
+from handlers.session.names import virtual_names
+from handlers.session.record import TurnBoard
+from handlers.session.settings import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    set_setting,
+    toggle_setting,
+    variants_of,
+)
 
 LOBBY_SECONDS = 3600  # a lobby stays open an hour at most, however often it is extended
 EXTEND_SECONDS = 120  # what /extend adds to the countdown
 REMIND_LOBBY = 60  # seconds before the countdown ends, the group is reminded once
-PROMPT_LOST_LEFT = 30  # seconds left of a wait once its player's prompt could not be sent
+NAME_MAX = 32  # a player's name as kept, at most
 
 
-class Lobby(Play):
-    """A table's lobby side: the countdown that starts or closes it, and the players the bot
-    cannot message privately (who would get no card, or, in a game, no prompt)."""
+def fitted(text: str, limit: int) -> str:
+    """`text` as kept: whole when it fits, else cut to `limit` characters ending in "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Lobby(Part):
+    """A table's lobby side: its players, settings and countdown, which starts or closes it."""
 
     _dealing: tuple[int | None, bool | None] = (None, None)  # a timer's deal: seed, rights
 
-    # -- reachability ---------------------------------------------------------------------------
+    def _in_lobby(self) -> None:
+        if self.table.status != LOBBY:
+            raise Refused("lobby_gone")
 
-    def unreachable(self) -> list[int]:
-        """The people at the table the bot could not message privately, as last heard."""
-        away = set(self.absences.unreachable)
-        return [user for user in self.users() if user in away]
+    def shown(self, menu: bool) -> list[Event]:
+        """The lobby message redrawn as the lobby or as the settings menu."""
+        self.record.menu = menu
+        return [ev.event(ev.LOBBY_SHOWN)]
 
-    def blocked(self) -> list[int]:
-        """Those of `out_of_touch()` who blocked the bot (Restart opens its chat again; the
-        others never opened it: Start)."""
-        shut = set(self.absences.blocked)
-        return [user for user in self.out_of_touch() if user in shut]
+    def join(
+        self, user: int, name: str, lang: str | None = None, handle: str | None = None
+    ) -> list[Event]:
+        """Seat a user in the lobby; `lang` is the language they read (when Telegram says),
+        `handle` their username (it tells them apart from a player of the same name)."""
+        self._in_lobby()
+        table = self.table
+        if table.is_player(user):
+            raise Refused("already_joined")
+        if len(table.players) >= MAX_PLAYERS:
+            raise Refused("lobby_full", max=MAX_PLAYERS)
+        table.players.append([user, fitted(name, NAME_MAX)])
+        table.note_lang(user, lang)
+        table.note_handle(user, handle)
+        table.reach.reached(user)  # they joined from the private chat
+        return self.shown(menu=False)
 
-    def reached_again(self) -> list[int]:
-        """The players the bot lost in this game and can message again, as the warning says."""
-        away = set(self.out_of_touch())
-        users = self.users()
-        return [u for u in self.absences.reached_again if u in users and u not in away]
+    def leave(self, user: int) -> list[Event]:
+        """Take a user out of the lobby."""
+        table = self.table
+        if table.status != LOBBY or not table.is_player(user):
+            raise Refused("not_in_lobby")
+        name = table.lobby_names()[user]
+        roster = self.record.roster
+        roster.players = [p for p in roster.players if p[0] != user]
+        table.note_lang(user, None)
+        table.note_handle(user, None)
+        table.reach.reached(user)
+        if user == roster.creator and roster.players:
+            self._pass_host(name)
+        return self.shown(menu=False)
 
-    def to_reach(self, users: list[int]) -> list[int]:
-        """Those of `users` the table still needs to message privately (not one removed)."""
-        return [u for u in dict.fromkeys(users) if u in self.users() and not self.was_removed(u)]
+    def show_settings(self) -> list[Event]:
+        """Turn the lobby message into the settings menu."""
+        self._in_lobby()
+        return self.shown(menu=True)
 
-    def lost_touch(self, users: list[int], blocked: Collection[int] = ()) -> bool:
-        """Note players a private message failed to reach (`blocked`: those of them who blocked
-        the bot); True when any is newly noted."""
-        lost, absences = self.to_reach(users), self.absences
-        self.absences = absences.lost(lost, blocked)
-        return any(u not in absences.unreachable for u in lost)
+    def show_lobby(self) -> list[Event]:
+        """Back from the settings menu."""
+        self._in_lobby()
+        return self.shown(menu=False)
 
-    def out_of_reach(
-        self, users: list[int], blocked: Collection[int], now: float
-    ) -> list[Event] | None:
-        """A private message failed to reach `users` (`blocked`: those who blocked the bot).
-        A lobby names the new ones; a game's one warning is drawn again for them, and the wait
-        of a player whose prompt failed is cut to PROMPT_LOST_LEFT. None: nothing changes."""
-        new = self.lost_touch(users, blocked)
-        if self.status == LOBBY:
-            return [ev.event(ev.LOBBY_SHOWN)] if new else None
-        if self.status != PLAYING:
-            return None
-        if new and self.hold is None:
-            self._tell_held_backs()
-        news = [ev.event(ev.REACH_SHOWN)] if new else []
-        news += self._cut_short(users, now)
-        return news or None
+    def change_setting(self, key: str) -> list[Event]:
+        """Toggle a switch ("lang" switches the language)."""
+        self._in_lobby()
+        if key == "lang":
+            self.record.lang = "zh" if self.table.lang == "en" else "en"
+        elif not toggle_setting(self.record.settings, key):
+            raise Refused("bad_button")
+        return self.shown(menu=True)
 
-    def _cut_short(self, users: list[int], now: float) -> list[Event]:
-        """The public wait for a player the bot could not prompt ends PROMPT_LOST_LEFT from now,
-        when more was left (so once a wait); the turn message shows the new countdown."""
-        state, deadline = self.state, self.data.get("deadline")
-        if self.hold is not None or state.phase not in (TURN, SPEAK) or deadline is None:
-            return []
-        seat = waiting_for(state)
-        if not seat or self.user_at(seat) not in users or deadline - now <= PROMPT_LOST_LEFT:
-            return []
-        cut = now + PROMPT_LOST_LEFT
-        self.data["deadline"] = cut
-        refresh = PROMPT_LOST_LEFT >= REMIND_MIN  # the countdown refreshed once, as any wait's
-        self.data["reminder"] = [cut - REMIND_BEFORE, cut] if refresh else None
-        return [self.board_shown(PROMPT_LOST_LEFT, redraw=True)]  # not posted again for it
+    def set_setting(self, key: str, value: object, now: float | None = None) -> list[Event]:
+        """Set a time limit or the number of virtual players to one of its CHOICES (a new
+        lobby countdown runs from `now`)."""
+        self._in_lobby()
+        settings = self.record.settings
+        if not set_setting(settings, key, value):
+            raise Refused("bad_button")
+        if key == "lobby_minutes" and now is not None:
+            self.count_down(now + 60 * settings[key], now)
+        return self.shown(menu=True)
 
-    def back_in_touch(self, user: int) -> list[Event] | None:
-        """The player opened the private chat: the group hears they are back (not during a
-        secret wait, whose player it might point at), and one marked away meanwhile plays again
-        from their next turn; None when they were never away."""
-        if user not in self.absences.unreachable:
-            return None
-        self._reached(user)
-        if self.status == LOBBY:
-            return [ev.event(ev.BACK, user=user), ev.event(ev.LOBBY_SHOWN)]
-        if self.status != PLAYING:
-            return []
-        if self.hold is not None:
-            self.absences = self.absences.back_during_hold(user)
-            return self._back_from_away(user)
-        self.absences = self.absences.held_backs_told().back_in_touch(user)
-        return [ev.event(ev.BACK, user=user), *self._back_from_away(user)]
-
-    def _tell_held_backs(self) -> None:
-        """Outside a secret wait, the players back in touch during one are told with the rest."""
-        self.absences = self.absences.held_backs_told()
-
-    def _back_from_away(self, user: int) -> list[Event]:
-        """A player marked away while the bot could not reach them (they never saw I'm back)
-        opened the chat again: they are counted back, as with I'm back."""
-        seat = self.seat_of(user)
-        return self.come_back(user) if seat and self.is_away(seat) else []
-
-    def _reached(self, user: int) -> None:
-        self.absences = self.absences.reached(user)
+    def start(self, now: float, seed: int | None = None, can_delete: bool = False) -> list[Event]:
+        """Deal: seat everyone, send each their card, turn the lobby message into the seating
+        and post the first turn."""
+        self._in_lobby()
+        table, record = self.table, self.record
+        if not MIN_PLAYERS <= len(table.players) <= MAX_PLAYERS:
+            n = len(table.players)
+            raise Refused("need_players", n=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
+        if table.reach.unreachable():  # they would get no card
+            raise Refused("unreachable_start")
+        shown = table.lobby_names()
+        names = list(shown.values())
+        ids = {name: uid for uid, name in shown.items()}
+        virtual = virtual_names(table.lang)
+        state, events = new_game(names, variants_of(record.settings), seed, virtual)
+        seated = zip(state.names, state.virtual, strict=True)
+        record.seats = [0 if virtual else ids[name] for name, virtual in seated]
+        record.status = PLAYING
+        record.start = now
+        record.skips = 0
+        record.absences = record.absences.dealt()
+        record.board = TurnBoard()
+        record.hold = None
+        table.set_state(state)
+        silence = record.settings["delete_chatter"] and can_delete
+        record.silence = silence
+        record.bot_can_delete = can_delete  # kept for the next game here
+        seating = ev.event(ev.SEATING, silence=silence)
+        return [seating, *table.absence.leftovers(), *table.play.deliver(events, now)]
 
     # -- the countdown --------------------------------------------------------------------------
 
-    def _count_down(self, until: float, now: float) -> None:
+    def count_down(self, until: float, now: float) -> None:
         """The lobby ends at `until` (an hour after it opened at the latest); the group is
         reminded a minute before, when there is a minute to spare."""
-        until = min(until, self.data.get("opened", now) + LOBBY_SECONDS)
-        self.data["deadline"] = until
+        record = self.record
+        until = min(until, (record.opened or now) + LOBBY_SECONDS)
+        record.deadline = until
         remind = until - REMIND_LOBBY
-        self.data["reminder"] = [remind, until] if remind > now else None
+        record.reminder = [remind, until] if remind > now else None
 
     def extend(self, name: str, now: float) -> list[Event]:
         """/extend: the countdown pushed back by a couple of minutes, or what is left of the
         hour (`name` asked; the event says the minutes really added)."""
-        news = self.catch_up(now)
-        if self.status != LOBBY:
+        news = self.table.catch_up(now)
+        if self.table.status != LOBBY:
             return news  # the countdown ended first
-        deadline = self.data["deadline"]
-        self._count_down(deadline + EXTEND_SECONDS, now)
-        added = self.data["deadline"] - deadline  # less than asked, under the hour's cap
+        deadline = self.record.deadline
+        assert deadline is not None  # a lobby always counts down
+        self.count_down(deadline + EXTEND_SECONDS, now)
+        added = (self.record.deadline or deadline) - deadline  # less under the hour's cap
         if added <= 0:
             raise Refused("extend_max")  # nothing is saved
         minutes = max(1, round(added / 60))
@@ -144,7 +163,7 @@ class Lobby(Play):
     def starts_itself(self) -> bool:
         """True when the lobby deals at the end of its countdown: auto-start is on and its
         players pressed Join (Play again seats them without asking: someone presses Start)."""
-        return bool(self.settings["auto_start"]) and not self.data.get("again_of")
+        return bool(self.record.settings["auto_start"]) and not self.record.again_of
 
     def deal_with(self, seed: int | None, can_delete: bool | None) -> None:
         """How a lobby whose countdown ends deals: the seed, and the bot's right to delete."""
@@ -152,59 +171,59 @@ class Lobby(Play):
 
     def deals_without(self, away: list[int]) -> bool:
         """True when enough players would remain to deal without `away`."""
-        return len(self.players) - len(away) >= MIN_PLAYERS
+        return len(self.table.players) - len(away) >= MIN_PLAYERS
 
     def _leave_out(self, away: list[int]) -> list[Event]:
         """Take the players the bot cannot reach out of the lobby, so the others can play; the
         group is told who and why (and who hosts now, if the host was one of them)."""
-        names = self.lobby_names()
-        self.data["players"] = [p for p in self.players if p[0] not in away]
+        table, roster = self.table, self.record.roster
+        names = table.lobby_names()
+        roster.players = [p for p in roster.players if p[0] not in away]
         for user in away:
-            self._note_lang(user, None)
-            self._note_handle(user, None)
-            self._reached(user)
+            table.note_lang(user, None)
+            table.note_handle(user, None)
+            table.reach.reached(user)
         host = None
-        if self.data["creator"] in away:
+        if roster.creator in away:
             self._pass_host(None)
-            host = self.lobby_names()[self.data["creator"]]
+            host = table.lobby_names()[roster.creator]
         return [ev.event(ev.LEFT_OUT, names=[names[u] for u in away], host=host)]
 
     def _pass_host(self, old: str | None) -> None:
         """The host is gone: the next player in lobby order hosts it now (`old`, the name of a
         host who left, is shown in the lobby; None when they were left out of the deal)."""
-        self.data["creator"] = self.players[0][0]
+        roster = self.record.roster
+        roster.creator = roster.players[0][0]
         if old is not None:
-            self.data["host_left"] = old
+            roster.host_left = old
 
-    def _remind(self, now: float) -> list[Event]:
-        if self.status != LOBBY:
-            return super()._remind(now)
-        left = max(round((self.data["deadline"] - now) / 60), 1)
+    def remind(self, now: float) -> list[Event]:
+        """A minute before the countdown ends, the group is reminded (a settings menu left
+        open shows the lobby again)."""
+        record = self.record
+        left = max(round(((record.deadline or now) - now) / 60), 1)
         reminder = ev.event(ev.LOBBY_REMINDER, minutes=left, extend=EXTEND_SECONDS // 60)
-        if not self.data.get("menu"):
+        if not record.menu:
             return [reminder]
-        self.data["menu"] = False  # a menu left open: the last minute shows who plays, and Join
+        record.menu = False  # a menu left open: the last minute shows who plays, and Join
         return [ev.event(ev.LOBBY_SHOWN), reminder]
 
-    def _on_deadline(self, now: float) -> list[Event]:
-        if self.status != LOBBY:
-            return super()._on_deadline(now)
-        return self._lobby_ends(now)
-
-    def _lobby_ends(self, now: float) -> list[Event]:
+    def ends(self, now: float) -> list[Event]:
         """The countdown ran out: deal if it may and can (without those the bot cannot reach,
         when enough others remain), else close, saying why."""
-        n = len(self.players)
+        table = self.table
+        n = len(table.players)
         few = not MIN_PLAYERS <= n <= MAX_PLAYERS
-        away = self.unreachable()
+        away = table.reach.unreachable()
         if self.starts_itself() and not few and (not away or self.deals_without(away)):
             left_out = self._leave_out(away) if away else []
             seed, can_delete = self._dealing
             if can_delete is None:
-                can_delete = bool(self.data.get(BOT_CAN_DELETE))
+                can_delete = bool(self.record.bot_can_delete)
             return left_out + self.start(now, seed, can_delete)
         reason = None
         if self.starts_itself():
             reason = "few" if few else "unreachable"
-        self._close()
-        return [ev.event(ev.LOBBY_EXPIRED, reason=reason, n=n, users=away), *self._leftovers()]
+        table.close()
+        expired = ev.event(ev.LOBBY_EXPIRED, reason=reason, n=n, users=away)
+        return [expired, *table.absence.leftovers()]

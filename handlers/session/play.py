@@ -10,32 +10,30 @@ from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate
 from handlers.session import ending
 from handlers.session import events as ev
-from handlers.session.absence import Absence
-from handlers.session.base import LOBBY, OVER_STATUS, PLAYING, Refused
+from handlers.session.base import LOBBY, OVER_STATUS, PLAYING, Part, Refused
 from handlers.session.events import Event
 from handlers.session.holds import Hold
-from handlers.session.prompts import Prompts
 from handlers.session.settings import WAIT_SETTING
 
 REMIND_BEFORE = 15  # seconds before a deadline, the countdown is refreshed once
 REMIND_MIN = 30  # waits shorter than this get no refresh
 SPY_HURRY = 5  # seconds before the Spy's wait ends, a Spy still guessing is hurried
-GROUP_SCOUT = "group_scout"  # this turn's scout was pressed on the group's turn message
 
 
-class Play(Prompts, Absence):
+class Play(Part):
     """The game part of a table: it applies decisions and deadlines through the engine."""
 
     def decide(self, user: int, action: Action, version: int, now: float) -> list[Event]:
         """A decision pressed on a private prompt made for `version` of the game; the seat is
         the presser's."""
-        if self.status != PLAYING:
+        table = self.table
+        if table.status != PLAYING:
             raise Refused("too_late")
-        seat = self.seat_of(user)
+        seat = table.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
-        news = self.catch_up(now)
-        self.check_version(version)  # a deadline that passed first has moved the game on
+        news = table.catch_up(now)
+        table.check_version(version)  # a deadline that passed first has moved the game on
         return news + self._apply(user, action._replace(seat=seat), now)
 
     def menu_of(self, user: int, version: int, menu: str, target: int = 0) -> int:
@@ -43,13 +41,14 @@ class Play(Prompts, Absence):
         "strike", "turn": menus of their turn; "aim": the decapitation aimed at `target`;
         "spy": the Spy's second question). Nothing changes, but the menu must be theirs to
         open now."""
-        if self.status != PLAYING:
+        table = self.table
+        if table.status != PLAYING:
             raise Refused("too_late")
-        seat = self.seat_of(user)
+        seat = table.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
-        self.check_version(version)
-        state = self.state
+        table.check_version(version)
+        state = table.state
         if menu in ("scout", "strike", "turn") and state.turn != seat:
             raise Refused("not_your_turn")
         if menu == "strike" and (may_decapitate(state, seat) is not None or state.phase != TURN):
@@ -66,176 +65,173 @@ class Play(Prompts, Absence):
         """A press on the group's turn message made for `version`: the acting player's Scout
         (`listed`) or Back, a seat to scout, Done (`action`); anyone else is told whose turn
         it is (public, whatever the game waits on in secret)."""
-        news = self.catch_up(now)
-        self.check_version(version)  # a deadline that passed first has moved the game on
-        state = self.state
+        table = self.table
+        news = table.catch_up(now)
+        table.check_version(version)  # a deadline that passed first has moved the game on
+        state = table.state
         turn = state.turn
         scouted = action.target if action is not None and action.act == SCOUT else None
         if scouted is not None and (not 1 <= scouted <= state.seats or scouted == turn):
             raise Refused("bad_button")
-        if self.seat_of(user) != turn:
+        if table.seat_of(user) != turn:
             raise Refused("turn_of", seat=turn)
         if action is None:
-            return news + self.list_seats(user, listed, now)
+            return news + table.board.list_seats(user, listed, now)
         return news + self._apply(user, action._replace(seat=turn), now, in_group=True)
 
     def act(self, user: int, action: Action, now: float) -> list[Event]:
         """Apply a seated user's decision, unless a deadline passed before it came."""
-        version = self.public_version if self.status == PLAYING else -1
-        news = self.catch_up(now)
-        self.check_version(version)
+        table = self.table
+        version = table.public_version if table.status == PLAYING else -1
+        news = table.catch_up(now)
+        table.check_version(version)
         return news + self._apply(user, action, now)
 
     def _apply(self, user: int, action: Action, now: float, in_group: bool = False) -> list[Event]:
         """Apply a seated user's decision to the game as it is now (its deadlines caught up);
         `in_group`: pressed on the group's turn message (a scout there speaks there too)."""
-        seat = self.seat_of(user)
+        table = self.table
+        seat = table.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
-        if self.is_removed(seat):
-            raise self.gone(seat)
+        if table.absence.is_removed(seat):
+            raise table.absence.gone(seat)
         if action.seat != seat and action.act != TIMEOUT:
             raise Refused("bad_button")
-        if waiting_for(self.state) != seat or self._held_from(seat):
+        if waiting_for(table.state) != seat or self._held_from(seat):
             raise Refused("not_your_turn")
-        secret = self.state.phase in (TURNCOAT, SPY_PHASE)
-        decided = _decided(action, self.state)
+        secret = table.state.phase in (TURNCOAT, SPY_PHASE)
+        decided = _decided(action, table.state)
         if in_group and action.act == SCOUT:
             decided["group"] = True  # the result goes to a new message: the scout is elsewhere
         try:
-            state, events = apply(self.state, action)
+            state, events = apply(table.state, action)
         except IllegalAction:
             raise Refused("too_late") from None
         if not secret:  # a secret decision shows nowhere, not even in the idle count
-            self.data["skips"] = 0
-            self._acted(seat)
-        self._set_state(state, secret)
+            self.record.skips = 0
+            table.absence.acted(seat)
+        table.set_state(state, secret)
         if decided.get("group"):
-            self.data[GROUP_SCOUT] = True
-        closed = self._close_prompt(seat, decided)  # however the decision came
-        return closed + self._deliver(events, now)
+            self.record.group_scout = True
+        closed = table.prompts.close(seat, decided)  # however the decision came
+        return closed + self.deliver(events, now)
 
     def _held_from(self, seat: int) -> bool:
         """During a hold only the Turncoat or the Spy may decide; the scout's moment waits."""
-        return self.hold is not None and self.state.phase in (SPEAK, TURN)
+        return self.table.hold is not None and self.table.state.phase in (SPEAK, TURN)
 
-    def catch_up(self, now: float) -> list[Event]:
-        """Apply what the deadline says has happened by `now` (at most one step at a time)."""
-        news: list[Event] = []
-        for _ in range(3):
-            deadline = self.data.get("deadline")
-            if deadline is None or now < deadline:
-                break
-            news += self._on_deadline(now)
-        reminder = self._reminder()
-        if reminder is not None and now >= reminder:
-            self.data["reminder"] = None
-            news += self._remind(now)
-        return news
-
-    def _remind(self, now: float) -> list[Event]:
+    def remind(self, now: float) -> list[Event]:
         """Refresh the turn message's countdown and nudge the player being waited for (in the
         Spy's wait, only the Spy, privately, if they have not guessed)."""
-        if self.status != PLAYING:
+        table = self.table
+        if table.status != PLAYING:
             return []
-        if self.hold is not None:
+        if table.hold is not None:
             return self._hurry_spy(now)
-        left = self.data["deadline"] - now
-        news = [self.board_shown(left)]
-        seat = waiting_for(self.state)
-        if seat is not None and self.user_at(seat):
+        left = (self.record.deadline or now) - now
+        news = [table.board.shown(left)]
+        seat = waiting_for(table.state)
+        if seat is not None and table.user_at(seat):
             news.append(ev.event(ev.HURRY, seat=seat, seconds=max(int(left), 0)))
         return news
 
     def _hurry_spy(self, now: float) -> list[Event]:
         """The Spy still guessing is told privately how long is left; nobody else hears of it,
         and a Spy set aside, virtual or done changes nothing."""
-        state = self.state
+        table = self.table
+        state = table.state
         seat = waiting_for(state) if state.phase == SPY_PHASE else None
-        if not seat or not self.user_at(seat) or self.is_removed(seat):
+        if not seat or not table.user_at(seat) or table.absence.is_removed(seat):
             return []
-        left = max(int(self.data["deadline"] - now), 0)
+        left = max(int((self.record.deadline or now) - now), 0)
         return [ev.event(ev.HURRY, seat=seat, seconds=left)]
 
     def _timed_out(self, seat: int | None, phase: str) -> list[Event]:
         """Tell a human whose wait (in `phase`) ran out, on its prompt (a removed seat's player
         is told nothing more)."""
-        if not seat or self.is_removed(seat):
+        if not seat or self.table.absence.is_removed(seat):
             return []
-        return self._close_prompt(seat, {"act": TIMEOUT, "phase": phase}, tell=True)
+        return self.table.prompts.close(seat, {"act": TIMEOUT, "phase": phase}, tell=True)
 
-    def _on_deadline(self, now: float) -> list[Event]:
-        """A game's deadline passed (a lobby's countdown: see `Lobby`)."""
-        if self.status != PLAYING:
-            self.data["deadline"] = None
+    def on_deadline(self, now: float) -> list[Event]:
+        """A game's deadline passed (a lobby's countdown: see `Lobby.ends`)."""
+        table = self.table
+        if table.status != PLAYING:
+            self.record.deadline = None
             return []
-        if self.hold is not None:
+        if table.hold is not None:
             return self._end_hold(now)
-        state = self.state
+        state = table.state
         seat, phase = waiting_for(state), state.phase
         state, events = apply(state, Action(TIMEOUT))
-        self._set_state(state)
+        table.set_state(state)
         news = self._timed_out(seat, phase)
-        if self._count_skip(phase):
+        if table.absence.count_skip(phase):
             return news + self._cancel_idle(events)
-        delivered = self._deliver(events, now)
-        if phase == TURN and self.status == PLAYING:
-            news += self._missed(seat)  # told before the next turn message
+        delivered = self.deliver(events, now)
+        if phase == TURN and table.status == PLAYING:
+            news += table.absence.missed(seat)  # told before the next turn message
         return news + delivered
 
     def _cancel_idle(self, events: list[dict], lines: list | tuple = ()) -> list[Event]:
         """A whole round passed unplayed: the last skip goes on the board, which the
         cancellation then closes."""
         shown = [e for e in events if e["to"] == "all" and e["type"] in ev.BOARD_KINDS]
-        self.data["board"]["lines"] += [*lines, *shown]
+        self.table.board.add([*lines, *shown])
         return self.cancel(None)
 
     def _skip_waited(self) -> tuple[list[dict], bool]:
         """The seat waited for is away or removed: its turn (or speaking moment) passes now.
         Returns the engine's events, the timeout marked as such, and whether a whole round has
         now passed unplayed."""
-        state = self.state
+        table = self.table
+        state = table.state
         seat, phase = waiting_for(state), state.phase
-        why = "removed" if self.is_removed(seat) else "away"
+        why = "removed" if table.absence.is_removed(seat) else "away"
         state, events = apply(state, Action(TIMEOUT))
-        self._set_state(state)
+        table.set_state(state)
         events = [{**e, "passed": why} if e["type"] == kinds.TIMED_OUT else e for e in events]
-        return events, self._count_skip(phase)
+        return events, table.absence.count_skip(phase)
 
     def _pass_now(self, now: float) -> list[Event]:
         """Pass the waited seat's turn or speaking moment at once, and go on."""
         events, idle = self._skip_waited()
         if idle:
             return self._cancel_idle(events)
-        return self._deliver(events, now)
+        return self.deliver(events, now)
 
     def remove(self, seat: int, by: str, now: float) -> list[Event]:
         """The host or an admin removes the seat's player: the seat plays on, its turns passing
         at once (a secret window of theirs still runs its full time)."""
-        news = self.catch_up(now)
-        if self.status != PLAYING:
+        table = self.table
+        news = table.catch_up(now)
+        if table.status != PLAYING:
             raise Refused("too_late")
-        return news + self._plays_on(seat, self._mark_removed(seat, by), "removed", now)
+        return news + self._plays_on(seat, table.absence.mark_removed(seat, by), "removed", now)
 
     def leave_game(self, user: int, now: float) -> list[Event]:
         """Leave, on the /leave question: the player's seat plays on as after a removal."""
-        news = self.catch_up(now)
-        where = self.leaving_asked(user) if self.status == PLAYING else None
-        seat = self.seat_of(user)
+        table = self.table
+        news = table.catch_up(now)
+        where = table.absence.leaving_asked(user) if table.status == PLAYING else None
+        seat = table.seat_of(user)
         if where is None or seat is None:
             raise Refused("too_late")
-        self.data["leaving"].pop(str(user))
-        return news + self._plays_on(seat, self._mark_removed(seat, None, where), "left", now)
+        self.record.leaving.pop(str(user))
+        gone = table.absence.mark_removed(seat, None, where)
+        return news + self._plays_on(seat, gone, "left", now)
 
     def _plays_on(self, seat: int, news: list[Event], act: str, now: float) -> list[Event]:
         """The seat's player is gone (`act`: "removed" or "left"): the seat is virtual from now
         on, its prompt closes, and a turn of its passes at once."""
+        table = self.table
         self._engine_removes(seat)
-        news += self._close_prompt(seat, {"act": act})
-        if not self._present():
+        news += table.prompts.close(seat, {"act": act})
+        if not table.absence.present():
             return news + self.cancel(None, why="empty")
-        state = self.state
-        if self.hold is None and waiting_for(state) == seat and state.phase in (TURN, SPEAK):
+        state = table.state
+        if table.hold is None and waiting_for(state) == seat and state.phase in (TURN, SPEAK):
             news += self._pass_now(now)
         return news
 
@@ -244,34 +240,38 @@ class Play(Prompts, Absence):
         neutral card there has no effect). Once a decapitation is announced the seats are judged
         as they stood, so it is not told then. No button changes: the group's version stays."""
         try:
-            state, _ = apply(self.state, Action(REMOVE, seat))
+            state, _ = apply(self.table.state, Action(REMOVE, seat))
         except IllegalAction:
             return
-        self._set_state(state)
-        self.data["shift"] = self.data.get("shift", 0) - 1
+        self.table.set_state(state)
+        self.record.shift -= 1
 
     def _end_hold(self, now: float) -> list[Event]:
         """A secret window closes: a silent Turncoat or Spy times out, and the held news goes
         out, the speaking moment last (it begins as the window closes)."""
-        hold, state = self.hold, self.state
+        table = self.table
+        hold, state = table.hold, table.state
+        assert hold is not None
         news: list[Event] = []
         if state.phase in (TURNCOAT, SPY_PHASE):
             seat, phase = waiting_for(state), state.phase
             state, events = apply(state, Action(TIMEOUT))
-            self._set_state(state, secret=True)
+            table.set_state(state, secret=True)
             news += self._timed_out(seat, phase)
             hold = hold.keeping(*[e for e in events if e["to"] == "all"])
-            news += self._deliver([e for e in events if e["to"] != "all"], now)
+            news += self.deliver([e for e in events if e["to"] != "all"], now)
         held = sorted(hold.held, key=lambda event: event["type"] == kinds.SPEAKS)
-        self.hold = None
-        self.data["shift"] = self.data.get("shift", 0) + 1  # the wait's end, seen by all
-        return news + self._deliver(held, now)
+        table.hold = None
+        self.record.shift += 1  # the wait's end, seen by all
+        return news + self.deliver(list(held), now)
 
-    def _deliver(self, events: list[dict], now: float) -> list[Event]:
+    def deliver(self, events: list[dict], now: float) -> list[Event]:
         """Turn engine events into session events, holding public news while a secret wait
         runs."""
+        table, record = self.table, self.record
+        absence, board = table.absence, table.board
         news: list[Event] = []
-        hold = self.hold
+        hold = table.hold
         seen = None  # a scout result told with the speaking moment it opens
         lines: list[dict | list] = []  # the turn message's new lines
         new_phase = False
@@ -279,7 +279,7 @@ class Play(Prompts, Absence):
         while queue:
             event = queue.pop(0)
             if event["to"] != "all":
-                if not self.user_at(event["to"]) or self.is_removed(event["to"]):
+                if not table.user_at(event["to"]) or absence.is_removed(event["to"]):
                     continue
                 if self._shown_with_speaking(event):
                     seen = event  # one message: what they saw, and where to speak
@@ -288,26 +288,26 @@ class Play(Prompts, Absence):
                 continue
             if hold is not None:
                 hold = hold.keeping(event)
-                self.hold = hold
+                table.hold = hold
                 continue
             kind = event["type"]
-            if kind == kinds.TURN_BEGINS and self._passes_now(event["seat"]):
+            if kind == kinds.TURN_BEGINS and absence.passes_now(event["seat"]):
                 passed, idle = self._skip_waited()
                 if idle:
                     return news + self._cancel_idle(passed, lines)
                 queue += passed  # the next turn follows at once
                 continue
             if kind == kinds.TURN_BEGINS:
-                self.data.pop(GROUP_SCOUT, None)
-                news += self._leaves_expire("moved")
-                news += self._close_board(lines)
+                record.group_scout = False
+                news += absence.leaves_expire("moved")
+                news += board.close(lines)
                 lines = []
-                news += self._returns(event["seat"])
-                news.append(self._open_board(event["seat"]))
+                news += absence.returns(event["seat"])
+                news.append(board.open(event["seat"]))
                 new_phase = True
                 continue
             if kind == kinds.RESOLVED:
-                news += self._close_board(lines)
+                news += board.close(lines)
                 lines = []
                 news += self._finish(event, now)
                 continue
@@ -315,31 +315,33 @@ class Play(Prompts, Absence):
                 lines.append(event)  # rendered when shown, in the language of the moment
             if kind == kinds.SPEAKS:
                 new_phase = True
+            settings = record.settings
             if kind == kinds.SCOUTED and self.turncoat_pauses():
-                lines.append(["pause", event["seat"], self.settings["turncoat_seconds"]])
-                hold = self._hold(self.settings["turncoat_seconds"], now)
-            if kind == kinds.DECAPITATION_ANNOUNCED and self.settings["spy"]:
-                lines.append(["sealed", self.settings["spy_seconds"]])
-                hold = self._hold(self.settings["spy_seconds"], now)
+                lines.append(["pause", event["seat"], settings["turncoat_seconds"]])
+                hold = self._hold(settings["turncoat_seconds"], now)
+            if kind == kinds.DECAPITATION_ANNOUNCED and settings["spy"]:
+                lines.append(["sealed", settings["spy_seconds"]])
+                hold = self._hold(settings["spy_seconds"], now)
                 until = hold.until
-                if self.settings["spy_seconds"] > SPY_HURRY:  # wakes whoever holds the Spy
-                    self.data["reminder"] = [until - SPY_HURRY, until]
-        opens = self.status == PLAYING and hold is None and new_phase
-        if opens and self.state.phase == SPEAK and self.is_removed(self.state.turn):
+                if settings["spy_seconds"] > SPY_HURRY:  # wakes whoever holds the Spy
+                    record.reminder = [until - SPY_HURRY, until]
+        opens = table.status == PLAYING and hold is None and new_phase
+        if opens and table.state.phase == SPEAK and absence.is_removed(table.state.turn):
             # A held speaking moment, its scout removed: it passes at once, and the turn message
             # closes with its lines, never offering Done.
-            self.data["board"]["lines"] += lines
+            board.add(lines)
             return news + self._pass_now(now)
         if lines:
-            news.append(self._extend_board(lines, now))
+            news.append(board.extend(lines, now))
         if opens:
-            self._set_deadline(now)
-            seat = waiting_for(self.state)
-            if seat is not None and self.user_at(seat):
+            key = WAIT_SETTING.get(table.state.phase)
+            self.wait(record.settings[key] if key else None, now)
+            seat = waiting_for(table.state)
+            if seat is not None and table.user_at(seat):
                 news.append(self._prompt_event(seat, seen))
                 seen = None
         elif hold is not None:
-            self.data["deadline"] = hold.until
+            record.deadline = hold.until
         if seen is not None:
             news.append(self._private(seen))
         return news
@@ -347,7 +349,7 @@ class Play(Prompts, Absence):
     def speaks_in_group(self) -> bool:
         """True when this turn's scout was pressed on the group's turn message: its speaking
         moment ends with Done there, and the private chat offers no Done."""
-        return bool(self.data.get(GROUP_SCOUT))
+        return self.record.group_scout
 
     def _shown_with_speaking(self, event: dict) -> bool:
         """A scout result of a scout made from the group, with no pause before speaking: told
@@ -361,61 +363,68 @@ class Play(Prompts, Absence):
     def _prompt_event(self, seat: int, seen: dict | None) -> Event:
         """Open the prompt of the wait the game is now in on `seat`. After a scout from the
         group it says to speak there (Done is on the turn message), after what they saw."""
-        group = self.speaks_in_group() and self.state.phase == SPEAK
-        tag = self._open_prompt(seat, seen if group else None)
+        table = self.table
+        group = self.speaks_in_group() and table.state.phase == SPEAK
+        tag = table.prompts.open(seat, seen if group else None)
         facts = {"group": True, "result": seen} if group else {}
-        return ev.event(ev.PROMPT, seat=seat, version=self.public_version, tag=tag, **facts)
+        return ev.event(ev.PROMPT, seat=seat, version=table.public_version, tag=tag, **facts)
 
     def turncoat_pauses(self) -> bool:
         """True when every scout is followed by the Turncoat's window: the variant is on and the
         game is big enough for an X to be dealt (whether one was or not)."""
-        return bool(self.settings["turncoat"]) and deals_x(self.state.seats)
+        return bool(self.record.settings["turncoat"]) and deals_x(self.table.state.seats)
 
     def _private(self, event: dict) -> Event:
         """A private engine event for its seat; a Turncoat's offer or the Spy's question opens
         a prompt."""
         tag = None
         if event["type"] in (kinds.TURNCOAT_OFFER, kinds.SPY_TURN):
-            tag = self._open_prompt(event["to"])
-        return ev.event(ev.PRIVATE, event=event, version=self.public_version, tag=tag)
+            tag = self.table.prompts.open(event["to"])
+        version = self.table.public_version
+        return ev.event(ev.PRIVATE, event=event, version=version, tag=tag)
 
     def _hold(self, seconds: int, now: float) -> Hold:
         hold = Hold(now + seconds)
-        self.data["reminder"] = None  # the window is fixed; nothing else wakes the table
-        self.hold = hold
+        self.record.reminder = None  # the window is fixed; nothing else wakes the table
+        self.table.hold = hold
         return hold
 
-    def _set_deadline(self, now: float) -> None:
-        key = WAIT_SETTING.get(self.state.phase)
-        self.data["deadline"] = now + self.settings[key] if key else None
-        self.data["reminder"] = None
-        if key and self.settings[key] >= REMIND_MIN:
-            # One countdown refresh near the end: the group sees time running out.
-            deadline = self.data["deadline"]
-            self.data["reminder"] = [deadline - REMIND_BEFORE, deadline]
+    def wait(self, seconds: float | None, now: float) -> None:
+        """The public wait ends `seconds` from now (None: nothing waits); a wait long enough
+        gets one countdown refresh near its end, so the group sees time running out."""
+        record = self.record
+        record.deadline = now + seconds if seconds is not None else None
+        record.reminder = None
+        if seconds is not None and seconds >= REMIND_MIN:
+            deadline = now + seconds
+            record.reminder = [deadline - REMIND_BEFORE, deadline]
 
     def _finish(self, resolved: dict, now: float) -> list[Event]:
-        self.data["status"] = OVER_STATUS
-        self.data["deadline"] = None
-        self.hold = None
-        self.ending = ending.finished(self, resolved["winner"], now)
-        figures = self.ending.figures  # how long it lasted, counted once for all who tell it
+        table = self.table
+        self.record.status = OVER_STATUS
+        self.record.deadline = None
+        table.hold = None
+        table.ending = ending.finished(table, resolved["winner"], now)
+        figures = table.ending.figures  # how long it lasted, counted once for all who tell it
+        assert figures is not None
         length = {"seconds": figures["seconds"], "turns": figures["turns"]}
         finished = ev.event(ev.FINISHED, resolved=resolved, **length)
-        return [finished, *self._close_prompts({"act": "over"}), *self._leftovers()]
+        over = table.prompts.close_all({"act": "over"})
+        return [finished, *over, *table.absence.leftovers()]
 
     def cancel(self, by: str | None, why: str | None = None) -> list[Event]:
         """End the game or lobby now; `by` is who cancelled (None: nobody played, or, `why`
         "empty", nobody is left to play)."""
-        if self.status not in (LOBBY, PLAYING):
+        table = self.table
+        if table.status not in (LOBBY, PLAYING):
             raise Refused("cancel_none")
-        was_lobby = self.status == LOBBY
-        self._close()
+        was_lobby = table.status == LOBBY
+        table.close()
         if was_lobby:
-            return [ev.event(ev.CANCELLED, by=by, was_lobby=True), *self._leftovers()]
-        closed = self._close_prompts({"act": "cancelled"})
+            return [ev.event(ev.CANCELLED, by=by, was_lobby=True), *table.absence.leftovers()]
+        closed = table.prompts.close_all({"act": "cancelled"})
         # The game is over: everything is shown, as it stands (a swap in its window included).
-        state = self.state
+        state = table.state
         shown = {
             "cards": list(state.cards),
             "set_aside": list(state.set_aside),
@@ -423,20 +432,21 @@ class Play(Prompts, Absence):
         }
         if why:
             shown["why"] = why
-        self.ending = ending.cancelled(self)
+        table.ending = ending.cancelled(table)
         cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
-        board = self._close_board([["cancelled"]])  # the turn message says so, with no button
-        return [*board, cancelled, *closed, *self._leftovers()]
+        board = table.board.close([["cancelled"]])  # the turn message says so, with no button
+        return [*board, cancelled, *closed, *table.absence.leftovers()]
 
     def removed(self) -> list[Event]:
         """The bot is no longer in the group: end the lobby or game, with no wait left, and
         tell its players privately (the group can no longer be told)."""
-        if self.status not in (LOBBY, PLAYING):
+        table = self.table
+        if table.status not in (LOBBY, PLAYING):
             return []
-        closed = self._close_prompts({"act": "cancelled"})
-        self._close()
-        gone = self._leftovers(group_open=False)
-        return [ev.event(ev.REMOVED, users=self.users()), *closed, *gone]
+        closed = table.prompts.close_all({"act": "cancelled"})
+        table.close()
+        gone = table.absence.leftovers(group_open=False)
+        return [ev.event(ev.REMOVED, users=table.users()), *closed, *gone]
 
 
 def _decided(action: Action, state: GameState) -> dict:

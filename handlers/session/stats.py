@@ -67,7 +67,7 @@ def finished_game(table: Seats, now: float) -> Figures:
         "at": int(now),
         "winner": winner,
         "worked": worked,
-        "seconds": max(0, round(now - table.data.get("start", now))),
+        "seconds": max(0, round(now - (table.record.start or now))),
         "turns": turns,
         "players": players,
     }

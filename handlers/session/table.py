@@ -1,10 +1,14 @@
-"""One group's table: the lobby, the running game around the engine, its deadlines and holds.
-Its methods change it and return session events; they never render, talk to Telegram or store."""
+"""One group's table: the lobby, the running game around the engine, its deadlines and holds,
+composed of parts that each keep one side of it. Its commands change it and return session
+events; they never render, talk to Telegram or store."""
 
 from __future__ import annotations
 
-from engine import new_game
+from collections.abc import Collection
+
+from engine import Action
 from handlers.session import events as ev
+from handlers.session.absence import Absence
 from handlers.session.base import (
     BOT_CAN_DELETE,
     CANCELLED,
@@ -13,18 +17,16 @@ from handlers.session.base import (
     OVER_STATUS,
     PLAYING,
     Refused,
+    Seats,
 )
+from handlers.session.board import Board
 from handlers.session.events import Event
-from handlers.session.lobby import LOBBY_SECONDS, Lobby
-from handlers.session.names import virtual_names
-from handlers.session.settings import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    clean_settings,
-    set_setting,
-    toggle_setting,
-    variants_of,
-)
+from handlers.session.lobby import LOBBY_SECONDS, NAME_MAX, Lobby, fitted
+from handlers.session.play import Play
+from handlers.session.prompts import Prompts
+from handlers.session.reach import Reach
+from handlers.session.record import OpenPrompt, Roster, TableRecord
+from handlers.session.settings import MAX_PLAYERS, clean_settings
 
 __all__ = [
     "BOT_CAN_DELETE",
@@ -38,22 +40,28 @@ __all__ = [
     "Table",
 ]
 
-NAME_MAX, TITLE_MAX = 32, 64
+TITLE_MAX = 64
 
 
-def fitted(text: str, limit: int) -> str:
-    """`text` as kept: whole when it fits, else cut to `limit` characters ending in "…"."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def next_game(previous: Lobby | None, now: float) -> int:
+def next_game(previous: Seats | None, now: float) -> int:
     """The number of a group's next game: after its last one, and never one an earlier life of
     the group's item gave out (the time in seconds is past every number given before it)."""
     return max(previous.game + 1 if previous is not None else 1, int(now))
 
 
-class Table(Lobby):
-    """A group's lobby or game, as stored."""
+class Table(Seats):
+    """A group's lobby or game, as stored: its record, read through `Seats`, and its parts (the
+    lobby, the game's play, the turn message, the open prompts, who is absent, who is out of
+    reach). Its commands are the parts', each named once here."""
+
+    def __init__(self, record: TableRecord) -> None:
+        super().__init__(record)
+        self.lobby = Lobby(self)
+        self.play = Play(self)
+        self.board = Board(self)
+        self.prompts = Prompts(self)
+        self.absence = Absence(self)
+        self.reach = Reach(self)
 
     @classmethod
     def open_lobby(
@@ -74,24 +82,21 @@ class Table(Lobby):
         group's language, `own_lang` the one the creator reads (when Telegram says), `handle`
         their username; `can_delete` the bot's right to delete messages in the group, as last
         heard."""
-        table = cls(
-            {
-                "chat": chat,
-                "game": game,
-                "title": fitted(title, TITLE_MAX),
-                "status": LOBBY,
-                "lang": lang,
-                "creator": creator,
-                "players": [[creator, fitted(name, NAME_MAX)]],
-                "settings": clean_settings(settings),
-                "opened": now,
-            }
+        record = TableRecord(
+            chat=chat,
+            game=game,
+            status=LOBBY,
+            lang=lang,
+            settings=clean_settings(settings),
+            roster=Roster(players=[[creator, fitted(name, NAME_MAX)]], creator=creator),
+            title=fitted(title, TITLE_MAX),
+            opened=now,
+            bot_can_delete=can_delete,
         )
-        table._count_down(now + 60 * table.settings["lobby_minutes"], now)
-        table._note_lang(creator, own_lang)
-        if can_delete is not None:
-            table.data[BOT_CAN_DELETE] = can_delete
-        table._note_handle(creator, handle)
+        table = cls(record)
+        table.lobby.count_down(now + 60 * table.settings["lobby_minutes"], now)
+        table.note_lang(creator, own_lang)
+        table.note_handle(creator, handle)
         return table, [ev.event(ev.LOBBY_OPENED)]
 
     def play_again(
@@ -109,7 +114,7 @@ class Table(Lobby):
         keeps the language they read and their username). It waits for Start: nobody in it
         pressed Join."""
         if self.game != game:  # someone's press came first, or the button is older than that
-            opened = self.data.get("again_of") == game and self.status in (LOBBY, PLAYING)
+            opened = self.record.again_of == game and self.status in (LOBBY, PLAYING)
             raise Refused("again_open" if opened else "stale_button")
         if self.status not in ENDED:
             raise Refused("game_running")
@@ -127,134 +132,200 @@ class Table(Lobby):
             now,
             self.title,
             own_lang,
-            self.data.get(BOT_CAN_DELETE),
+            self.bot_can_delete,
             handle,
         )
-        others = [p for p in self.plays_again() if p[0] != user][: MAX_PLAYERS - 1]
-        new.data["players"] += others
-        langs, handles = self.data.get("langs") or {}, self.data.get("handles") or {}
+        others = [p for p in self.absence.plays_again() if p[0] != user][: MAX_PLAYERS - 1]
+        roster = new.roster
+        roster.players += others
         for uid, _ in others:
-            if str(uid) in langs:
-                new.data["langs"][str(uid)] = langs[str(uid)]
-            if str(uid) in handles:
-                new.data.setdefault("handles", {})[str(uid)] = handles[str(uid)]
-        new.data["again_of"] = self.game
-        unreachable = [u for u in self.unreachable() if new.is_player(u)]
+            if str(uid) in self.roster.langs:
+                roster.langs[str(uid)] = self.roster.langs[str(uid)]
+            if str(uid) in self.roster.handles:
+                roster.handles[str(uid)] = self.roster.handles[str(uid)]
+        new.record.again_of = self.game
+        unreachable = [u for u in self.reach.unreachable() if new.is_player(u)]
         new.absences = new.absences.still_unreachable(unreachable)
         return new, news
 
     def note_rights(self, can_delete: bool) -> bool:
         """Remember whether the bot may delete messages in the group (kept for its next game);
         True when that is news."""
-        if self.data.get(BOT_CAN_DELETE) == can_delete:
+        if self.record.bot_can_delete == can_delete:
             return False
-        self.data[BOT_CAN_DELETE] = can_delete
+        self.record.bot_can_delete = can_delete
         return True
 
     def moved(self, chat: int) -> None:
         """The group became a supergroup: the table lives on under its new chat id (the old
         chat's messages are none of the new one's)."""
-        self.data["chat"] = chat
+        self.record.chat = chat
 
-    def _in_lobby(self) -> None:
-        if self.status != LOBBY:
-            raise Refused("lobby_gone")
+    def switch_language(self, lang: str, now: float) -> list[Event]:
+        """Speak `lang` from now on: the lobby, or the current turn message, redrawn in it."""
+        self.record.lang = lang
+        if self.status == LOBBY:
+            return self.lobby.shown(menu=False)
+        return self.board.redraw(now)
 
-    def _lobby_shown(self, menu: bool) -> list[Event]:
-        """The lobby message redrawn as the lobby or as the settings menu."""
-        self.data["menu"] = menu
-        return [ev.event(ev.LOBBY_SHOWN)]
+    def catch_up(self, now: float) -> list[Event]:
+        """Apply what the deadline says has happened by `now` (at most one step at a time): a
+        lobby's countdown, a game's wait, and the countdown refresh due before them."""
+        news: list[Event] = []
+        for _ in range(3):
+            deadline = self.record.deadline
+            if deadline is None or now < deadline:
+                break
+            news += self.lobby.ends(now) if self.status == LOBBY else self.play.on_deadline(now)
+        reminder = self.reminder()
+        if reminder is not None and now >= reminder:
+            self.record.reminder = None
+            news += self.lobby.remind(now) if self.status == LOBBY else self.play.remind(now)
+        return news
+
+    # -- the lobby's commands -------------------------------------------------------------------
 
     def join(
         self, user: int, name: str, lang: str | None = None, handle: str | None = None
     ) -> list[Event]:
-        """Seat a user in the lobby; `lang` is the language they read (when Telegram says),
-        `handle` their username (it tells them apart from a player of the same name)."""
-        self._in_lobby()
-        if self.is_player(user):
-            raise Refused("already_joined")
-        if len(self.players) >= MAX_PLAYERS:
-            raise Refused("lobby_full", max=MAX_PLAYERS)
-        self.players.append([user, fitted(name, NAME_MAX)])
-        self._note_lang(user, lang)
-        self._note_handle(user, handle)
-        self._reached(user)  # they joined from the private chat
-        return self._lobby_shown(menu=False)
+        return self.lobby.join(user, name, lang, handle)
 
     def leave(self, user: int) -> list[Event]:
-        """Take a user out of the lobby."""
-        if self.status != LOBBY or not self.is_player(user):
-            raise Refused("not_in_lobby")
-        name = self.lobby_names()[user]
-        self.data["players"] = [p for p in self.players if p[0] != user]
-        self._note_lang(user, None)
-        self._note_handle(user, None)
-        self._reached(user)
-        if user == self.data["creator"] and self.players:
-            self._pass_host(name)
-        return self._lobby_shown(menu=False)
+        return self.lobby.leave(user)
 
     def show_settings(self) -> list[Event]:
-        """Turn the lobby message into the settings menu."""
-        self._in_lobby()
-        return self._lobby_shown(menu=True)
+        return self.lobby.show_settings()
 
     def show_lobby(self) -> list[Event]:
-        """Back from the settings menu."""
-        self._in_lobby()
-        return self._lobby_shown(menu=False)
+        return self.lobby.show_lobby()
 
     def change_setting(self, key: str) -> list[Event]:
-        """Toggle a switch ("lang" switches the language)."""
-        self._in_lobby()
-        if key == "lang":
-            self.data["lang"] = "zh" if self.lang == "en" else "en"
-        elif not toggle_setting(self.settings, key):
-            raise Refused("bad_button")
-        return self._lobby_shown(menu=True)
+        return self.lobby.change_setting(key)
 
     def set_setting(self, key: str, value: object, now: float | None = None) -> list[Event]:
-        """Set a time limit or the number of virtual players to one of its CHOICES (a new
-        lobby countdown runs from `now`)."""
-        self._in_lobby()
-        if not set_setting(self.settings, key, value):
-            raise Refused("bad_button")
-        if key == "lobby_minutes" and now is not None:
-            self._count_down(now + 60 * self.settings[key], now)
-        return self._lobby_shown(menu=True)
-
-    def switch_language(self, lang: str, now: float) -> list[Event]:
-        """Speak `lang` from now on: the lobby, or the current turn message, redrawn in it."""
-        self.data["lang"] = lang
-        if self.status == LOBBY:
-            return self._lobby_shown(menu=False)
-        return self.redraw(now)
+        return self.lobby.set_setting(key, value, now)
 
     def start(self, now: float, seed: int | None = None, can_delete: bool = False) -> list[Event]:
-        """Deal: seat everyone, send each their card, turn the lobby message into the seating
-        and post the first turn."""
-        self._in_lobby()
-        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
-            raise Refused("need_players", n=len(self.players), min=MIN_PLAYERS, max=MAX_PLAYERS)
-        if self.unreachable():  # they would get no card
-            raise Refused("unreachable_start")
-        shown = self.lobby_names()
-        names = list(shown.values())
-        ids = {name: uid for uid, name in shown.items()}
-        virtual = virtual_names(self.lang)
-        state, events = new_game(names, variants_of(self.settings), seed, virtual)
-        self.data["seats"] = [
-            0 if v else ids[n] for n, v in zip(state.names, state.virtual, strict=True)
-        ]
-        self.data["status"] = PLAYING
-        self.data["start"] = now
-        self.data["skips"] = 0
-        self.absences = self.absences.dealt()
-        self.data["board"] = {"lines": []}
-        self.hold = None
-        self._set_state(state)
-        silence = self.settings["delete_chatter"] and can_delete
-        self.data["silence"] = silence
-        self.data[BOT_CAN_DELETE] = can_delete  # kept for the next game here
-        seating = ev.event(ev.SEATING, silence=silence)
-        return [seating, *self._leftovers(), *self._deliver(events, now)]
+        return self.lobby.start(now, seed, can_delete)
+
+    def extend(self, name: str, now: float) -> list[Event]:
+        return self.lobby.extend(name, now)
+
+    def starts_itself(self) -> bool:
+        return self.lobby.starts_itself()
+
+    def deal_with(self, seed: int | None, can_delete: bool | None) -> None:
+        self.lobby.deal_with(seed, can_delete)
+
+    def deals_without(self, away: list[int]) -> bool:
+        return self.lobby.deals_without(away)
+
+    # -- the game's commands --------------------------------------------------------------------
+
+    def decide(self, user: int, action: Action, version: int, now: float) -> list[Event]:
+        return self.play.decide(user, action, version, now)
+
+    def menu_of(self, user: int, version: int, menu: str, target: int = 0) -> int:
+        return self.play.menu_of(user, version, menu, target)
+
+    def from_turn_message(
+        self, user: int, version: int, now: float, action: Action | None, listed: bool = False
+    ) -> list[Event]:
+        return self.play.from_turn_message(user, version, now, action, listed)
+
+    def act(self, user: int, action: Action, now: float) -> list[Event]:
+        return self.play.act(user, action, now)
+
+    def remove(self, seat: int, by: str, now: float) -> list[Event]:
+        return self.play.remove(seat, by, now)
+
+    def leave_game(self, user: int, now: float) -> list[Event]:
+        return self.play.leave_game(user, now)
+
+    def cancel(self, by: str | None, why: str | None = None) -> list[Event]:
+        return self.play.cancel(by, why)
+
+    def removed(self) -> list[Event]:
+        return self.play.removed()
+
+    def speaks_in_group(self) -> bool:
+        return self.play.speaks_in_group()
+
+    def turncoat_pauses(self) -> bool:
+        return self.play.turncoat_pauses()
+
+    def list_seats(self, user: int, listed: bool, now: float) -> list[Event]:
+        return self.board.list_seats(user, listed, now)
+
+    def redraw(self, now: float) -> list[Event]:
+        return self.board.redraw(now)
+
+    def open_prompt_of(self, user: int) -> OpenPrompt | None:
+        return self.prompts.of(user)
+
+    def note_pressed(self, user: int) -> int | None:
+        return self.prompts.note_pressed(user)
+
+    # -- who is absent, and who is out of reach -------------------------------------------------
+
+    def is_removed(self, seat: int) -> bool:
+        return self.absence.is_removed(seat)
+
+    def has_left(self, seat: int) -> bool:
+        return self.absence.has_left(seat)
+
+    def was_removed(self, user: int) -> bool:
+        return self.absence.was_removed(user)
+
+    def is_away(self, seat: int) -> bool:
+        return self.absence.is_away(seat)
+
+    def come_back(self, user: int) -> list[Event]:
+        return self.absence.come_back(user)
+
+    def ask_leave(self, user: int, where: str) -> list[Event]:
+        return self.absence.ask_leave(user, where)
+
+    def leaving_asked(self, user: int) -> str | None:
+        return self.absence.leaving_asked(user)
+
+    def stay(self, user: int) -> list[Event]:
+        return self.absence.stay(user)
+
+    def remove_from_lobby(self, user: int, by: str) -> list[Event]:
+        return self.absence.remove_from_lobby(user, by)
+
+    def offer_removal(self) -> None:
+        self.absence.offer_removal()
+
+    def close_removal(self) -> None:
+        self.absence.close_removal()
+
+    def removable(self) -> list[int]:
+        return self.absence.removable()
+
+    def out_of_touch(self) -> list[int]:
+        return self.absence.out_of_touch()
+
+    def unreachable(self) -> list[int]:
+        return self.reach.unreachable()
+
+    def blocked(self) -> list[int]:
+        return self.reach.blocked()
+
+    def reached_again(self) -> list[int]:
+        return self.reach.reached_again()
+
+    def to_reach(self, users: list[int]) -> list[int]:
+        return self.reach.to_reach(users)
+
+    def lost_touch(self, users: list[int], blocked: Collection[int] = ()) -> bool:
+        return self.reach.lost_touch(users, blocked)
+
+    def out_of_reach(
+        self, users: list[int], blocked: Collection[int], now: float
+    ) -> list[Event] | None:
+        return self.reach.out_of_reach(users, blocked, now)
+
+    def back_in_touch(self, user: int) -> list[Event] | None:
+        return self.reach.back_in_touch(user)

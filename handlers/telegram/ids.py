@@ -139,7 +139,7 @@ class Ids:
             elif ref.startswith(PROMPT):
                 user, _, tag_ = ref[len(PROMPT) :].partition(".")
                 open_ = table.open_prompt_of(int(user))
-                if open_ is not None and str(open_["tag"]) == tag_:
+                if open_ is not None and str(open_.tag) == tag_:
                     self.prompts[ref] = message_id
             elif ref.startswith(AWAY):
                 self.away[int(ref[len(AWAY) :])] = message_id

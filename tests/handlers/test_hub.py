@@ -63,7 +63,7 @@ def test_a_step_reads_the_item_once_and_saves_once(context, store) -> None:
 def test_the_table_read_is_built_once_and_is_the_sessions_own_copy(context, store) -> None:
     seated(context)
     loaded = run(hub.read(context, CHAT))
-    loaded.table.data["status"] = "over"  # the session changes its table in place
+    loaded.table.record.status = "over"  # the session changes its table in place
     assert loaded.table is loaded.table  # read once, built once
     assert loaded.item.data["session"]["status"] == "lobby"  # the item stays as read
     assert loaded.fresh_table().status == "lobby"
@@ -79,7 +79,7 @@ def test_a_saved_change_hands_storage_its_expiry_and_next_wake(context, store) -
     woken.clear()  # the lobby's countdown
 
     def counting_down(table: Table | None, ids) -> Decided:
-        table.data["deadline"] = NOW + 60
+        table.record.deadline = NOW + 60
         return Decided(table)
 
     def cancel(table: Table | None, ids) -> Decided:

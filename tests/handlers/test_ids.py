@@ -14,13 +14,13 @@ from tests.support.tables import NOW, started
 
 def posted(table, **refs: int) -> dict[str, Posted]:
     """Ids delivered for `table`'s game, as the acknowledgement keeps them."""
-    return {ref: Posted(msg, table.data["board"]["tag"], table.game) for ref, msg in refs.items()}
+    return {ref: Posted(msg, table.record.board.tag, table.game) for ref, msg in refs.items()}
 
 
 def test_an_id_that_arrives_after_its_prompt_closed_is_not_kept() -> None:
     table = started(turn_seconds=30)
     user = table.user_at(table.state.first)
-    old = prompt_ref(user, table.open_prompt_of(user)["tag"])
+    old = prompt_ref(user, table.open_prompt_of(user).tag)
     table.catch_up(NOW + 30)  # the turn runs out before Telegram said the id
     assert Ids().folded({old: Posted(66, None, table.game)}, table).prompts == {}
 
@@ -29,7 +29,7 @@ def test_an_open_prompts_id_is_kept_until_it_is_closed() -> None:
     table = started()
     first = table.state.first
     user = table.user_at(first)
-    ref = prompt_ref(user, table.open_prompt_of(user)["tag"])
+    ref = prompt_ref(user, table.open_prompt_of(user).tag)
     ids = Ids().folded({ref: Posted(55, None, table.game)}, table)
     assert ids.of(ref) == 55
     table.act(user, Action(SCOUT, first, target=first % 4 + 1), NOW)
@@ -39,9 +39,9 @@ def test_an_open_prompts_id_is_kept_until_it_is_closed() -> None:
 def test_a_turn_messages_id_is_kept_only_while_it_is_the_current_one() -> None:
     table = started()
     ids = Ids()
-    ids.opening_board(table.data["board"]["tag"])
+    ids.opening_board(table.record.board.tag)
     assert ids.folded(posted(table, board=9), table).board == 9
-    ids.opening_board(table.data["board"]["tag"] + 1)  # the next turn's, on its way
+    ids.opening_board(table.record.board.tag + 1)  # the next turn's, on its way
     assert ids.folded(posted(table, board=8), table).board is None
 
 

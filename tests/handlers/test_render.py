@@ -156,7 +156,7 @@ def test_card_views_stay_secret_while_the_reveal_is_held() -> None:
     first = table.state.first
     target = first % 6 + 1
     table.act(table.user_at(first), Action(DECAPITATE, first, target=target), NOW)
-    assert table.state.over and table.data["hold"]  # resolved, the Spy's wait still running
+    assert table.state.over and table.hold  # resolved, the Spy's wait still running
     own = render.card(table, table.state.cards[first - 1])
     assert render.my_card(table, first, True) == f"🃏 Your card: {own} (seat {first})"
     assert "What you know" not in render.my_card(table, first, False)
@@ -218,10 +218,10 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
     assert [(type(o), o.ref, o.kb) for o in outs] == [(Edit, "lobby_msg", None)]
     table = started()
     ids = Ids()
-    ids.opening_board(table.data["board"]["tag"])
+    ids.opening_board(table.record.board.tag)
     ids.board = 77
     user = table.user_at(table.state.first)
-    ids.pressed(user, table.open_prompt_of(user)["tag"], 88)
+    ids.pressed(user, table.open_prompt_of(user).tag, 88)
     outs = render.show(table, ids, table.cancel("A<n"), BOT)
     shape = [(type(o), getattr(o, "msg", None)) for o in outs]
     assert shape == [(Edit, 77), (Send, None), (Edit, 88)]

@@ -19,6 +19,7 @@ import pytest
 from engine import Action
 from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
+from handlers.playtest.players import item_of
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -60,7 +61,7 @@ class Game:
     def put(self, table: Table) -> Table:
         key = game_key(table.chat)
         held = self.store.load(key)
-        self.store.save(Item(key, held.version if held else 0, table.data))
+        self.store.save(Item(key, held.version if held else 0, item_of(table)))
         return Read.of(self.host.load(table.chat)).table
 
     def act(self, action: Action, now: float = NOW) -> None:
@@ -131,16 +132,16 @@ def test_every_seat_is_shown_its_own_view_through_games_with_every_variant() -> 
                 view = seat_view(table, seat)
                 assert view_problems(view) == [], view_problems(view)
                 you = view["you"]
-                assert you["card"] == table.state.cards[seat - 1] or table.data.get("hold")
+                assert you["card"] == table.state.cards[seat - 1] or table.hold
                 assert bool(you["moves"]) == (
                     table.status == PLAYING
                     and waiting_for(table.state) == seat
-                    and not (table.data.get("hold") and table.state.phase in ("turn", "speak"))
+                    and not (table.hold and table.state.phase in ("turn", "speak"))
                 )
             if table.status != PLAYING:
                 break
             seat = waiting_for(table.state)
-            if table.data.get("hold") or not table.user_at(seat):
+            if table.hold or not table.user_at(seat):
                 now = table.deadline()
                 table.catch_up(now)
                 continue
@@ -281,7 +282,7 @@ def test_a_players_link_to_an_older_game_says_it_is_over_and_offers_its_replay(
     player = table.user_at(seat)
     game.act(Action(DECAPITATE, seat, target=seat % 4 + 1))  # game 1 ends, kept in the history
     newer = started(4, seed=8)
-    newer.data["game"] = 2
+    newer.record.game = 2
     game.put(newer)
 
     old = game.view(player, game=1)
@@ -300,7 +301,7 @@ def test_a_players_link_to_an_older_cancelled_game_says_it_is_over_without_a_rep
     ended.cancel("Host")
     save(game.host, cancelled, ended, None, [], None)
     newer = started(4, seed=8)
-    newer.data["game"] = 2
+    newer.record.game = 2
     game.put(newer)
 
     old = game.view(player, game=1)

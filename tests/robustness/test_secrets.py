@@ -79,11 +79,11 @@ def visible(outs: list[Out]) -> list[str]:
 def public_times(t: Table, now: float) -> tuple:
     """Every time and state the group can read off the table, and the version every player's
     buttons carry."""
-    hold = t.data.get("hold")
+    hold = t.hold
     playing = t.status == PLAYING
     return (
         t.status,
-        t.data.get("deadline"),
+        t.deadline(),
         t.next_wake(),
         hold["until"] if hold else None,
         t.speaker(),

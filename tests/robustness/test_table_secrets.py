@@ -21,6 +21,7 @@ import pytest
 from engine.state import SPY_PHASE, TURNCOAT, GameState, start_state
 from engine.turns import waiting_for
 from engine.views import all_events
+from handlers.playtest.players import item_of
 from handlers.session.table import PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -83,7 +84,7 @@ class Api:
         """The game as the bot would have saved it."""
         key = game_key(table.chat)
         held = self.store.load(key)
-        self.store.save(Item(key, held.version if held else 0, table.data))
+        self.store.save(Item(key, held.version if held else 0, item_of(table)))
 
     def view(self, table: Table, seat: int, now: float) -> Response:
         user = {"id": table.user_at(seat), "first_name": table.name_of(seat)}

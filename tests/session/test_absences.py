@@ -132,17 +132,6 @@ def test_a_change_leaves_the_record_it_was_made_from_as_it_was() -> None:
         record.away = (1,)  # type: ignore[misc]
 
 
-def test_storing_keeps_the_other_keys_and_each_key_where_it_stood() -> None:
-    data: dict[str, Any] = {"status": "playing", "reached": [5], "away": [], "board": {}}
-    Absences.from_stored(data).held_backs_told().marked_away(3).lost([5]).store_in(data)
-    assert list(data.items()) == [
-        ("status", "playing"),
-        ("away", [3]),
-        ("board", {}),
-        ("unreachable", [5]),
-    ]
-
-
 def test_the_tables_absences_are_stored_and_read_back_with_it() -> None:
     table = started(4, turn_seconds=30)
     away = mark_away(table)
@@ -157,6 +146,6 @@ def test_the_tables_absences_are_stored_and_read_back_with_it() -> None:
 
 def test_a_lobbys_first_join_stores_nobody_unreachable_as_before() -> None:
     table = lobby(1)
-    assert "unreachable" not in table.data
+    assert "unreachable" not in table.to_stored()
     table.join(2, "Ben")
-    assert table.data["unreachable"] == [] and table.absences.unreachable == ()
+    assert table.to_stored()["unreachable"] == [] and table.absences.unreachable == ()

@@ -32,7 +32,7 @@ def shown_acts(events: list[dict]) -> dict | None:
 def test_the_turn_message_offers_scout_then_done_and_nothing_once_closed() -> None:
     table = started()
     seat, user = acting(table)
-    assert table.board_shown(90)["board"]["acts"] == {
+    assert table.board.shown(90)["board"]["acts"] == {
         "seat": seat,
         "phase": "turn",
         "step": None,
@@ -62,7 +62,7 @@ def test_listing_the_seats_is_the_acting_players_and_changes_no_version() -> Non
     table.list_seats(user, True, NOW + 12)
     # A scout, from wherever it came, moves the turn message on from the seats.
     events = table.act(user, Action(SCOUT, seat, target=seat % 4 + 1), NOW + 13)
-    assert shown_acts(events)["step"] is None and "step" not in table.data["board"]
+    assert shown_acts(events)["step"] is None and table.record.board.step is None
     assert refusal(lambda: table.list_seats(user, True, NOW + 14)) == "not_your_turn"
 
 
@@ -72,4 +72,4 @@ def test_listing_the_seats_after_the_turn_ran_out_is_too_late() -> None:
     version = table.public_version
     assert refusal(lambda: table.list_seats(user, True, NOW + 30)) == "too_late"
     # The timer, not the press, tells the skip.
-    assert table.public_version == version and "step" not in table.data["board"]
+    assert table.public_version == version and table.record.board.step is None

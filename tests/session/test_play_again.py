@@ -14,7 +14,7 @@ def ended(table: Table) -> Table:
 
 def test_play_again_seats_every_player_of_the_game_in_the_lobbys_order() -> None:
     table = ended(started(5))
-    assert table.plays_again() == [[uid, NAMES[uid - 1]] for uid in range(1, 6)]
+    assert table.absence.plays_again() == [[uid, NAMES[uid - 1]] for uid in range(1, 6)]
 
 
 def test_play_again_leaves_out_the_players_removed() -> None:
@@ -25,7 +25,7 @@ def test_play_again_leaves_out_the_players_removed() -> None:
     for seat in gone:
         table.remove(seat, "Ann", NOW + 1)
     ended(table)
-    again = [uid for uid, _ in table.plays_again()]
+    again = [uid for uid, _ in table.absence.plays_again()]
     assert again == [uid for uid in range(1, 6) if uid not in gone_users]
     assert all(table.was_removed(uid) for uid in gone_users)
 
@@ -35,7 +35,7 @@ def test_play_again_keeps_an_away_player() -> None:
     away = mark_away(table)
     assert table.is_away(away)
     ended(table)
-    assert table.user_at(away) in [uid for uid, _ in table.plays_again()]
+    assert table.user_at(away) in [uid for uid, _ in table.absence.plays_again()]
 
 
 def test_the_next_games_number_follows_the_last_and_is_never_given_twice() -> None:

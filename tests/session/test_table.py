@@ -11,6 +11,7 @@ from engine.actions import END_TURN, SCOUT, SWAP
 from engine.variants import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.session import events as ev
+from handlers.session.holds import Hold
 from handlers.session.settings import CHOICES, DEFAULT_SETTINGS, clean_settings, set_setting
 from handlers.session.table import LOBBY_SECONDS, Refused, Table
 from tests.support.tables import CHAT, NOW, lobby, started
@@ -169,7 +170,7 @@ def test_turn_deadline_skips_the_turn_and_idle_round_cancels() -> None:
     for step in (2, 3, 4):
         table.catch_up(NOW + 30 * step)
     assert table.status == "cancelled"
-    *_, last, closing = table.data["board"]["lines"]
+    *_, last, closing = table.record.board.lines
     assert last["type"] == "timed_out"
     assert closing == ["cancelled"]  # the turn message says the game was cancelled
 
@@ -194,7 +195,7 @@ def test_late_wake_skips_one_turn_and_gives_the_next_player_a_whole_turn() -> No
     table = started(6, turn_seconds=30)
     table.catch_up(NOW + 10_000)
     assert table.status == "playing"
-    assert table.data["skips"] == 1
+    assert table.record.skips == 1
     assert table.deadline() == NOW + 10_030
 
 
@@ -233,10 +234,10 @@ def test_cancel_closes_the_lobby_or_the_turn_message_once() -> None:
     assert events == [{"type": ev.CANCELLED, "by": "Ann", "was_lobby": True}]
     assert refusal(lambda: table.cancel("Ann")) == "cancel_none"
     table = started()
-    tag = table.data["board"]["tag"]
+    tag = table.record.board.tag
     events = table.cancel("Ann")
     assert kinds(events) == [ev.BOARD_SHOWN, ev.CANCELLED, ev.PROMPT_CLOSED]
-    assert events[2]["outcome"] == {"act": "cancelled"} and table.data["prompts"] == {}
+    assert events[2]["outcome"] == {"act": "cancelled"} and table.record.prompts == {}
     assert events[0]["board"]["tag"] == tag and events[0]["final"]
     state = table.state
     assert events[1] == {
@@ -254,7 +255,7 @@ def test_a_lost_player_back_during_a_secret_wait_is_not_announced() -> None:
     table = started(7, seed=1, turncoat=True)
     user = table.user_at(2)
     assert table.lost_touch([user]) and not table.lost_touch([user])
-    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
+    table.hold = Hold(NOW + 20)  # a Turncoat's window runs
     assert table.back_in_touch(user) == []
     assert table.unreachable() == [] and table.back_in_touch(user) is None
 
@@ -283,8 +284,8 @@ def test_only_the_waited_players_failed_prompt_cuts_the_wait() -> None:
 def test_a_secret_wait_is_never_cut() -> None:
     table = started(7, seed=1, turncoat=True)
     user = table.user_at(table.state.turn)
-    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
-    table.data["deadline"] = NOW + 20
+    table.hold = Hold(NOW + 20)  # a Turncoat's window runs
+    table.record.deadline = NOW + 20
     assert kinds(table.out_of_reach([user], [], NOW + 1)) == [ev.REACH_SHOWN]
     assert table.deadline() == NOW + 20
 
@@ -303,13 +304,13 @@ def test_a_comeback_in_a_secret_wait_shows_on_the_warning_only_at_its_next_redra
     table = started(7, seed=1, turncoat=True)
     held, other, later = (table.user_at(seat) for seat in (2, 3, 4))
     table.out_of_reach([held], [held], NOW)
-    table.data["hold"] = {"until": NOW + 20, "held": []}  # a Turncoat's window runs
+    table.hold = Hold(NOW + 20)  # a Turncoat's window runs
     assert table.back_in_touch(held) == []
     assert kinds(table.out_of_reach([other], [], NOW + 1)) == [ev.REACH_SHOWN]
     # Drawn again in the window, the warning reads as before the comeback (and the new one).
     assert table.out_of_touch() == [held, other] and table.blocked() == [held]
     assert table.reached_again() == []
-    table.data["hold"] = None  # the window closed
+    table.hold = None  # the window closed
     assert table.out_of_touch() == [held, other]  # its end tells nothing
     assert kinds(table.out_of_reach([later], [], NOW + 30)) == [ev.REACH_SHOWN]
     assert table.out_of_touch() == [other, later] and table.reached_again() == [held]

@@ -70,10 +70,10 @@ def test_an_item_stored_before_is_read_in_its_three_parts(name: str) -> None:
         assert [from_stored(out) for out in batch.outs]
     table = Read.of(loaded).table
     assert (table.status, table.game, table.chat) == (data["status"], data["game"], CHAT)
-    assert not {*TELEGRAMS_KEYS, *ENVELOPES_KEYS} & set(table.data)
-    assert not [key for key in table.data if key.startswith("away_msg_")]
-    assert "msg" not in (table.data.get("board") or {})
-    assert all("msg" not in open_ for open_ in (table.data.get("prompts") or {}).values())
+    assert not {*TELEGRAMS_KEYS, *ENVELOPES_KEYS} & set(table.to_stored())
+    assert not [key for key in table.to_stored() if key.startswith("away_msg_")]
+    assert "msg" not in table.to_stored()["board"]
+    assert all("msg" not in open_ for open_ in table.to_stored()["prompts"].values())
     if "engine" in data:
         assert table.state.version == data["engine"]["version"]  # the game replays
     ids = ids_of(loaded)
@@ -135,7 +135,7 @@ def test_an_item_stored_before_is_saved_in_the_new_form_at_its_next_change(
     saved = stored_now(context)
     assert set(saved.data) == NEW_FORM and saved.data["form"] == FORM
     again = Read.of(Loaded(CHAT, saved))
-    assert again.table.data == first.table.data
+    assert again.table.record == first.table.record
     assert ids_of(again) == ids_of(Read.of(Loaded(CHAT, item)))
     assert again.loaded.envelope.applied == (*item.data["applied"], 1)[-40:]
     assert again.loaded.owed() == first.loaded.owed()
@@ -171,7 +171,7 @@ def test_a_game_stored_mid_way_plays_on_editing_the_messages_it_sent_before(cont
     assert table.state.version > data["engine"]["version"]
     assert table.state.turn == seat % 5 + 1
     anns = [
-        table.name_of(table.data["seats"].index(user) + 1) for user in (500_000_001, 500_000_002)
+        table.name_of(table.record.seats.index(user) + 1) for user in (500_000_001, 500_000_002)
     ]
     assert anns == ["Ann·ann_w", "Ann·ann_k"]  # still told apart by their usernames
 
@@ -196,7 +196,7 @@ def test_a_game_stored_in_a_turncoats_window_plays_on_and_closes_its_prompt(cont
     saved = stored_now(context)
     assert set(saved.data) == NEW_FORM
     table = Read.of(Loaded(CHAT, saved)).table
-    assert table.data["hold"] is None and table.state.phase == "speak"
+    assert table.hold is None and table.state.phase == "speak"
 
 
 def test_a_remove_keyboard_open_before_loses_its_buttons_when_the_game_ends(context) -> None:

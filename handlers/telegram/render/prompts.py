@@ -76,7 +76,7 @@ def remembered(table: Table, out: Send, tag: int | None = None) -> Send:
     by default the player's open one), so that it can be closed when its wait ends."""
     if tag is None:
         open_ = table.open_prompt_of(out.chat)
-        tag = open_["tag"] if open_ else None
+        tag = open_.tag if open_ else None
     return replace(out, remember=prompt_ref(out.chat, tag)) if tag is not None else out
 
 

@@ -5,7 +5,7 @@ their game."""
 
 from __future__ import annotations
 
-from handlers.session.lobby import PROMPT_LOST_LEFT
+from handlers.session.reach import PROMPT_LOST_LEFT
 from handlers.session.settings import MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
 from handlers.telegram.ids import EXTEND, REACH, Ids
