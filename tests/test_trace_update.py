@@ -46,7 +46,7 @@ def test_a_replay_a_decode_and_a_check_are_each_counted_once() -> None:
         sys.setprofile(tracer.hook)
         try:
             decode(f"g|{table.chat}|{table.game}|1|e")
-            Table(stored).act(user, Action(SCOUT, seat, target=seat % 4 + 1), NOW)
+            Table.from_stored(stored).act(user, Action(SCOUT, seat, target=seat % 4 + 1), NOW)
         finally:
             sys.setprofile(None)
     counted = (trace.replays, trace.decodes, trace.checks, trace.up)
@@ -66,7 +66,7 @@ def test_every_move_is_listed_by_its_pair_and_every_file_entered_once() -> None:
     with tracer.press("a press") as trace:
         sys.setprofile(tracer.hook)
         try:
-            Table(stored).act(user, Action(SCOUT, seat, target=seat % 4 + 1), NOW)
+            Table.from_stored(stored).act(user, Action(SCOUT, seat, target=seat % 4 + 1), NOW)
         finally:
             sys.setprofile(None)
     assert sum(trace.steps.values()) == trace.moves > 0

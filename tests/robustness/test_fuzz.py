@@ -101,7 +101,7 @@ def invariants(data: dict) -> None:
         assert data["deadline"] is None and not data.get("hold")
     else:
         assert data["deadline"] is not None
-    if "engine" not in data:
+    if data.get("engine") is None:
         assert data["status"] in ("lobby", "cancelled")
         return
     state = state_from_dict(data["engine"])

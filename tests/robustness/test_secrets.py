@@ -26,7 +26,7 @@ from engine.deal import deal
 from engine.events import deal_events
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, start_state
 from engine.turns import may_decapitate, waiting_for
-from handlers.session import table as table_module
+from handlers.session import lobby as lobby_module
 from handlers.session.settings import CHOICES
 from handlers.session.table import PLAYING, Table
 from handlers.telegram import render
@@ -85,7 +85,7 @@ def public_times(t: Table, now: float) -> tuple:
         t.status,
         t.deadline(),
         t.next_wake(),
-        hold["until"] if hold else None,
+        hold.until if hold else None,
         t.speaker(),
         render.status(t, now) if playing else None,
         t.public_version if playing else None,
@@ -144,7 +144,7 @@ def seated(state: GameState, lobby: dict, silence: bool, monkeypatch) -> tuple[T
     table, _ = Table.open_lobby(GROUP, 1, 1, names[0], lobby["lang"], lobby["settings"], T0)
     for uid, name in enumerate(names[1:], 2):
         table.join(uid, name)
-    monkeypatch.setattr(table_module, "new_game", lambda *a, **k: (state, deal_events(state)))
+    monkeypatch.setattr(lobby_module, "new_game", lambda *a, **k: (state, deal_events(state)))
     outs = show(table, table.start(T0, None, silence))
     return table, outs
 
@@ -187,7 +187,7 @@ class Pair:
 
     def remove(self, seat: int) -> None:
         """The host removes the seat's player from both games, now."""
-        self.seen.removed_in_a_window += bool(self.a.data.get("hold"))
+        self.seen.removed_in_a_window += bool(self.a.hold is not None)
         outs_a = show(self.a, self.a.remove(seat, "Host", self.now))
         outs_b = show(self.b, self.b.remove(seat, "Host", self.now))
         self.same(outs_a, outs_b, f"removing seat {seat}")
@@ -195,7 +195,7 @@ class Pair:
 
     def leave(self, seat: int) -> None:
         """The seat's player sends /leave in the group and confirms it, in both games, now."""
-        self.seen.removed_in_a_window += bool(self.a.data.get("hold"))
+        self.seen.removed_in_a_window += bool(self.a.hold is not None)
         user = self.a.user_at(seat)
         for what, step in (
             ("asks to leave", lambda t: t.ask_leave(user, "group")),
@@ -216,7 +216,7 @@ class Pair:
 def secret_moves(pair: Pair, rng: random.Random) -> bool:
     """During a hold, each deal's hidden player may decide in secret; True if a swap was made
     (the group learns of it when the hold ends, so the pair is compared no further)."""
-    until = pair.a.data["hold"]["until"]
+    until = pair.a.hold.until
     hidden = [
         t.state.phase in (TURNCOAT, SPY_PHASE) and bool(t.user_at(waiting_for(t.state)))
         for t in (pair.a, pair.b)
@@ -257,7 +257,7 @@ def public_move(pair: Pair, rng: random.Random, absent: int = 0) -> None:
     a, b = pair.a.state, pair.b.state
     assert (a.phase, a.turn) == (b.phase, b.turn)
     seat = a.turn
-    deadline = pair.a.data["deadline"]
+    deadline = pair.a.deadline()
     if rng.random() < 0.15 or not pair.a.user_at(seat) or seat == absent:
         pair.advance(deadline)
         return
@@ -312,7 +312,7 @@ def play_twice(seed: int, seen: Seen, monkeypatch, absent: bool = False) -> None
             pair.leave(removed)
         elif step == remove_at and removed:
             pair.remove(removed)
-        elif a.data.get("hold"):
+        elif a.hold is not None:
             if secret_moves(pair, rng):
                 return
         elif a.state.phase in (TURN, SPEAK):

@@ -182,7 +182,7 @@ def play_watched(seed: int, seen: Seen, counts: dict, monkeypatch) -> None:
     for _ in range(400):
         if a.status != PLAYING:
             break
-        if a.data.get("hold"):
+        if a.hold is not None:
             if secret_moves(pair, rng):
                 pair.watch("a swap in the window")
                 return

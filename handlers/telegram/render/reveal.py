@@ -11,6 +11,7 @@ from engine.cards import color
 from engine.records import replay_record
 from engine.state import TURN, GameState
 from engine.views import events_for, known_cards
+from handlers.session.record import TableRecord
 from handlers.session.table import OVER_STATUS, Table
 from handlers.telegram.ids import Ids
 from handlers.telegram.messages import DropButtons
@@ -260,8 +261,9 @@ def kept_game(lang: str, title: str, entry: dict[str, Any]) -> list[str]:
     """A kept game told in `lang` from its record: which game, the reveal (for a game cancelled,
     every card as it stood) and its whole timeline, line by line."""
     state = replay_record(entry["record"])
-    data = {"chat": 0, "game": entry["game"], "status": OVER_STATUS, "lang": lang}
-    table = Table({**data, "title": title, "engine": state_to_dict(state), "seats": []})
+    engine = state_to_dict(state)
+    record = TableRecord(0, entry["game"], OVER_STATUS, lang, {}, title=title, engine=engine)
+    table = Table(record)
     group = shown_name(title) if title else "—"
     lines = [t_(table, "record_title", group=group, date=when(entry["at"])), ""]
     resolved = [e for e in events_for(state, None) if e["type"] == kinds.RESOLVED]
