@@ -88,8 +88,8 @@ def application():
 
     env = os.environ
     redact.quiet_libraries()
-    clock = _hooks.get("clock") or time.time
-    store = ReadCache(storage(env))
+    clock = _hooks.get("clock") or time.time  # read once: the store and the rest call it as is
+    store = ReadCache(storage(env, clock))
     queue = env.get("TIMER_QUEUE_URL")
     timers = SqsTimers(queue, clock=clock) if queue else None
     runtime = Runtime(
@@ -111,12 +111,13 @@ def application():
     return app
 
 
-def storage(env: dict | os._Environ = os.environ):
+def storage(env: dict | os._Environ = os.environ, now: Callable[[], float] = clock):
     """The stack's DynamoDB table as the process's functions use it, on the process's clock
-    (the webhook wraps it in a cache of one update's reads; the table's polls read it as is)."""
+    (`now`; the webhook wraps it in a cache of one update's reads; the table's polls read it as
+    is)."""
     from infra.dynamo_store import DynamoStore
 
-    return DynamoStore(env["DECAPITATION_TABLE"], clock=clock)
+    return DynamoStore(env["DECAPITATION_TABLE"], clock=now)
 
 
 def runtime_of(app):

@@ -29,6 +29,7 @@ from handlers.telegram.chats import (
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
 from handlers.telegram.ids import Ids
+from handlers.telegram.item import Read
 from handlers.telegram.leaving import press_leaving
 from handlers.telegram.messages import Edit
 from handlers.telegram.outbox import deliver
@@ -127,7 +128,7 @@ async def press_lobby(
         if press.key not in CHOICES:  # the button naming a row of choices: nothing changes
             raise Refused("bad_button")
         return t(answer_lang(table, user), f"set_{press.key}", v=table.settings[press.key])
-    step = await _lobby_decision(context, button, table, answer)
+    step = await _lobby_decision(context, button, loaded, answer)
     answer.ready = ""
     saved = await hub.handle(context, loaded, step, update.update_id, answer)
     if saved.table is not None and isinstance(press, Toggle | Choose):
@@ -139,10 +140,11 @@ async def press_lobby(
 
 
 async def _lobby_decision(
-    context: BotContext, button: Button, table: Table, answer: PressAnswer
+    context: BotContext, button: Button, loaded: Read, answer: PressAnswer
 ) -> hub.Step:
     """The step a host's lobby press takes (Start first asks Telegram what it must know)."""
     now = context.runtime.clock
+    table = loaded.table
     match button.press:
         case Toggle(key):
             return _lobby_step(context, button, lambda current: current.change_setting(key))
@@ -156,7 +158,7 @@ async def _lobby_decision(
             return _lobby_step(context, button, lambda current: current.show_lobby())
         case Start():
             can_delete = table.bot_can_delete
-            asked = [unreached(context, [user for user, _ in table.players])]
+            asked = [unreached(context, not_yet_reached(table, loaded.ids()))]
             if can_delete is None:  # no word from Telegram on the bot's rights here yet: ask
                 asked.append(bot_can_delete(context, button.chat))
             blocked, *rights = await asyncio.gather(*asked)  # one round for both
@@ -167,6 +169,14 @@ async def _lobby_decision(
                 context, button, lambda current: current.start(now(), seed, can_delete)
             )
     raise Refused("bad_button")
+
+
+def not_yet_reached(table: Table, ids: Ids) -> list[int]:
+    """The players Start asks Telegram about before dealing: all but those the bot wrote to
+    privately in this lobby and has not heard of since (Telegram tells the bot of a block: see
+    `group.membership`; a card that fails all the same is a game's player the bot lost)."""
+    greeted, away = ids.reached_in(table.game), set(table.unreachable())
+    return [user for user, _ in table.players if user not in greeted or user in away]
 
 
 async def _all_reachable(

@@ -43,7 +43,7 @@ from handlers.telegram.chats import (
 )
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
+from handlers.telegram.ids import Ids, reached_ref
 from handlers.telegram.messages import Send
 from handlers.telegram.outbox import deliver
 from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
@@ -141,7 +141,8 @@ async def start(update: Update, context: BotContext) -> None:
         # The welcome is owed with the lobby's redraw, and goes out alongside it.
         title = render.group_title(table)
         text = t(table.lang_of(user.id), "joined", group=title)
-        return shown(context, table, ids, news, Send(user.id, text, private=True))
+        welcome = Send(user.id, text, remember=reached_ref(user.id), private=True)
+        return shown(context, table, ids, news, welcome)
 
     try:
         await hub.handle(context, loaded, join, update.update_id)

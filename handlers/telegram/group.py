@@ -1,19 +1,22 @@
-"""What happens in the group besides commands and buttons: chatter, the bot's membership,
-upgrades to a supergroup, timers, and failures."""
+"""What happens in the group besides commands and buttons: chatter, the bot's membership (and a
+player blocking it), upgrades to a supergroup, timers, and failures."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import ApplicationHandlerStop
 
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
-from handlers.storage.keys import prefs_key
+from handlers.storage.keys import prefs_key, user_key
+from handlers.storage.records import pointed_chats
 from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group, unreached
 from handlers.telegram.context import BotContext
@@ -40,8 +43,13 @@ class Wake:
 
 
 async def membership(update: Update, context: BotContext) -> None:
-    """The bot's own membership changed: removed from a group, its game there ends."""
+    """The bot's own membership changed: removed from a group, its game there ends; blocked
+    by a user in their private chat, the lobbies they are in name them."""
     member = update.my_chat_member
+    if member.chat.type == ChatType.PRIVATE:
+        if member.new_chat_member.status == ChatMemberStatus.BANNED:  # "kicked": blocked
+            await blocked_in_lobbies(context, member.chat.id, update.update_id)
+        return
     if member.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         return
     status = member.new_chat_member.status
@@ -52,6 +60,23 @@ async def membership(update: Update, context: BotContext) -> None:
         getattr(member.new_chat_member, "can_delete_messages", False)
     )
     await note_rights(context, member.chat.id, update.update_id, can_delete)
+
+
+async def blocked_in_lobbies(context: BotContext, user: int, update_id: int) -> None:
+    """The user blocked the bot: each open lobby they are in names them (as a private message
+    that failed would), so Start waits for them. A game learns it at its next private message
+    to them (told now, the group could hear of it during a secret wait)."""
+    now = context.runtime.clock
+
+    def note(table: Table | None, ids: Ids) -> Decided:
+        if table is None or table.status != LOBBY or not table.is_player(user):
+            return Decided(None)
+        news = table.out_of_reach([user], [user], now())
+        return Decided(None) if news is None else shown(context, table, ids, news)
+
+    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+        with suppress(ApplicationHandlerStop):  # a redelivery: noted the first time
+            await hub.handle(context, await hub.read(context, chat, update_id), note, update_id)
 
 
 async def note_rights(context: BotContext, chat: int, update_id: int, can_delete: bool) -> None:

@@ -1,7 +1,7 @@
 """The Telegram side's part of a group's stored item: the ids of the messages it keeps for later
 edits (the lobby message, the turn message, each open private prompt, the end, the /remove
-keyboard, each away player's I'm back, the game's warning naming who the bot cannot reach), with
-the codec of their stored form.
+keyboard, each away player's I'm back, the game's warning naming who the bot cannot reach), who
+the bot reached privately in the lobby, with the codec of their stored form.
 
 The session knows none of them: it says which turn message (its tag) and which prompts (their
 tags) are open; this part says which Telegram messages show them.
@@ -26,6 +26,7 @@ EXTEND = "extend_msg"  # the lobby's /extend line, rewritten by each /extend aft
 REACH = "reach_msg"  # the game's warning naming the players the bot cannot reach privately
 PROMPT, AWAY = "prompt.", "away_msg_"
 LEAVING = "leave_msg_"  # a player's /leave question, by user
+REACHED = "reached."  # a lobby's private greeting or welcome, by user: the bot reached them
 
 
 def prompt_ref(user: int, tag: int | None) -> str:
@@ -36,6 +37,11 @@ def prompt_ref(user: int, tag: int | None) -> str:
 def leave_ref(user: int) -> str:
     """The name a player's /leave question is remembered by."""
     return f"{LEAVING}{user}"
+
+
+def reached_ref(user: int) -> str:
+    """The name a lobby's private greeting (the host's) or welcome (a joiner's) goes by."""
+    return f"{REACHED}{user}"
 
 
 def away_ref(seat: int) -> str:
@@ -59,6 +65,11 @@ class Ids:
     extend: int | None = None
     reach: int | None = None
     leaving: dict[int, int] = field(default_factory=dict)  # user -> their /leave question
+    reached: dict[int, int] = field(default_factory=dict)  # user -> the game greeting them
+
+    def reached_in(self, game: int) -> set[int]:
+        """The users the bot wrote to privately in game `game`'s lobby (a greeting delivered)."""
+        return {user for user, greeted in self.reached.items() if greeted == game}
 
     # -- which message a name stands for ------------------------------------------------------
 
@@ -147,6 +158,8 @@ class Ids:
                 user = int(ref[len(LEAVING) :])
                 if table.leaving_asked(user) is not None:
                     self.leaving[user] = message_id
+            elif ref.startswith(REACHED):
+                self.reached[int(ref[len(REACHED) :])] = game
             elif ref == LOBBY:
                 self.lobby = message_id
             elif ref == END:
@@ -173,6 +186,8 @@ class Ids:
             stored["away"] = {str(seat): msg for seat, msg in self.away.items()}
         if self.leaving:
             stored["leaving"] = {str(user): msg for user, msg in self.leaving.items()}
+        if self.reached:
+            stored["reached"] = {str(user): game for user, game in self.reached.items()}
         return stored
 
     @classmethod
@@ -194,6 +209,7 @@ class Ids:
             extend=stored.get("extend"),
             reach=stored.get("reach"),  # absent from an item stored before the warning had one
             leaving={int(user): msg for user, msg in (stored.get("leaving") or {}).items()},
+            reached={int(user): game for user, game in (stored.get("reached") or {}).items()},
         )
 
     @classmethod

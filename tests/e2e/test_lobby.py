@@ -292,6 +292,42 @@ def test_a_player_who_blocked_the_bot_after_joining_is_named_at_start_and_nobody
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_player_who_blocks_the_bot_in_the_lobby_is_named_there_at_once(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 5, lang=lang)
+    table.open()
+    gone = table.players[2]
+    bot.act(lambda: bot.fake.block(gone.user))  # Telegram tells the bot of the block
+    assert warning(table, gone) in table.lobby_message().text
+    assert table.lobby_message().button(table.t("btn_open_chat")).url.startswith("https://t.me/")
+
+
+def test_start_deals_without_asking_again_about_players_the_bot_greeted_in_this_lobby(
+    bot: Bot,
+) -> None:
+    table = Table.of(bot, 5)
+    table.open()  # the host greeted, the others welcomed as they joined by the link
+    asked = len(bot.fake.calls_to("sendChatAction"))
+    table.start(seed=3)
+    assert table.data()["status"] == "playing"
+    assert len(bot.fake.calls_to("sendChatAction")) == asked
+
+
+def test_start_still_asks_about_a_player_the_bot_has_not_written_to_in_this_lobby(
+    bot: Bot,
+) -> None:
+    table = never_started_host(bot)
+    table.host.press(table.t("btn_open_chat"), table.lobby_message())  # back, yet not written to
+    blocked = "Forbidden: bot was blocked by the user"  # a block Telegram has not told of yet
+    bot.fake.fail_next("sendChatAction", status=403, description=blocked, chat_id=table.host.user)
+    answer = table.host.press(table.t("btn_start"), table.lobby_message())
+    button = table.t("btn_open_chat")
+    assert answer == table.t("unreachable_start", names=isolate(table.host.name), button=button)
+    assert table.data()["status"] == "lobby"
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_countdown_deals_without_a_player_who_blocked_the_bot_when_enough_remain(
     bot: Bot, lang: str
 ) -> None:

@@ -5,10 +5,12 @@ their game."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from handlers.session.reach import PROMPT_LOST_LEFT
 from handlers.session.settings import MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
-from handlers.telegram.ids import EXTEND, REACH, Ids
+from handlers.telegram.ids import EXTEND, REACH, Ids, reached_ref
 from handlers.telegram.ids import LOBBY as LOBBY_MSG
 from handlers.telegram.render.board import mention
 from handlers.telegram.render.common import (
@@ -34,7 +36,7 @@ def hello(table: Table) -> Out:
     cannot reach them)."""
     host = table.creator
     text = t_(table.speaking_to(host), "lobby_hello", group=group_title(table))
-    return send_private(host, text)
+    return replace(send_private(host, text), remember=reached_ref(host))  # Start asks no more
 
 
 def reminder(table: Table, e: dict) -> Out:
