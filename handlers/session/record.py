@@ -3,7 +3,6 @@ open prompts, the absences, the hold) and its codec, as `engine/codec.py` is the
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,20 +145,22 @@ def to_stored(record: TableRecord) -> dict[str, Any]:
 
 
 def from_stored(stored: dict[str, Any]) -> TableRecord:
-    """The record a stored session part holds (a copy: the stored dict is not kept). An item
+    """The record a stored session part holds: what a change may edit in place is copied, so
+    the stored dict stays as read (the engine's state is replaced whole, never edited). An item
     stored before the session had a part of its own is read once from its one dict."""
-    data = copy.deepcopy(stored if stored.get("form") == FORM else _the_sessions(stored))
+    data = stored if stored.get("form") == FORM else _the_sessions(stored)
+    reminder = data.get("reminder")
     return TableRecord(
         chat=data["chat"],
         game=data["game"],
         status=data["status"],
         lang=data["lang"],
-        settings=data["settings"],
+        settings=dict(data["settings"]),
         roster=Roster(
-            players=data.get("players") or [],
+            players=[list(player) for player in data.get("players") or ()],
             creator=data.get("creator"),
-            langs=data.get("langs") or {},
-            handles=data.get("handles") or {},
+            langs=dict(data.get("langs") or {}),
+            handles=dict(data.get("handles") or {}),
             host_left=data.get("host_left"),
         ),
         title=data.get("title") or "",
@@ -168,10 +169,10 @@ def from_stored(stored: dict[str, Any]) -> TableRecord:
         menu=bool(data.get("menu")),
         bot_can_delete=data.get("bot_can_delete"),
         removing=bool(data.get("removing")),
-        leaving=data.get("leaving") or {},
+        leaving=dict(data.get("leaving") or {}),
         deadline=data.get("deadline"),
-        reminder=data.get("reminder"),
-        seats=data.get("seats") or [],
+        reminder=list(reminder) if reminder else None,
+        seats=list(data.get("seats") or ()),
         engine=data.get("engine"),
         shift=data.get("shift") or 0,
         start=data.get("start"),

@@ -5,7 +5,6 @@ stored form."""
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
@@ -56,7 +55,7 @@ class Read:
     def fresh_table(self) -> Table | None:
         """The table as stored, apart from any a step may have changed."""
         session = self.loaded.session
-        return Table.from_stored(copy.deepcopy(session)) if session is not None else None
+        return Table.from_stored(session) if session is not None else None
 
     def applied(self, update_id: int | None) -> bool:
         """True when `update_id` changed the table already (its redelivery changes nothing)."""
