@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Self, TypeVar
 
 from engine import GameState
@@ -47,6 +48,24 @@ def same_game(table: T | None, game: int) -> T:
     if table is None or table.game != game:
         raise Refused("stale_button")
     return table
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What every message drawn of a table reads, read off it at once: the group's language,
+    chat, game and title, its settings, and for a game its state, the names and users by seat
+    (from seat 1), the public version, and the language each person at the table reads."""
+
+    lang: str
+    chat: int
+    game: int
+    title: str
+    settings: dict
+    readers: dict[int, str]
+    state: GameState | None = None
+    names: tuple[str, ...] = ()
+    seats: tuple[int, ...] = ()
+    public_version: int | None = None
 
 
 class Seats:
@@ -221,6 +240,16 @@ class Seats:
             return any(uid == user for uid, _ in self.players)
         return self.seat_of(user) is not None
 
+    def drawn(self) -> Drawn:
+        """The table as every message drawn of it reads it, at once."""
+        readers = {user: self.lang_of(user) for user in self.users()}
+        record = self.record
+        group = (record.lang, record.chat, record.game, record.title, record.settings, readers)
+        if record.engine is None:
+            return Drawn(*group)
+        state, seats = self.state, tuple(record.seats)
+        return Drawn(*group, state, state.names, seats, self.public_version)
+
     def users(self) -> list[int]:
         """The people at the table: seated, or joined while in the lobby."""
         return [u for u in self.record.seats or [uid for uid, _ in self.players] if u]
@@ -300,7 +329,4 @@ class Part:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-
-    @property
-    def record(self) -> TableRecord:
-        return self.table.record
+        self.record: TableRecord = table.record  # the table's, for good: never replaced
