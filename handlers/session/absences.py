@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-# the stored keys, in the order a change adds them to the session's part
+# the stored keys, in the order they are written
 KEYS = (
     "away",
     "back",
@@ -20,8 +20,6 @@ KEYS = (
     "reached",
     "back_held",
 )
-DROPPED_EMPTY = frozenset({"blocked", "reached", "back_held"})  # stored only when someone is
-_STORED = {"coming_back": "back", "reached_again": "reached"}  # a field's stored key, if other
 
 
 def _listed(*ids: int) -> tuple[int, ...]:
@@ -36,7 +34,7 @@ def _frozen(counts: Mapping[int, int]) -> Mapping[int, int]:
 @dataclass(frozen=True)
 class Absences:
     """Seats (`away`, `coming_back`, `removed`, `left`, `missed`) and users (`unreachable`,
-    `blocked`, `reached_again`, `back_held`); `kept`: the keys stored even when empty."""
+    `blocked`, `reached_again`, `back_held`)."""
 
     away: tuple[int, ...] = ()  # seats whose turns pass for missed turns, in the order marked
     coming_back: tuple[int, ...] = ()  # away seats whose player pressed I'm back
@@ -47,33 +45,33 @@ class Absences:
     blocked: tuple[int, ...] = ()  # of those, the users who blocked the bot
     reached_again: tuple[int, ...] = ()  # users lost in this game the bot reaches again
     back_held: tuple[int, ...] = ()  # users back in touch during a secret wait, not told yet
-    kept: frozenset[str] = frozenset()
 
     # -- seats ---------------------------------------------------------------------------------
 
     def dealt(self) -> Absences:
         """A game is dealt: nobody is away, coming back or removed, no turn missed yet."""
-        return self._with(away=(), coming_back=(), removed=(), missed=_frozen({}))
+        return replace(self, away=(), coming_back=(), removed=(), missed=_frozen({}))
 
     def acted(self, seat: int) -> Absences:
         """The seat took its turn or its speaking moment: its missed turns start again."""
-        return self._with(missed=_frozen({s: n for s, n in self.missed.items() if s != seat}))
+        return replace(self, missed=_frozen({s: n for s, n in self.missed.items() if s != seat}))
 
     def missed_turn(self, seat: int) -> Absences:
         """The seat's turn ran out: one more missed in a row."""
-        return self._with(missed=_frozen({**self.missed, seat: self.missed.get(seat, 0) + 1}))
+        return replace(self, missed=_frozen({**self.missed, seat: self.missed.get(seat, 0) + 1}))
 
     def marked_away(self, seat: int) -> Absences:
         """The seat's turns pass at once from now (until its player comes back)."""
-        return self._with(away=(*self.away, seat))
+        return replace(self, away=(*self.away, seat))
 
     def asked_back(self, seat: int) -> Absences:
         """The away seat's player pressed I'm back: their next turn waits for them."""
-        return self._with(coming_back=(*self.coming_back, seat))
+        return replace(self, coming_back=(*self.coming_back, seat))
 
     def back(self, seat: int) -> Absences:
         """The seat's player who asked to come back plays again: away no more, no turn missed."""
-        return self.acted(seat)._with(
+        return replace(
+            self.acted(seat),
             away=tuple(s for s in self.away if s != seat),
             coming_back=tuple(s for s in self.coming_back if s != seat),
         )
@@ -81,7 +79,8 @@ class Absences:
     def removed_seat(self, seat: int, user: int, left: bool = False) -> Absences:
         """The seat's player (`user`) is out of the game, removed or `left` by /leave; the bot
         needs to reach them no more."""
-        return self._with(
+        return replace(
+            self,
             away=tuple(s for s in self.away if s != seat),
             coming_back=tuple(s for s in self.coming_back if s != seat),
             removed=(*self.removed, seat),
@@ -95,7 +94,8 @@ class Absences:
         """A private message failed to reach `users` (`blocked`: those who blocked the bot)."""
         new = [u for u in users if u not in self.unreachable]
         shut = [u for u in self.blocked if u not in users]
-        return self._with(
+        return replace(
+            self,
             unreachable=(*self.unreachable, *new),
             blocked=_listed(*shut, *(u for u in users if u in blocked)),
             reached_again=tuple(u for u in self.reached_again if u not in users),
@@ -104,36 +104,31 @@ class Absences:
 
     def reached(self, user: int) -> Absences:
         """The bot can message `user` privately (they opened the chat, or left the table)."""
-        return self._with(unreachable=tuple(u for u in self.unreachable if u != user))
+        return replace(self, unreachable=tuple(u for u in self.unreachable if u != user))
 
     def still_unreachable(self, users: Iterable[int]) -> Absences:
         """The users the bot cannot reach, as a next lobby starts with them."""
-        return self._with(unreachable=tuple(users))
+        return replace(self, unreachable=tuple(users))
 
     def back_in_touch(self, user: int) -> Absences:
         """`user` is reached again in a game, and the warning may tell it."""
-        return self._with(reached_again=_listed(*self.reached_again, user))
+        return replace(self, reached_again=_listed(*self.reached_again, user))
 
     def back_during_hold(self, user: int) -> Absences:
         """`user` is reached again during a secret wait: told when the next one is."""
-        return self._with(back_held=_listed(*self.back_held, user))
+        return replace(self, back_held=_listed(*self.back_held, user))
 
     def held_backs_told(self) -> Absences:
         """Outside a secret wait, those back in touch during one are told with the rest."""
-        return self._with(
-            reached_again=_listed(*self.reached_again, *self.back_held), back_held=()
+        return replace(
+            self, reached_again=_listed(*self.reached_again, *self.back_held), back_held=()
         )
-
-    def _with(self, **changes: Any) -> Absences:
-        """The record changed: a key a change writes is stored from then on, even empty."""
-        written = {_STORED.get(name, name) for name in changes} - DROPPED_EMPTY
-        return replace(self, **changes, kept=self.kept | written)
 
     # -- stored form ---------------------------------------------------------------------------
 
     def to_stored(self) -> dict[str, Any]:
-        """The absences as the session's part stores them (a key absent: nobody, never noted)."""
-        values: dict[str, Any] = {
+        """The absences as the session's part stores them, every list (empty: nobody)."""
+        return {
             "away": list(self.away),
             "back": list(self.coming_back),
             "removed": list(self.removed),
@@ -144,11 +139,11 @@ class Absences:
             "reached": list(self.reached_again),
             "back_held": list(self.back_held),
         }
-        return {key: values[key] for key in KEYS if values[key] or key in self.kept}
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> Absences:
-        """The absences the session's part holds (its other keys are ignored)."""
+        """The absences the session's part holds (its other keys are ignored; a key absent,
+        as a version before stored an empty list: nobody)."""
 
         def ids(key: str) -> tuple[int, ...]:
             return tuple(stored.get(key) or ())
@@ -164,5 +159,4 @@ class Absences:
             blocked=ids("blocked"),
             reached_again=ids("reached"),
             back_held=ids("back_held"),
-            kept=frozenset(key for key in KEYS if key in stored) - DROPPED_EMPTY,
         )
