@@ -128,7 +128,7 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
             break
         state = table.state
         seat = waiting_for(state)
-        if seat is None or (table.data.get("hold") and state.phase in (SPEAK, TURN)):
+        if seat is None or (table.hold is not None and state.phase in (SPEAK, TURN)):
             now[0] = max(now[0], table.deadline() or now[0])  # a timer: the hold is over
             change(lambda t: (t, t.catch_up(now[0])), update=False)
             continue
