@@ -9,32 +9,13 @@ from collections.abc import Callable
 import pytest
 
 from engine import GameState, Variants
-from engine.cards import OBSERVER, color
 from handlers.playtest.deals import find_seed
 from handlers.playtest.drivers import Bot
-from handlers.playtest.players import NAMES, Player, Table
+from handlers.playtest.players import NAMES, Table
 from handlers.telegram.render import isolate
-from handlers.telegram.texts import card_name, colour_name
+from handlers.telegram.texts import card_name
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
-
-
-def card_text(table: Table, player: Player, state: GameState) -> str:
-    """The player's seat and card with its one line on what it means, as they read it."""
-    seat = table.seat_of(player)
-    code = state.cards[seat - 1]
-    lang = player.lang or table.lang
-    if code == OBSERVER:
-        hint = table.t_for(player, "hint_observer")
-    else:
-        hint = table.t_for(player, "hint_colour", colour=colour_name(lang, color(code)))
-    return "\n".join(
-        [
-            table.t_for(player, "your_seat", seat=seat, group=isolate(table.title)),
-            table.t_for(player, "your_card", card=card_name(lang, code)),
-            hint,
-        ]
-    )
 
 
 def dealt(table: Table, seed: int | None = None) -> tuple[GameState, dict[int, list]]:
@@ -54,7 +35,7 @@ def test_the_first_player_gets_their_card_and_their_turn_in_one_message(
     first = table.player_at(state.first)
     (message,) = news[first.id]
     turn = table.t_for(first, "prompt_turn", group=isolate(table.title))
-    assert message.text == f"{card_text(table, first, state)}\n{turn}"
+    assert message.text == f"{table.dealt(first, state)}\n{turn}"
     assert message.button_labels == [
         table.t_for(first, "btn_scout"),
         table.t_for(first, "btn_decapitate"),
@@ -63,7 +44,7 @@ def test_the_first_player_gets_their_card_and_their_turn_in_one_message(
     for player in table.players:
         if player is not first:  # their card, on its own, with nothing to press
             (card,) = news[player.id]
-            assert (card.text, card.buttons) == (card_text(table, player, state), [])
+            assert (card.text, card.buttons) == (table.dealt(player, state), [])
 
 
 def scout_privately(table: Table, first: int) -> str:
@@ -116,24 +97,8 @@ def test_the_first_turns_prompt_keeps_the_card_when_it_closes(
     (message,) = news[first.id]
     outcome = CLOSES[close](table, state.first)
     closed = table.fake.message(first.user, message.message_id)
-    assert closed.text == f"{card_text(table, first, state)}\n{outcome}"
+    assert closed.text == f"{table.dealt(first, state)}\n{outcome}"
     assert closed.buttons == []
-
-
-@LANGS
-def test_an_observer_who_opens_the_game_reads_their_card_and_may_only_scout(
-    bot: Bot, lang: str
-) -> None:
-    seed, _ = find_seed(5, Variants(observer=True), lambda s: s.cards[s.first - 1] == OBSERVER)
-    table = Table.of(bot, 5, lang=lang)
-    table.open()
-    table.configure(observer=True)
-    state, news = dealt(table, seed=seed)
-    first = table.player_at(state.first)
-    (message,) = news[first.id]
-    turn = table.t_for(first, "prompt_turn_neutral", group=isolate(table.title))
-    assert message.text == f"{card_text(table, first, state)}\n{turn}"
-    assert message.button_labels == [table.t_for(first, "btn_scout")]
 
 
 def test_a_first_player_the_bot_cannot_reach_is_named_and_still_gets_their_card(
@@ -155,4 +120,4 @@ def test_a_first_player_the_bot_cannot_reach_is_named_and_still_gets_their_card(
     assert warning.text == table.t("cannot_reach_blocked", names=names, button=button, s=30)
     assert table.t("time_left", s=30) in table.board().text.splitlines()
     first.private("/mycard")
-    assert first.last_text().startswith(card_text(table, first, state))
+    assert first.last_text().startswith(table.dealt(first, state))
