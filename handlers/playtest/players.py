@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import GameState
+from engine.cards import OBSERVER, SPY, color, is_x
 from engine.codec import state_from_dict
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeChat, FakeMessage, FakeUser
@@ -15,7 +16,7 @@ from handlers.storage.host import FORM, SESSION, Loaded
 from handlers.telegram.ids import Ids
 from handlers.telegram.item import Read, ids_of
 from handlers.telegram.render import isolate
-from handlers.telegram.texts import language_for, t
+from handlers.telegram.texts import card_name, colour_name, language_for, t
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea")
 GROUP_TITLE = "Friday club"
@@ -259,6 +260,29 @@ class Table:
         unless told)."""
         return self.t_in(
             lang or self.lang, "seat_label", seat=seat, name=isolate(self.state.names[seat - 1])
+        )
+
+    def dealt(self, player: Player, state: GameState | None = None) -> str:
+        """What the deal told `player` privately, in their language: their seat, their card and
+        what it means (`state`: the deal's, by default the game as it is now). The player whose
+        turn opens the game reads their turn's prompt below it, in the same message."""
+        state = state or self.state
+        seat = self.seat_of(player)
+        code = state.cards[seat - 1]
+        lang = player.lang or self.lang
+        if code in (OBSERVER, SPY):
+            hints = [self.t_in(lang, "hint_observer" if code == OBSERVER else "hint_spy")]
+        else:
+            hints = [self.t_in(lang, "hint_colour", colour=colour_name(lang, color(code)))]
+            if is_x(code) and state.variants.turncoat:
+                hints.append(self.t_in(lang, "hint_x_turncoat"))
+        title = isolate(self.title)
+        return "\n".join(
+            [
+                self.t_in(lang, "your_seat", seat=seat, group=title),
+                self.t_in(lang, "your_card", card=card_name(lang, code)),
+                *hints,
+            ]
         )
 
     # -- the group -----------------------------------------------------------------------------

@@ -272,7 +272,7 @@ class Play(Part):
         absence, board = table.absence, table.board
         news: list[Event] = []
         hold = table.hold
-        seen = None  # a scout result told with the speaking moment it opens
+        seen = None  # a card or a scout result told with the prompt it opens
         lines: list[dict | list] = []  # the turn message's new lines
         new_phase = False
         queue = list(events)
@@ -281,8 +281,8 @@ class Play(Part):
             if event["to"] != "all":
                 if not table.user_at(event["to"]) or absence.is_removed(event["to"]):
                     continue
-                if self._shown_with_speaking(event):
-                    seen = event  # one message: what they saw, and where to speak
+                if self._shown_with_speaking(event) or self._dealt_with_turn(event):
+                    seen = event  # one message: what they saw or hold, and what to do now
                 else:
                     news.append(self._private(event))
                 continue
@@ -338,8 +338,9 @@ class Play(Part):
             self.wait(record.settings[key] if key else None, now)
             seat = waiting_for(table.state)
             if seat is not None and table.user_at(seat):
-                news.append(self._prompt_event(seat, seen))
-                seen = None
+                told = seen if seen is not None and seen["to"] == seat else None
+                news.append(self._prompt_event(seat, told))
+                seen = None if told is not None else seen
         elif hold is not None:
             record.deadline = hold.until
         if seen is not None:
@@ -360,13 +361,27 @@ class Play(Part):
             and not self.turncoat_pauses()
         )
 
+    def _dealt_with_turn(self, event: dict) -> bool:
+        """The deal's card of the player whose turn opens the game: told in the one message
+        that opens their turn."""
+        state = self.table.state
+        return (
+            event["type"] == kinds.YOUR_CARD
+            and state.phase == TURN
+            and event["to"] == waiting_for(state)
+        )
+
     def _prompt_event(self, seat: int, seen: dict | None) -> Event:
-        """Open the prompt of the wait the game is now in on `seat`. After a scout from the
-        group it says to speak there (Done is on the turn message), after what they saw."""
+        """Open the prompt of the wait the game is now in on `seat`, telling `seen` (their
+        card at the deal, what they saw in a scout from the group) above it; the prompt keeps
+        it when it closes. After a scout from the group it says to speak there (Done is on
+        the turn message)."""
         table = self.table
         group = self.speaks_in_group() and table.state.phase == SPEAK
-        tag = table.prompts.open(seat, seen if group else None)
-        facts = {"group": True, "result": seen} if group else {}
+        tag = table.prompts.open(seat, seen)
+        facts: dict = {"group": True} if group else {}
+        if seen is not None:
+            facts["shows"] = seen
         return ev.event(ev.PROMPT, seat=seat, version=table.public_version, tag=tag, **facts)
 
     def turncoat_pauses(self) -> bool:

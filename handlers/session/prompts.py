@@ -16,7 +16,8 @@ class Prompts(Part):
 
     def open(self, seat: int, shows: dict | None = None) -> int | None:
         """Note a prompt sent to `seat`'s player now (for the wait the game is in); its tag,
-        or None for a virtual seat. `shows`: the scout result it tells, kept when it closes."""
+        or None for a virtual seat. `shows`: the private event it tells above its question
+        (the deal's card, a scout result), kept when it closes."""
         user = self.table.user_at(seat)
         if not user:
             return None

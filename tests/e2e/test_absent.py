@@ -288,7 +288,7 @@ def test_removing_the_player_waited_for_closes_their_prompt(lambda_bot: LambdaBo
     assert prompt is not None and prompt.buttons
     assert remove(table, table.host, first) is None
     closed = table.fake.message(leaver.user, prompt.message_id)
-    assert closed.text == "🚪 你已被移出本局游戏。"
+    assert closed.text == f"{table.dealt(leaver, state)}\n🚪 你已被移出本局游戏。"
     assert closed.buttons == []
     assert table.state.turn == after(table, first)  # their turn passed at once
 

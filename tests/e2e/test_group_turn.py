@@ -87,7 +87,8 @@ def test_a_scout_from_the_group_brings_one_private_message_with_the_result_and_n
     assert scout.prompt() is None, scout.labels()
     closed = table.fake.message(scout.id, turn_prompt.message_id)
     assert closed.buttons == []
-    assert closed.text == table.t_in(lang, "closed_scout", target=table.seat_label(target))
+    scouted = table.t_in(lang, "closed_scout", target=table.seat_label(target))
+    assert closed.text == f"{table.dealt(scout, state)}\n{scouted}"  # below the card
     for player in table.players:
         if player is not scout:
             assert news[player.id] == [], (player, news[player.id])
@@ -121,7 +122,8 @@ def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_s
     seen = card_name("en", state.cards[target - 1])
     result = table.t("scout_result", target=table.seat_label(target), card=seen)
     assert scout.texts()[before:] == [table.t("prompt_speak")]
-    assert table.fake.message(scout.id, prompt.message_id).text == result
+    dealt = table.dealt(scout, state)  # the first turn's prompt came with the card
+    assert table.fake.message(scout.id, prompt.message_id).text == f"{dealt}\n{result}"
     assert table.fake.message(scout.id, prompt.message_id).buttons == []
 
 

@@ -90,7 +90,9 @@ def test_the_player_whose_turn_it_is_leaves_from_the_private_chat_and_the_turn_m
     assert left_line(table, first) in table.group_texts()
     assert table.state.turn == after(table, first) and table.data()["removed"] == [first]
     closed = table.fake.message(leaver.id, turn_prompt.message_id)
-    assert closed.text == table.t_for(leaver, "closed_left") and closed.buttons == []
+    # Their first turn's prompt keeps the card dealt with it, above the news.
+    assert closed.text == f"{table.dealt(leaver)}\n{table.t_for(leaver, 'closed_left')}"
+    assert closed.buttons == []
     assert live(leaver, table) == []
     # Asked again, they are told they left.
     leaver.private("/leave")

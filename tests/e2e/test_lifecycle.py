@@ -70,7 +70,8 @@ def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> 
     assert table.group_messages()[-2].buttons == []  # the turn message is closed
     assert table.data()["status"] == "cancelled" and table.data()["deadline"] is None
     closed = table.fake.message(first.user, prompt.message_id)  # the prompt says it
-    assert (closed.text, closed.buttons) == ("🛑 The game was cancelled.", [])
+    cancelled = f"{table.dealt(first, state)}\n🛑 The game was cancelled."  # below the card
+    assert (closed.text, closed.buttons) == (cancelled, [])
     scout = prompt.button(table.t("btn_scout")).callback_data  # a client that missed the edit
     assert first.press_data(scout, closed) == "Too late: the game has moved on."
     table.host.say("/status")
@@ -158,10 +159,12 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
     assert table.lobby_message().text.startswith("🎯 斩首行动 — 新的一局")
     table.configure(turncoat=True)
     state = table.start(seed=WORKED_EXAMPLE_SEED)
-    assert "你的人物牌：红1" in table.player_at(1).texts()[-2]
+    first = table.player_at(1)
+    assert "你的人物牌：红1" in first.texts()[-1]  # with the first turn's prompt
     table.scout(1, 5)
     lambda_bot.advance(20)  # the Turncoat window, though no X is in a six-seat game
-    assert table.player_at(1).texts()[-2] == f"🔍 {table.seat_label(5)} 的人物牌是 红4。"
+    seen = f"🔍 {table.seat_label(5)} 的人物牌是 红4。"
+    assert first.texts()[-2] == f"{table.dealt(first, state)}\n{seen}"
     table.done(1)
     table.scout(2, 3)
     lambda_bot.advance(20)

@@ -30,22 +30,29 @@ def live(player: Player) -> list[FakeMessage]:
     return [m for m in player.messages() if any(b.callback_data for row in m.buttons for b in row)]
 
 
-def assert_closed(table: Table, player: Player, message: FakeMessage, key: str, **kw) -> None:
-    """The prompt has no buttons left and says, in the player's language, what happened."""
+def assert_closed(
+    table: Table, player: Player, message: FakeMessage, key: str, above: str = "", **kw
+) -> None:
+    """The prompt has no buttons left and says, in the player's language, what happened
+    (below what it told `above` its question: the first turn's, the player's card)."""
     shown = now(player, message)
     assert shown.buttons == []
-    assert shown.text == table.t_for(player, key, **kw)
+    said = table.t_for(player, key, **kw)
+    assert shown.text == (f"{above}\n{said}" if above else said)
 
 
-def assert_saw(table: Table, player: Player, message: FakeMessage, target: int, code: str) -> None:
+def assert_saw(
+    table: Table, player: Player, message: FakeMessage, target: int, code: str, above: str = ""
+) -> None:
     """The prompt scouted from has no buttons left and says, in the scout's language, what the
-    scout saw (the result shown where they chose)."""
+    scout saw (the result shown where they chose; below the card, on the first turn's)."""
     shown = now(player, message)
     lang = player.lang or table.lang
     card = card_name(lang, code)
     seen = table.t_for(player, "scout_result", target=table.seat_label(target, lang), card=card)
+    seen = seen.replace("<b>", "").replace("</b>", "")
     assert shown.buttons == []
-    assert shown.text.startswith(seen.replace("<b>", "").replace("</b>", "")), shown.text
+    assert shown.text.startswith(f"{above}\n{seen}" if above else seen), shown.text
 
 
 def late_press(table: Table, player: Player, message: FakeMessage) -> str | None:
@@ -63,7 +70,7 @@ def test_a_turn_prompt_is_closed_with_time_ran_out_when_the_turn_times_out(
     late = table.player_at(state.first)
     prompt = late.prompt()
     bot.advance(90)
-    assert_closed(table, late, prompt, "closed_timeout_turn")
+    assert_closed(table, late, prompt, "closed_timeout_turn", table.dealt(late, state))
     after = [m.text for m in late.messages() if m.message_id > prompt.message_id]
     assert all(text.startswith("⏳") for text in after)  # at most a nudge: the prompt says it
     assert late_press(table, late, prompt) == table.t_for(late, "too_late")
@@ -88,7 +95,7 @@ def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) 
     turn = first.prompt()
     target = next(s for s in range(1, 6) if s != state.first)
     table.scout(state.first, target)
-    assert_saw(table, first, turn, target, state.cards[target - 1])
+    assert_saw(table, first, turn, target, state.cards[target - 1], table.dealt(first, state))
     speak = first.prompt()
     table.done(state.first)
     assert_closed(table, first, speak, "closed_end_turn")
@@ -192,7 +199,7 @@ def test_a_cancelled_game_closes_every_open_prompt(lambda_bot: LambdaBot, lang: 
     table.host.say("/cancel")
     assert table.data()["status"] == "cancelled"
     assert_closed(table, turncoat, offer, "closed_cancelled")
-    assert_saw(table, first, turn, holder, state.cards[holder - 1])
+    assert_saw(table, first, turn, holder, state.cards[holder - 1], table.dealt(first, state))
     for player in table.players:
         assert live(player) == []
 
@@ -205,7 +212,7 @@ def test_a_cancel_closes_the_turn_prompt(local_bot: LocalBot) -> None:
     prompt = first.prompt()
     first.press(table.t_for(first, "btn_scout"))  # the seat list is open when the game ends
     table.host.say("/cancel")
-    assert_closed(table, first, prompt, "closed_cancelled")
+    assert_closed(table, first, prompt, "closed_cancelled", table.dealt(first, state))
     assert late_press(table, first, prompt) == table.t_for(first, "too_late")
 
 

@@ -71,7 +71,7 @@ def test_a_scout_is_told_they_speak_after_the_pause(bot: Bot, lang: str) -> None
     player = table.player_at(scout)
     target = after(table, scout)
     table.scout(scout, target)
-    result = next(text for text in reversed(player.texts()) if text.startswith("🔍"))
+    result = next(text for text in reversed(player.texts()) if "\n🔍" in text)  # below the card
     assert result.endswith("\n" + table.t_for(player, "scout_wait_deleted", s=20))
     waits = plain(table.t("pause_line", name=table.seat_label(scout), s=20))
     assert waits in table.board().text
@@ -93,5 +93,5 @@ def test_without_deleting_the_scout_is_told_only_to_wait(local_bot: LocalBot) ->
     state = table.start(seed)
     player = table.player_at(state.first)
     table.scout(state.first, after(table, state.first))
-    result = next(text for text in reversed(player.texts()) if text.startswith("🔍"))
+    result = next(text for text in reversed(player.texts()) if "\n🔍" in text)  # below the card
     assert result.endswith("\n" + table.t("scout_wait", s=10))

@@ -22,7 +22,8 @@ def test_turn_that_runs_out_is_skipped_and_the_group_is_told(bot: Bot) -> None:
     assert skipped in table.group_texts()[-2]
     assert table.group_texts()[-1].startswith(f"▶️ {table.seat_label(state.first % 4 + 1)}'s turn")
     closed = table.fake.message(late.user, stale.message_id)  # the prompt says it, no buttons
-    assert (closed.text, closed.buttons) == ("⌛ Time ran out: turn skipped.", [])
+    skipped = f"{table.dealt(late, state)}\n⌛ Time ran out: turn skipped."  # below the card
+    assert (closed.text, closed.buttons) == (skipped, [])
     scout = stale.button(table.t("btn_scout")).callback_data  # a client that missed the edit
     assert late.press_data(scout, closed) == "Too late: the game has moved on."
     assert table.state.turn == state.first % 4 + 1

@@ -54,7 +54,8 @@ def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
     # The virtual captain can be scouted like anyone; virtual seats never get a turn.
     table.scout(state.first, own)
     first = table.player_at(state.first)
-    assert first.texts()[-2].startswith(f"🔍 {table.seat_label(own)} holds ")
+    seen = f"{table.dealt(first, state)}\n🔍 {table.seat_label(own)} holds "  # below the card
+    assert first.texts()[-2].startswith(seen)
     table.done(state.first)
     turns = []
     for _ in range(3):
@@ -89,7 +90,8 @@ def test_first_round_offers_no_decapitation_until_the_player_has_acted(
     first = table.player_at(state.first)
     prompt = first.prompt()
     title = f"\u2068{table.group.title}\u2069"
-    assert prompt.text == f"Your turn in {title}. First round: you must scout."
+    turn = f"Your turn in {title}. First round: you must scout."
+    assert prompt.text == f"{table.dealt(first, state)}\n{turn}"  # the deal's one message
     assert prompt.button_labels == [table.t("btn_scout")]
 
     # A turn that runs out is not an action: the next turn is still a first one.
@@ -363,7 +365,8 @@ def test_the_observers_private_turn_prompt_asks_only_for_a_scout(bot: Bot, lang:
     state = observer_opens(table)
     observer = table.player_at(state.first)
     title = isolate(table.group.title)
-    assert observer.prompt().text == table.t_for(observer, "prompt_turn_neutral", group=title)
+    turn = table.t_for(observer, "prompt_turn_neutral", group=title)
+    assert observer.prompt().text == f"{table.dealt(observer, state)}\n{turn}"  # with the card
     assert observer.labels() == [table.t_for(observer, "btn_scout")]
     # The group reads the same line as for any seat.
     first_line = table.board().text.splitlines()[0]

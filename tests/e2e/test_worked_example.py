@@ -29,10 +29,12 @@ def test_worked_example_captain_decapitates_captain_and_blue_wins(bot: Bot) -> N
     assert table.t("starts", name=table.seat_label(1)) in seating
     for seat, card in enumerate(("Red 1", "Red 3", "Blue 7", "Blue 4", "Red 4", "Blue 3"), 1):
         player = table.player_at(seat)
-        assert f"Your card: {card}" in player.texts()[-2 if seat == 1 else -1]
+        assert f"Your card: {card}" in player.texts()[-1]  # the first's, with their turn
 
+    first = table.player_at(1)
     table.scout(1, 5)
-    assert table.player_at(1).texts()[-2] == f"🔍 {table.seat_label(5)} holds Red 4."
+    seen = f"🔍 {table.seat_label(5)} holds Red 4."
+    assert first.texts()[-2] == f"{table.dealt(first, state)}\n{seen}"
     assert table.t("scouted_line", name=table.seat_label(1), target=table.seat_label(5)) in (
         table.board().text
     )

@@ -106,7 +106,7 @@ def test_a_turn_left_to_run_out_is_skipped_and_its_prompt_closes(memory_bot: Bot
     assert table.state.turn != first
     assert player.prompt() is None, player.labels()
     closed = table.t_for(player, "closed_timeout_turn")
-    assert closed in player.texts(), player.texts()
+    assert f"{table.dealt(player)}\n{closed}" in player.texts(), player.texts()  # below the card
     assert table.t("skipped_line", name=table.seat_label(first)) in "\n".join(table.group_texts())
 
 

@@ -209,7 +209,8 @@ def test_countdown_and_timeout_read_as_the_group_and_the_player_see_them() -> No
     assert any("ran out of time" in o.text for o in outs if o.chat == CHAT)
     told = next(o for o in outs if o.chat == table.user_at(first))
     assert (type(told), told.kb, told.close) == (Edit, None, True)  # the prompt, closed
-    assert told.text == "⌛ Time ran out: turn skipped."
+    assert told.text.startswith("You sit in seat ")  # the first turn's came with the card
+    assert told.text.endswith("\n⌛ Time ran out: turn skipped.")
 
 
 def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> None:
@@ -225,7 +226,8 @@ def test_cancel_closes_the_lobby_message_or_the_turn_message_and_names_who() -> 
     outs = render.show(table, ids, table.cancel("A<n"), BOT)
     shape = [(type(o), getattr(o, "msg", None)) for o in outs]
     assert shape == [(Edit, 77), (Send, None), (Edit, 88)]
-    assert (outs[2].text, outs[2].kb) == ("🛑 The game was cancelled.", None)
+    assert outs[2].text.startswith("You sit in seat ") and outs[2].kb is None  # below the card
+    assert outs[2].text.endswith("\n🛑 The game was cancelled.")
     assert outs[0].kb is None
     assert labels(outs[1].kb) == ["🔁 Play again", "📄 Record", "🔔 Next game"]
     assert outs[1].text.startswith("🛑 The game was cancelled by \u2068A&lt;n\u2069.\n")

@@ -49,7 +49,8 @@ def dealt(players: int = 5, **settings):
 def test_each_card_comes_with_a_web_app_button_opening_its_game(links) -> None:
     table, outs = dealt()
     for user in table.users():
-        label, data = buttons([o for o in outs if o.chat == user and o.private])[user][0]
+        (row,) = [o.kb[-1] for o in outs if o.chat == user and o.private]  # the last row
+        ((label, data),) = row
         assert label == "🗺 Table"
         assert data.startswith(table_links.WEB_APP + PAGE + "?")
         query = parse_qs(urlsplit(data.removeprefix(table_links.WEB_APP)).query)
@@ -61,6 +62,21 @@ def test_each_card_comes_with_a_web_app_button_opening_its_game(links) -> None:
         None,
         None,
     )
+
+
+def test_the_first_players_card_keeps_its_table_button_when_their_turn_closes(links) -> None:
+    table, outs = dealt()
+    user = table.user_at(table.state.first)
+    (card,) = [o for o in outs if o.chat == user and o.private]  # the card and the turn
+    assert labels(card.kb) == ["🔍 Scout", "🗡 Decapitate", "🗺 Table"]
+    ids = Ids()
+    ids.pressed(user, table.open_prompt_of(user).tag, 88)
+    closed = [o for o in render.show(table, ids, table.cancel("Ann"), BOT) if o.chat == user]
+    assert [(o.msg, o.kb) for o in closed] == [(88, card.kb[-1:])]
+
+
+def labels(kb) -> list[str]:
+    return [label for row in kb or [] for label, _ in row]
 
 
 def test_the_group_gets_the_same_direct_link_on_the_seating_and_every_turn(links) -> None:

@@ -76,7 +76,8 @@ def test_a_turn_timeout_whose_save_loses_its_answer_moves_the_game_on_at_once(
     assert skipped in table.group_texts()[-2]
     assert turn_message_for(table, late % 4 + 1)  # no extra wait for a lease or a timer
     assert table.player_at(late).labels() == []  # the prompt is closed
-    assert "⌛ Time ran out: turn skipped." in table.player_at(late).texts()
+    player = table.player_at(late)  # their first turn's prompt, below the card dealt with it
+    assert f"{table.dealt(player, state)}\n⌛ Time ran out: turn skipped." in player.texts()
     assert table.state.turn == late % 4 + 1
     consistent(table)
     finish(table)

@@ -10,7 +10,7 @@ from handlers.session.table import Table
 from handlers.telegram.ids import Ids, prompt_ref
 from handlers.telegram.messages import Edit
 from handlers.telegram.render.common import Out, seat_name, t_
-from handlers.telegram.render.prompts import scout_result
+from handlers.telegram.render.prompts import kept_buttons, scout_result, told_above
 from handlers.telegram.texts import colour_name
 
 
@@ -51,17 +51,19 @@ def declarations(table: Table, proxy: bool | None, guard: bool | None) -> str:
 
 
 def closed_prompt(table: Table, ids: Ids, e: dict) -> list[Out]:
-    """A `prompt_closed` session event: the prompt edited in place, with no buttons. Should it
-    not be known or be gone, a wait that ran out is told in a message of its own (`tell`);
-    anything else is left as it is."""
+    """A `prompt_closed` session event: the prompt edited in place, with no buttons (but the
+    table's, under a card it tells). Should it not be known or be gone, a wait that ran out is
+    told in a message of its own (`tell`); anything else is left as it is."""
     user = e["user"]
     speaking = table.speaking_to(user)
     result = e.get("result")  # a scout's, shown where they scouted from
     text = scout_result(speaking, result) if result else closed_text(speaking, e["outcome"])
-    if e.get("shows"):  # the speaking moment's message keeps what the scout saw
-        text = scout_result(speaking, e["shows"]) + "\n" + text
+    shows = e.get("shows")  # what it told above its question: the card, what the scout saw
+    if shows:
+        text = told_above(speaking, shows) + "\n" + text
     msg = ids.closing_prompt(prompt_ref(user, e["tag"]))
     ref = prompt_ref(user, e["tag"]) if e["tag"] is not None else None
-    closed = Edit(user, text, None, msg=msg, ref=ref, private=True, protect=True)
+    kb = kept_buttons(speaking, shows)
+    closed = Edit(user, text, kb, msg=msg, ref=ref, private=True, protect=True)
     # In place, it needs no turn in the chat's order.
     return [replace(closed, side=True, close=True, tell=e["tell"], quiet=e["quiet"])]

@@ -91,6 +91,36 @@ def scout_result(table: Table, event: dict) -> str:
     return "\n".join(lines)
 
 
+def dealt_card(table: Table, event: dict) -> str:
+    """The deal's card event as its player reads it (`table` speaking their language): their
+    seat, their card and what it means."""
+    code = event["card"]
+    return "\n".join(
+        [
+            t_(table, "your_seat", seat=event["to"], group=group_title(table)),
+            t_(table, "your_card", card=card(table, code)),
+            card_hint(table, code),
+        ]
+    )
+
+
+def told_above(table: Table, event: dict) -> str:
+    """A private event told above a prompt's question, and kept when it closes: the deal's
+    card above the first turn, a scout's result above the speaking moment (`table` speaking
+    its player's language)."""
+    if event["type"] == kinds.YOUR_CARD:
+        return dealt_card(table, event)
+    return scout_result(table, event)
+
+
+def kept_buttons(table: Table, event: dict | None) -> Keyboard:
+    """The buttons a prompt keeps under what it tells, open or closed: the table's under the
+    deal's card, as under any card (`table` speaking its player's language)."""
+    if event is None or event["type"] != kinds.YOUR_CARD:
+        return None
+    return private_keyboard(table)
+
+
 def private_event(table: Table, event: dict, version: int, tag: int | None = None) -> list[Out]:
     """A private engine event as a message to its seat's player (none for virtual seats); a
     prompt's `tag` names the prompt it opens."""
@@ -100,17 +130,8 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
         return []
     table = table.speaking_to(user)
     kind = event["type"]
-    title = group_title(table)
     if kind == kinds.YOUR_CARD:
-        code = event["card"]
-        text = "\n".join(
-            [
-                t_(table, "your_seat", seat=seat, group=title),
-                t_(table, "your_card", card=card(table, code)),
-                card_hint(table, code),
-            ]
-        )
-        return [send_private(user, text, private_keyboard(table))]
+        return [send_private(user, dealt_card(table, event), private_keyboard(table))]
     if kind == kinds.SCOUT_RESULT:
         return [send_private(user, scout_result(table, event))]
     if kind == kinds.TURNCOAT_OFFER:
@@ -198,12 +219,13 @@ def prompt(
     version: int | None = None,
     tag: int | None = None,
     group: bool | None = None,
-    result: dict | None = None,
+    shows: dict | None = None,
 ) -> list[Out]:
     """The private prompt for whoever the game now waits on (turn or speaking moment); `tag`
     names the prompt it opens (by default, the player's open one). A speaking moment after a
-    scout from the group (`group`, by default as the table says) says to speak there, after
-    the scout's `result` when it comes with it."""
+    scout from the group (`group`, by default as the table says) says to speak there. `shows`:
+    the private event told above the question when it comes with it (the deal's card, with
+    the table's button below; the scout's result)."""
     state = table.state
     seat = waiting_for(state)
     if seat is None or not table.user_at(seat):
@@ -214,11 +236,14 @@ def prompt(
         text, kb = turn_prompt(table, seat, version)
     elif state.phase == SPEAK:
         text, kb = speak_prompt(table, seat, version, group)
-        if result is not None:
-            text = scout_result(table.speaking_to(table.user_at(seat)), result) + "\n" + text
     else:
         return []
-    return [remembered(table, send_private(table.user_at(seat), text, kb), tag)]
+    user = table.user_at(seat)
+    if shows is not None:
+        view = table.speaking_to(user)
+        text = told_above(view, shows) + "\n" + text
+        kb = [*(kb or []), *(kept_buttons(view, shows) or [])] or None
+    return [remembered(table, send_private(user, text, kb), tag)]
 
 
 def decapitation_menu(table: Table, seat: int, step: Declaring) -> tuple[str, Keyboard]:

@@ -80,7 +80,7 @@ _SHOWN: dict[str, Shown] = {
     ev.SEATING: lambda table, ids, e: [seating(table, ids, e["silence"])],
     ev.PRIVATE: lambda table, ids, e: private_event(table, e["event"], e["version"], e.get("tag")),
     ev.PROMPT: lambda table, ids, e: prompt(
-        table, e["version"], e.get("tag"), bool(e.get("group")), e.get("result")
+        table, e["version"], e.get("tag"), bool(e.get("group")), e.get("shows")
     ),
     ev.HURRY: _hurry,
     ev.BOARD_OPENED: _board_opened,
