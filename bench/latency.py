@@ -51,8 +51,8 @@ busier than before, load 8 on two cores against 4, which staggers calls begun si
     decapitate: target    8  14  1   1  0.91 0.92   31   94 0.88 2.06 0.92    5
     decapitate: Confirm   8  39  1   3  1.07 1.08  195  269 0.99 3.89 1.12   40
 
-What is left: Start sends the first player's card, then their turn prompt (two rounds: the card
-stays a message of its own, as every later prompt edit replaces its message's text); a join by
+Since then, Start tells the first player's card in their turn prompt (one round, where it took
+three: a chat action to each player, the card, the prompt). What is left: a join by
 the lobby's link asks Telegram whether the joiner is a member before deciding (two rounds); the
 join and /newgame write the player's pointer after the acknowledgement (two writes after the
 last message); a timer's run sets its next timer before its save (no redelivery would set it

@@ -16,7 +16,9 @@ LOBBY_SHOWN = "lobby_shown"  # redraw the lobby message (the lobby, or the setti
 LOBBY_EXPIRED = "lobby_expired"
 SEATING = "seating"  # the lobby message becomes the seating; "silence": deleting is on
 PRIVATE = "private"  # an engine event for one seat; "event", "version" for its buttons
-PROMPT = "prompt"  # ask the seat waited for to act; "version"
+# ask the seat waited for to act: "seat", "version", "tag"; "shows": told above the question
+# (the card dealt with the first turn, a scout result), "group": speak in the group, Done there
+PROMPT = "prompt"
 HURRY = "hurry"  # nudge "seat": "seconds" left
 BOARD_OPENED = "board_opened"  # post a new turn message: "board", "seconds"
 # redraw the turn message: "board", "seconds", "final", "side"; "redraw": if it is in the chat

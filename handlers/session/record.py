@@ -41,7 +41,8 @@ class TurnBoard:
 @dataclass
 class OpenPrompt:
     """A private prompt a player has open: its `tag` (None for one the table did not note),
-    `quiet` when its wait is a secret one, and `shows`, the scout result it tells."""
+    `quiet` when its wait is a secret one, and `shows`, what it tells above its question and
+    keeps when it closes (the scout result, or the card dealt with the game's first turn)."""
 
     tag: int | None
     quiet: bool
