@@ -101,7 +101,8 @@ def test_two_players_tap_their_moves_and_the_group_reads_them_in_the_chat(
     player = table.player_at(first)
     card = card_name("en", table.state.cards[second - 1])
     closed = table.t_for(player, "scout_result", target=table.seat_label(second), card=card)
-    assert closed in player.texts()  # the private prompt closed, showing what they saw
+    # the private prompt closed, showing what they saw below the card dealt with it
+    assert f"{table.dealt(player, state)}\n{closed}" in player.texts()
     one.page.screenshot(path=shots / "bot-one-scouted.png")
 
     assert one.main_button()["text"] == "✅ Done"
