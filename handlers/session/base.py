@@ -241,10 +241,11 @@ class Seats:
         return self.seat_of(user) is not None
 
     def drawn(self) -> Drawn:
-        """The table as every message drawn of it reads it, at once."""
+        """The table as every message drawn of it reads it, at once (in the language it
+        speaks: a view speaking to a player speaks theirs)."""
         readers = {user: self.lang_of(user) for user in self.users()}
         record = self.record
-        group = (record.lang, record.chat, record.game, record.title, record.settings, readers)
+        group = (self.lang, record.chat, record.game, record.title, record.settings, readers)
         if record.engine is None:
             return Drawn(*group)
         state, seats = self.state, tuple(record.seats)

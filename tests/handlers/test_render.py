@@ -248,6 +248,14 @@ def test_private_messages_speak_each_players_language_and_the_group_the_tables()
     )
 
 
+def test_a_view_of_a_table_speaking_to_a_player_speaks_their_language() -> None:
+    table = lobby(3)
+    table.join(4, "Dan", "zh")
+    table.start(NOW, 1)
+    view = render.View.of(table.speaking_to(4))
+    assert (view.lang, view.speaking_to(2).lang) == ("zh", "en")
+
+
 def zh_started(players: int = 4, seed: int = 1, **settings):
     from handlers.session.table import Table
     from tests.support.tables import NAMES
