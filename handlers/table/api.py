@@ -18,7 +18,15 @@ from handlers.table.view import stamped, view_version
 APPLIED, STALE, NOT_YOURS, ILLEGAL = "applied", "stale", "not_yours", "illegal"
 GONE = "gone"  # a link to an older game of the group, opened by one of its players
 # The routes, path -> method (the stack gives each its own API Gateway route).
-ROUTES = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
+# The page is at the root too: a TABLE_URL given as a tunnel's bare address opens it.
+PAGE_PATHS = frozenset({"/", "/table"})
+ROUTES = {
+    "/": "GET",
+    "/table": "GET",
+    "/api/table": "GET",
+    "/api/move": "POST",
+    "/api/replay": "GET",
+}
 _MOVE_STATUS = {APPLIED: 200, STALE: 409, NOT_YOURS: 403, ILLEGAL: 422}
 
 
@@ -84,7 +92,7 @@ def handle(
         return _error(404, "not_found")
     if method != ROUTES[path]:
         return _error(405, "method_not_allowed", {"Allow": ROUTES[path]})
-    if path == "/table":
+    if path in PAGE_PATHS:
         return _page(headers)
     opening = _opening(headers, token, now)
     if opening is None:

@@ -1,6 +1,7 @@
 """Telegram's initData, checked with the bot token as Telegram signs it (HMAC-SHA256).
 
-initData is a bearer credential for a day: it is checked on every request, never logged and
+initData is a bearer credential for an hour (a table session's length: a game lasts 1–5 minutes,
+an evening's page is opened anew for each game): checked on every request, never logged and
 never put in a URL.
 """
 
@@ -12,7 +13,7 @@ import json
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, quote, urlencode
 
-MAX_AGE = 24 * 3600  # clients reuse an opening's initData; community validators allow a day
+MAX_AGE = 3600  # an opening serves one game's table; a stolen one is worth an hour, not a day
 MAX_AHEAD = 60  # seconds a client's clock may run ahead of ours
 MAX_LENGTH = 4096  # real initData is under 1 KB
 MAX_FIELDS = 32
@@ -55,7 +56,7 @@ def _digest(token: str, fields: dict[str, str]) -> str:
 
 def check_init_data(init_data: str, token: str, now: float) -> Opening:
     """The opening `init_data` stands for; raises BadInitData unless Telegram signed it for
-    this bot within the last day."""
+    this bot within the last hour."""
     if not init_data or len(init_data) > MAX_LENGTH:
         raise BadInitData("no initData, or too long")
     try:
@@ -72,11 +73,15 @@ def check_init_data(init_data: str, token: str, now: float) -> Opening:
     if len(fields) != len(pairs):
         raise BadInitData("a field is repeated")
     received = fields.get("hash")
-    if received is None or not hmac.compare_digest(_digest(token, fields), received):
+    if (
+        received is None
+        or not received.isascii()
+        or not hmac.compare_digest(_digest(token, fields), received)
+    ):
         raise BadInitData("not signed for this bot")
     auth_date = _int(fields.get("auth_date"))
     if auth_date is None or not now - MAX_AGE <= auth_date <= now + MAX_AHEAD:
-        raise BadInitData("auth_date missing or not within a day")
+        raise BadInitData("auth_date missing or not within the hour")
     return Opening(_user(fields.get("user")), fields.get("start_param", ""), auth_date)
 
 

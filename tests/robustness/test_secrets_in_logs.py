@@ -186,7 +186,7 @@ def test_an_exception_quoting_a_secret_is_printed_without_it() -> None:
 
 
 def test_the_tables_initdata_never_reaches_what_lambda_prints() -> None:
-    """A request's `Authorization: tma <initData>` (a credential for a day) is printed nowhere,
+    """A request's `Authorization: tma <initData>` (a credential for an hour) is printed nowhere,
     even should a header, a dict of headers or an exception quote it."""
     user = {"id": 424242, "first_name": "Quimbleton"}
     init = sign_init_data("123456:TEST-log-token", user, "gm1001_2", 1_800_000_000)

@@ -62,7 +62,9 @@ def version_of(game: TableGame, user: int) -> str:
         {"Authorization": "tma user=1&hash=00"},
         tma(101, token="654321:another-bot"),
         tma(101, when=NOW - 25 * 3600),
+        tma(101, when=NOW - 2 * 3600),
         tma(101, when=NOW + 120),
+        {"Authorization": "tma user=%7B%22id%22%3A1%7D&auth_date=1800000000&hash=%C3%A9%C3%A9"},
     ],
 )
 def test_without_fresh_initdata_every_api_route_answers_401_before_any_lookup(headers):
@@ -172,6 +174,7 @@ def test_the_page_is_served_with_its_policy_and_revalidated_by_etag(game):
     assert page.status == 200 and page.body.startswith(b"<!doctype html>")
     assert page.headers["Cache-Control"] == "no-cache"
     assert "frame-ancestors https://web.telegram.org" in page.headers["Content-Security-Policy"]
+    assert get(NoSource(), "/").body == page.body  # a TABLE_URL with no path opens the page
     again = get(NoSource(), "/table", headers={"If-None-Match": page.headers["ETag"]})
     assert (again.status, again.body) == (304, b"")
     assert again.headers["ETag"] == page.headers["ETag"]
@@ -180,7 +183,7 @@ def test_the_page_is_served_with_its_policy_and_revalidated_by_etag(game):
 @pytest.mark.parametrize(
     ("method", "path", "status"),
     [
-        ("GET", "/", 404),
+        ("GET", "/index.html", 404),
         ("GET", "/api/tables", 404),
         ("POST", "/api/table", 405),
         ("GET", "/api/move", 405),

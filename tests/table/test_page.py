@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from handlers.table.page import policy, table_page
+from handlers.table.page import TELEGRAM_SCRIPT, policy, table_page
 from handlers.telegram.texts import CARD_NAMES, COLOR_NAMES, TEXTS
 
 BUDGET = 30 * 1024
@@ -33,10 +33,17 @@ def test_the_policy_allows_the_inline_script_by_its_hash_and_nothing_inline_else
     assert len(scripts) == 1
     digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
     csp = table_page().csp
-    assert f"script-src https://telegram.org 'sha256-{digest}'" in csp
+    assert f"script-src {TELEGRAM_SCRIPT} 'sha256-{digest}'" in csp
     assert "'unsafe-eval'" not in csp and "script-src 'unsafe-inline'" not in csp
     for directive in ("default-src 'none'", "connect-src 'self'", "base-uri 'none'"):
         assert directive in csp
+
+
+def test_the_policy_allows_only_the_one_file_it_loads_from_telegram():
+    script_src = next(d for d in table_page().csp.split("; ") if d.startswith("script-src "))
+    sources = script_src.split()[1:]
+    assert [s for s in sources if not s.startswith("'sha256-")] == [TELEGRAM_SCRIPT]
+    assert TELEGRAM_SCRIPT == "https://telegram.org/js/telegram-web-app.js"
 
 
 def test_a_changed_script_gets_another_hash():
