@@ -17,16 +17,9 @@ from handlers.table.view import stamped, view_version
 
 APPLIED, STALE, NOT_YOURS, ILLEGAL = "applied", "stale", "not_yours", "illegal"
 GONE = "gone"  # a link to an older game of the group, opened by one of its players
-# The routes, path -> method (the stack gives each its own API Gateway route).
-# The page is at the root too: a TABLE_URL given as a tunnel's bare address opens it.
-PAGE_PATHS = frozenset({"/", "/table"})
-ROUTES = {
-    "/": "GET",
-    "/table": "GET",
-    "/api/table": "GET",
-    "/api/move": "POST",
-    "/api/replay": "GET",
-}
+# The routes, path -> method (the stack gives each its own API Gateway route). The page also
+# answers at the root, where a TABLE_URL given as a local tunnel's bare address sends buttons.
+ROUTES = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
 _MOVE_STATUS = {APPLIED: 200, STALE: 409, NOT_YOURS: 403, ILLEGAL: 422}
 
 
@@ -88,11 +81,12 @@ def handle(
 ) -> Response:
     """Answer one request to the table's routes."""
     headers = {k.lower(): v for k, v in headers.items()}
+    path = "/table" if path == "/" else path
     if path not in ROUTES:
         return _error(404, "not_found")
     if method != ROUTES[path]:
         return _error(405, "method_not_allowed", {"Allow": ROUTES[path]})
-    if path in PAGE_PATHS:
+    if path == "/table":
         return _page(headers)
     opening = _opening(headers, token, now)
     if opening is None:
