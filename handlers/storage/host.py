@@ -160,6 +160,12 @@ class Saved:
         return self.item.version if self.item is not None else None
 
 
+def redelivered(update_id: int | str | None) -> bool:
+    """Whether Telegram delivers the update again should its run die: a numbered update's, not
+    a timer's (None) nor a table move's (its key, a string: the page may never send it again)."""
+    return isinstance(update_id, int)
+
+
 _aside: list[ThreadPoolExecutor] = []  # the process's one thread for timers sent beside saves
 
 
@@ -257,7 +263,7 @@ class Host:
         deadline = change.wake
         timer = None
         if deadline is not None and deadline != change.woke:  # an unchanged one is set already
-            timer = self._arm(loaded.chat, deadline, update_id is not None)
+            timer = self._arm(loaded.chat, deadline, redelivered(update_id))
         # the item to write, and as it stands once written
         saved, done = Item(key, version, data, expires), Item(key, version + 1, data, expires)
         try:
@@ -314,7 +320,8 @@ class Host:
         now = self.clock()
         mine = f"u{update_id}"
         leases = [b.lapses for b in loaded.owed() if b.key == mine and not b.lapsed(now)]
-        if self.aside and deadline is not None:  # the first run may have died before setting it
+        if self.aside and deadline is not None and redelivered(update_id):
+            # the first run may have died before setting it (a table move's set it first)
             self.wake(loaded.chat, deadline)
         saved = self._claim(loaded, now)
         saved.repeated, saved.busy_until = True, max(leases, default=None)

@@ -16,11 +16,12 @@ from handlers.table.selector import REPLAY, TABLE, Selector, parse_selector
 from handlers.table.view import stamped, view_version
 
 APPLIED, STALE, NOT_YOURS, ILLEGAL = "applied", "stale", "not_yours", "illegal"
+REUSED = "move_id_reused"  # a move id applied before, sent again with another move
 GONE = "gone"  # a link to an older game of the group, opened by one of its players
 # The routes, path -> method (the stack gives each its own API Gateway route). The page also
 # answers at the root, where a TABLE_URL given as a local tunnel's bare address sends buttons.
 ROUTES = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
-_MOVE_STATUS = {APPLIED: 200, STALE: 409, NOT_YOURS: 403, ILLEGAL: 422}
+_MOVE_STATUS = {APPLIED: 200, STALE: 409, REUSED: 409, NOT_YOURS: 403, ILLEGAL: 422}
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +35,10 @@ class Response:
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """What became of a move: APPLIED (also for a move id applied before), STALE (made on a
-    view that is no longer current), NOT_YOURS (no seat at that game) or ILLEGAL; with the
-    seat's view as it is now (None for NOT_YOURS)."""
+    """What became of a move: APPLIED (also for the same move sent again), REUSED (its id
+    applied before for another move: nothing done), STALE (made on a view that is no longer
+    current), NOT_YOURS (no seat at that game) or ILLEGAL; with the seat's view as it is now
+    (None for NOT_YOURS)."""
 
     result: str
     view: dict | None = None
@@ -61,7 +63,8 @@ class TableSource(Protocol):
         self, selector: Selector, opening: Opening, request: MoveRequest, now: float
     ) -> MoveOutcome:
         """Apply the move once. Checks in this order: a seat (else NOT_YOURS, whatever the
-        game holds), a move id already applied (APPLIED, not applied again), the version
+        game holds), a move id already applied (APPLIED when it is the same move, not applied
+        again; REUSED for another move), the version
         (else STALE), the rules (else ILLEGAL)."""
 
     def replay(self, selector: Selector, opening: Opening, now: float) -> dict | None:

@@ -57,9 +57,17 @@ class Read:
         session = self.loaded.session
         return Table.from_stored(session) if session is not None else None
 
-    def applied(self, update_id: int | None) -> bool:
-        """True when `update_id` changed the table already (its redelivery changes nothing)."""
-        return update_id is not None and update_id in self.loaded.envelope.applied
+    def applied(self, update_id: int | str | None) -> bool:
+        """True when `update_id` changed the table already (its redelivery changes nothing). A
+        table move is known by its key up to its `:` (its id, whatever move it carries)."""
+        if update_id is None:
+            return False
+        known = {known_as(applied) for applied in self.loaded.envelope.applied}
+        return known_as(update_id) in known
+
+    def applied_exactly(self, update_id: int | str) -> bool:
+        """True when `update_id` itself (a table move's id with the same move) was applied."""
+        return update_id in self.loaded.envelope.applied
 
     def ids(self) -> Ids:
         """The Telegram side's part as read, with the ids delivered since taken in (a new copy
@@ -115,6 +123,11 @@ def save(
     session, wake, status, game = table.to_stored(), table.next_wake(), table.status, table.game
     change = Change(session, telegram, outs, table.ending, wake, woke, status in ENDED)
     return Kept.of(host.save(loaded.loaded, change, update_id), table, game)
+
+
+def known_as(update_id: int | str) -> int | str:
+    """What an update is recognised by: its number, or a table move's id (its key up to `:`)."""
+    return update_id.partition(":")[0] if isinstance(update_id, str) else update_id
 
 
 def answer_again(host: Host, loaded: Read, update_id: int) -> Kept:

@@ -11,7 +11,7 @@ from telegram.ext import Application, ApplicationHandlerStop
 
 from engine.turns import why_illegal
 from handlers.session.table import Refused, Table
-from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, STALE, MoveOutcome
+from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, REUSED, STALE, MoveOutcome
 from handlers.table.moves import DONE, Move, MoveRequest
 from handlers.table.selector import Selector
 from handlers.table.view import view_version
@@ -101,13 +101,13 @@ async def run_move(
 ) -> MoveOutcome:
     """Run a table move through the update path and say what it came to, with the seat's view
     as it now is."""
-    key = move_key(user, request.move_id)
+    key = move_key(user, request)
     move = TableMove(context, selector, user, request)
     try:
         loaded = await hub.read(context, selector.chat, key)
         saved = await hub.handle(context, loaded, move.step, key)
     except ApplicationHandlerStop:  # applied before: what it owed is sent, nothing changes
-        return again(context, selector, user)
+        return again(context, selector, user, key)
     if move.seat is None or move.view is None:
         return MoveOutcome(NOT_YOURS)
     if move.result == APPLIED and saved.table is not None:
@@ -115,10 +115,12 @@ async def run_move(
     return MoveOutcome(move.result, move.view)
 
 
-def again(context: BotContext, selector: Selector, user: int) -> MoveOutcome:
-    """A move sent again after it was applied: applied, with the seat's view as it now is."""
-    table = Read.of(context.runtime.host.load(selector.chat)).table
-    seat = seat_at(table, selector, user)
+def again(context: BotContext, selector: Selector, user: int, key: str) -> MoveOutcome:
+    """A move id sent again after it was applied, with the seat's view as it now is: applied
+    for the same move, refused (REUSED) for another."""
+    read = Read.of(context.runtime.host.load(selector.chat))
+    seat = seat_at(read.table, selector, user)
     if seat is None:
         return MoveOutcome(NOT_YOURS)
-    return MoveOutcome(APPLIED, seat_view(table, seat))
+    result = APPLIED if read.applied_exactly(key) else REUSED
+    return MoveOutcome(result, seat_view(read.table, seat))

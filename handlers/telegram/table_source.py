@@ -35,11 +35,14 @@ def seat_at(table: Table | None, selector: Selector, user: int) -> int | None:
     return table.seat_of(user)
 
 
-def move_key(user: int, move_id: str) -> str:
+def move_key(user: int, request: MoveRequest) -> str:
     """The key a table move is kept by among the updates the group's item applied (a Telegram
-    update is kept by its number; a move by this short digest of its mover and id, so that a
-    request sent again is recognised and changes nothing twice)."""
-    return "m" + hashlib.sha256(f"{user}:{move_id}".encode()).hexdigest()[:16]
+    update is kept by its number; a move by a short digest of its mover and id, so that a
+    request sent again is recognised and changes nothing twice, then `:` and a digest of what
+    it asked, so that the id used again for another move is told apart)."""
+    mover = hashlib.sha256(f"{user}:{request.move_id}".encode()).hexdigest()[:16]
+    asked = f"{request.selector}:{request.version}:{request.move!r}"
+    return f"m{mover}:{hashlib.sha256(asked.encode()).hexdigest()[:8]}"
 
 
 def gone(host: Host, table: Table | None, selector: Selector, user: int) -> Gone | None:

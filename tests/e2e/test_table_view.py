@@ -1,6 +1,7 @@
 """The table view in the bot: a game played from it by every player, mixed with chat buttons,
 leaves the group exactly as the same game played by chat buttons; a move sent again changes
-nothing twice; whichever of a chat press and a table move comes second is too late.
+nothing twice (its timer included), and its id sent with another move is refused; whichever of
+a chat press and a table move comes second is too late.
 
 Through the local poller (the page's API on its loopback server) and the Lambda entries (the
 table's own function, moves through the webhook's Application), in English and Chinese.
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.playtest.drivers import Bot, FakeClock, LocalBot
+from handlers.playtest.drivers import Bot, FakeClock, LambdaBot, LocalBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import OK_ANSWERS, Player, Table
 from handlers.playtest.table_visits import Visit
@@ -264,3 +265,56 @@ def test_the_table_opens_from_mycard_and_a_finished_games_replay_from_its_end_an
     table.host.say("/history")
     listed = table.group_messages()[-1]
     assert table.t("btn_replay_n", n=1) in listed.button_labels
+
+
+def timers_set(bot: LambdaBot) -> int:
+    """The messages on the timer queue all groups share (waiting, delayed or in flight)."""
+    kinds = ("Messages", "MessagesDelayed", "MessagesNotVisible")
+    names = ["ApproximateNumberOf" + kind for kind in kinds]
+    found = bot.sqs.get_queue_attributes(QueueUrl=bot.queue_url, AttributeNames=names)
+    return sum(int(value) for value in found["Attributes"].values())
+
+
+@pytest.fixture
+def lambda_table_bot(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> LambdaBot:
+    """The Lambda bot (the table's function against moto) with the table view on."""
+    monkeypatch.setenv("TABLE_URL", PAGE)
+    monkeypatch.setenv("TABLE_APP", APP)
+    bot = request.getfixturevalue("lambda_bot")
+    bot.fake.register_mini_app(APP, PAGE)
+    return bot
+
+
+@pytest.mark.slow
+def test_a_move_sent_again_twenty_times_sets_no_timer_again(lambda_table_bot: LambdaBot) -> None:
+    table = a_game(lambda_table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    applied(ann.move("scout", target=first % 5 + 1))
+    request = ann.last_move
+    timers = timers_set(lambda_table_bot)
+
+    for _ in range(20):
+        again = ann.move(
+            "scout", target=first % 5 + 1, version=request["version"], move_id=request["move_id"]
+        )
+        applied(again)
+
+    assert timers_set(lambda_table_bot) == timers
+
+
+def test_a_move_id_used_again_for_another_move_is_refused(table_bot: Bot) -> None:
+    table = a_game(table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    applied(ann.move("scout", target=first % 5 + 1))
+    request = ann.last_move
+    stored = table_bot.item(table.chat)
+    group = group_shown(table)
+
+    other = ann.move("done", version=request["version"], move_id=request["move_id"])
+
+    assert other.status == 409 and other.json["error"] == "move_id_reused"
+    assert table_bot.item(table.chat).version == stored.version
+    assert group_shown(table) == group
+    assert table.state.phase == "speak"
