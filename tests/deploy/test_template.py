@@ -82,6 +82,7 @@ ALARMS = {
     "WebhookErrors": ("AWS/Lambda", "Errors", "WebhookLambdaFunction"),
     "Webhook5xx": ("AWS/ApiGateway", "5xx", "HttpApi"),
     "TimerErrors": ("AWS/Lambda", "Errors", "TimerLambdaFunction"),
+    "TableErrors": ("AWS/Lambda", "Errors", "TableLambdaFunction"),
     "WebhookThrottles": ("AWS/Lambda", "Throttles", "WebhookLambdaFunction"),
     "TimerThrottles": ("AWS/Lambda", "Throttles", "TimerLambdaFunction"),
 }
