@@ -56,8 +56,7 @@ def offline_aws_env(home: Path) -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("AWS_", "SLS_", "SERVERLESS_"))
-        and k not in ("TELEGRAM_BOT_TOKEN", "WEBHOOK_RESERVED_CONCURRENCY")
+        if not k.startswith(("AWS_", "SLS_", "SERVERLESS_")) and k != "TELEGRAM_BOT_TOKEN"
     }
     env.update(
         AWS_ACCESS_KEY_ID="testing",
