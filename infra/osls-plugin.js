@@ -14,7 +14,8 @@
 // Without it, a stage deployed before keeps the token it has (UsePreviousValue). The optional
 // AlarmEmail parameter (who is e-mailed when an alarm fires) comes the same way, from ALARM_EMAIL,
 // and is kept when not given again; so does TableApp (the table view's Mini App short name, made
-// by hand with @BotFather /newapp), from TABLE_APP.
+// by hand with @BotFather /newapp), from TABLE_APP; the webhook's reserved concurrency, from
+// WEBHOOK_RESERVED_CONCURRENCY.
 //
 // 3. Say after every deploy whether an alarm reaches anyone: without a confirmed subscriber to
 //    the alarm topic (AlarmTopicArn), a warning says so and how to add one.
@@ -26,6 +27,10 @@ const PARAMETER = 'TelegramBotToken';
 const EMAIL_PARAMETER = 'AlarmEmail';
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const TABLE_APP_PARAMETER = 'TableApp';
+// Executions kept for the webhook (WEBHOOK_RESERVED_CONCURRENCY): 0 keeps none; a reservation is
+// also the function's ceiling, so one below Telegram's 8 connections (MaxConnections) is refused.
+const RESERVATION_PARAMETER = 'WebhookReservedConcurrency';
+const TELEGRAMS_CONNECTIONS = 8;
 // Same shape as the template parameter's AllowedPattern: BotFather's short names.
 const TABLE_APP_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
 const HOW_TO_SUBSCRIBE =
@@ -88,6 +93,7 @@ class DecapitationDeploy {
     this.extra = [
       ...this.chooseEmailParameter(deployed),
       ...this.chooseTableAppParameter(deployed),
+      ...this.chooseReservationParameter(deployed),
     ];
     const token = (process.env.TELEGRAM_BOT_TOKEN || '').trim();
     if (token) {
@@ -142,6 +148,25 @@ class DecapitationDeploy {
       return [{ ParameterKey: TABLE_APP_PARAMETER, UsePreviousValue: true }];
     }
     return []; // the template's default: no Mini App, no Table link in groups
+  }
+
+  chooseReservationParameter(deployed) {
+    const figure = (process.env.WEBHOOK_RESERVED_CONCURRENCY || '').trim();
+    if (figure) {
+      const n = /^[0-9]+$/.test(figure) ? Number(figure) : -1;
+      if (n !== 0 && !(n >= TELEGRAMS_CONNECTIONS)) {
+        throw this.error(
+          `WEBHOOK_RESERVED_CONCURRENCY must be 0 (none) or at least ${TELEGRAMS_CONNECTIONS}, ` +
+            `Telegram's connections: ${figure}`,
+          'DECAPITATION_RESERVATION'
+        );
+      }
+      return [{ ParameterKey: RESERVATION_PARAMETER, ParameterValue: String(n) }];
+    }
+    if (deployed.includes(RESERVATION_PARAMETER)) {
+      return [{ ParameterKey: RESERVATION_PARAMETER, UsePreviousValue: true }];
+    }
+    return []; // the template's default: nothing reserved, which every account allows
   }
 
   async describeStack() {

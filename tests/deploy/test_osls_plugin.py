@@ -182,6 +182,31 @@ def test_a_malformed_table_app_is_refused() -> None:
     assert out["error"]["code"] == "DECAPITATION_TABLE_APP"
 
 
+def test_the_webhooks_reservation_is_passed_and_kept_when_not_given_again() -> None:
+    out = run(f"{CHOOSE},{PASS}", token=DUMMY_TOKEN, WEBHOOK_RESERVED_CONCURRENCY="8")
+    assert out[PASS][1:] == [{"ParameterKey": "WebhookReservedConcurrency", "ParameterValue": "8"}]
+
+    stack = [
+        {"ParameterKey": "TelegramBotToken", "ParameterValue": "****"},
+        {"ParameterKey": "WebhookReservedConcurrency", "ParameterValue": "8"},
+    ]
+    out = run(f"{CHOOSE},{PASS}", token=None, stack=stack)
+    assert out[PASS][1:] == [
+        {"ParameterKey": "WebhookReservedConcurrency", "UsePreviousValue": True}
+    ]
+
+    out = run(f"{CHOOSE},{PASS}", token=DUMMY_TOKEN, stack=stack[:1])
+    assert len(out[PASS]) == 1  # never given: the template's default, nothing reserved
+
+
+@pytest.mark.parametrize("figure", ["eight", "-1", "3", "7"])
+def test_a_reservation_that_is_no_figure_or_below_telegrams_connections_is_refused(
+    figure: str,
+) -> None:
+    out = run(CHOOSE, token=DUMMY_TOKEN, WEBHOOK_RESERVED_CONCURRENCY=figure)
+    assert out["error"]["code"] == "DECAPITATION_RESERVATION"
+
+
 def test_a_malformed_alarm_email_is_refused() -> None:
     out = run(CHOOSE, token=DUMMY_TOKEN, ALARM_EMAIL="not an address")
     assert out["error"]["code"] == "DECAPITATION_EMAIL"

@@ -1,5 +1,5 @@
-"""The table view in the stack: its four routes on the webhook's HTTP API (one origin), its polls
-fenced by a throttle of their own, its page's URL as an output and in every function that draws
+"""The table view in the stack: its routes on the webhook's HTTP API (one origin), each fenced
+by a throttle of its own, its page's URL as an output and in every function that draws
 buttons, its Mini App's short name an optional parameter, its page in the zip; and its GET
 routes answer without importing python-telegram-bot."""
 
@@ -20,7 +20,7 @@ PAGE_URL = {"Fn::Join": ["", [{"Fn::GetAtt": ["HttpApi", "ApiEndpoint"]}, "/tabl
 DRAWING = ("WebhookLambdaFunction", "TimerLambdaFunction", "TableLambdaFunction")
 
 
-def test_the_four_routes_go_to_the_table_function_on_the_webhooks_api(packaged: Packaged) -> None:
+def test_the_table_routes_go_to_the_table_function_on_the_webhooks_api(packaged: Packaged) -> None:
     routes = {
         r["Properties"]["RouteKey"]: r["Properties"]
         for r in packaged.of_type("AWS::ApiGatewayV2::Route").values()
@@ -37,15 +37,27 @@ def test_the_four_routes_go_to_the_table_function_on_the_webhooks_api(packaged: 
     assert function["Handler"] == "handlers.entry.lambda_table.handler"
 
 
-def test_polls_have_a_throttle_of_their_own_below_the_stages(packaged: Packaged) -> None:
+def test_every_table_route_has_a_throttle_of_its_own_below_the_stages(packaged: Packaged) -> None:
     stage = packaged.resources["HttpApiStage"]
     settings = stage["Properties"]["RouteSettings"]
-    assert list(settings) == ["GET /api/table"]
-    polls, default = settings["GET /api/table"], stage["Properties"]["DefaultRouteSettings"]
-    assert polls == {"ThrottlingBurstLimit": 40, "ThrottlingRateLimit": 20}
-    assert polls["ThrottlingRateLimit"] < default["ThrottlingRateLimit"]
-    # A route's settings need the route: the stage waits for it (else the first deploy fails).
-    assert "HttpApiRouteGetApiTable" in stage["DependsOn"]
+    assert sorted(settings) == sorted(f"{method} {path}" for path, method in ROUTES.items())
+    default = stage["Properties"]["DefaultRouteSettings"]
+    for key, limits in settings.items():
+        assert set(limits) == {"ThrottlingBurstLimit", "ThrottlingRateLimit"}, key
+        assert 0 < limits["ThrottlingRateLimit"] < default["ThrottlingRateLimit"], key
+        assert limits["ThrottlingRateLimit"] <= limits["ThrottlingBurstLimit"], key
+    # Together the table's routes leave the stage's rate room for Telegram's deliveries.
+    total = sum(limits["ThrottlingRateLimit"] for limits in settings.values())
+    assert total < default["ThrottlingRateLimit"]
+    # Polls come every 1.5-4 s from each open page: the widest fence of the table's.
+    assert settings["GET /api/table"] == {"ThrottlingBurstLimit": 40, "ThrottlingRateLimit": 20}
+    # A route's settings need the route: the stage waits for each (else the first deploy fails).
+    routes = {
+        r["Properties"]["RouteKey"]: name
+        for name, r in packaged.of_type("AWS::ApiGatewayV2::Route").items()
+        if isinstance(r["Properties"]["RouteKey"], str)
+    }
+    assert sorted(stage["DependsOn"]) == sorted(routes[key] for key in settings)
 
 
 def test_the_pages_url_is_an_output_and_known_to_every_function_that_draws_buttons(

@@ -44,6 +44,7 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "HttpApiRoutePostWebhook AWS::ApiGatewayV2::Route",
         "WebhookLambdaPermissionHttpApi AWS::Lambda::Permission",
         "HttpApiIntegrationTable AWS::ApiGatewayV2::Integration",
+        "HttpApiRouteGet AWS::ApiGatewayV2::Route",
         "HttpApiRouteGetTable AWS::ApiGatewayV2::Route",
         "HttpApiRouteGetApiTable AWS::ApiGatewayV2::Route",
         "HttpApiRoutePostApiMove AWS::ApiGatewayV2::Route",
@@ -82,6 +83,7 @@ ALARMS = {
     "WebhookErrors": ("AWS/Lambda", "Errors", "WebhookLambdaFunction"),
     "Webhook5xx": ("AWS/ApiGateway", "5xx", "HttpApi"),
     "TimerErrors": ("AWS/Lambda", "Errors", "TimerLambdaFunction"),
+    "TableErrors": ("AWS/Lambda", "Errors", "TableLambdaFunction"),
     "WebhookThrottles": ("AWS/Lambda", "Throttles", "WebhookLambdaFunction"),
     "TimerThrottles": ("AWS/Lambda", "Throttles", "TimerLambdaFunction"),
 }
@@ -192,3 +194,26 @@ def test_every_function_logs_to_its_own_group_kept_14_days(packaged: Packaged) -
         expected = f"/aws/lambda/{function['Properties']['FunctionName']}"
         assert groups[group]["Properties"]["LogGroupName"] == expected
         assert groups[group]["Properties"]["RetentionInDays"] == 14
+
+
+def test_the_webhook_reserves_concurrency_only_when_the_deploy_asks(packaged: Packaged) -> None:
+    # A new account's quota may be 10, all of which AWS keeps unreserved: by default nothing is
+    # reserved, so the deploy fits; WEBHOOK_RESERVED_CONCURRENCY at deploy reserves that many.
+    parameter = packaged.template["Parameters"]["WebhookReservedConcurrency"]
+    assert (parameter["Type"], str(parameter["Default"]), parameter["MinValue"]) == (
+        "Number",
+        "0",
+        0,
+    )
+    condition = packaged.template["Conditions"]["HasWebhookReservation"]
+    assert condition == {"Fn::Not": [{"Fn::Equals": [{"Ref": "WebhookReservedConcurrency"}, "0"]}]}
+    webhook = packaged.resources["WebhookLambdaFunction"]["Properties"]
+    assert webhook["ReservedConcurrentExecutions"] == {
+        "Fn::If": [
+            "HasWebhookReservation",
+            {"Ref": "WebhookReservedConcurrency"},
+            {"Ref": "AWS::NoValue"},
+        ]
+    }
+    for name in ("TimerLambdaFunction", "TableLambdaFunction", "WebhookSetupLambdaFunction"):
+        assert "ReservedConcurrentExecutions" not in packaged.resources[name]["Properties"]

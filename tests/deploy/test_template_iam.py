@@ -9,7 +9,9 @@ from tests.deploy.cfn import as_list, statements, target
 from tests.deploy.conftest import ROOT, Packaged
 
 LOGS = {"logs:CreateLogStream", "logs:PutLogEvents"}
-GAMES = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"}
+GAMES = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem"}
+# Only /forget deletes an item, and only the webhook function answers commands.
+FORGET = "dynamodb:DeleteItem"
 SECRETS = {"secretsmanager:GetSecretValue"}
 # A call IAM knows by the actions it is made of: a transaction of Puts is granted by PutItem
 # (AWS's "Using IAM with DynamoDB transactions").
@@ -19,6 +21,7 @@ EXPECTED_GRANTS = {
     "WebhookLambdaFunction": {
         **{a: {"WebhookLogGroup"} for a in LOGS},
         **{a: {"GamesTable"} for a in GAMES},
+        FORGET: {"GamesTable"},
         "sqs:SendMessage": {"TimerQueue"},
         "secretsmanager:GetSecretValue": {"BotTokenSecret", "WebhookSecret"},
     },
@@ -77,10 +80,22 @@ def test_every_dynamodb_call_of_the_store_is_granted_to_the_bots_functions(
     called = set(re.findall(r"self\.client\.([a-z_]+)\(", source))
     actions = {"dynamodb:" + "".join(w.title() for w in name.split("_")) for name in called}
     actions = {GRANTED_AS.get(action, action) for action in actions}
-    assert {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem"} <= actions
-    for function in ("WebhookLambdaFunction", "TimerLambdaFunction", "TableLambdaFunction"):
+    assert GAMES | {FORGET} == actions
+    assert actions <= set(EXPECTED_GRANTS["WebhookLambdaFunction"])
+    for function in ("TimerLambdaFunction", "TableLambdaFunction"):
         granted = {a for a, on in EXPECTED_GRANTS[function].items() if on == {"GamesTable"}}
-        assert actions <= granted, (function, actions - granted)
+        assert actions - {FORGET} <= granted, (function, actions - granted)
+
+
+def test_only_the_webhook_function_can_reach_the_one_delete_for_forget() -> None:
+    # The store deletes only in records.forget; the timer and the table never import /forget's
+    # command, so their roles may go without DeleteItem.
+    callers = [
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "handlers").rglob("*.py")
+        if "forget_user(" in path.read_text() and path.name != "host.py"
+    ]
+    assert callers == ["handlers/telegram/commands.py"]
 
 
 def test_no_iam_statement_allows_a_wildcard_action_or_resource(packaged: Packaged) -> None:
