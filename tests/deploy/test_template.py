@@ -44,7 +44,6 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "HttpApiRoutePostWebhook AWS::ApiGatewayV2::Route",
         "WebhookLambdaPermissionHttpApi AWS::Lambda::Permission",
         "HttpApiIntegrationTable AWS::ApiGatewayV2::Integration",
-        "HttpApiRouteGet AWS::ApiGatewayV2::Route",
         "HttpApiRouteGetTable AWS::ApiGatewayV2::Route",
         "HttpApiRouteGetApiTable AWS::ApiGatewayV2::Route",
         "HttpApiRoutePostApiMove AWS::ApiGatewayV2::Route",
