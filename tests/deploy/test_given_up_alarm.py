@@ -62,6 +62,7 @@ def test_one_given_up_update_raises_an_alarm(
         name: f["Properties"]
         for name, f in filters.items()
         if f["Properties"]["LogGroupName"] == {"Ref": "WebhookLogGroup"}
+        and "given_up" in f["Properties"]["FilterPattern"]
     }
     assert len(watched) == 1, filters
     (props,) = watched.values()
