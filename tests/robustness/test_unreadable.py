@@ -6,6 +6,8 @@ stores and both entries (the Lambda webhook and timer on DynamoDB, the local pol
 from __future__ import annotations
 
 import logging
+import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -64,3 +66,27 @@ def test_the_timer_tells_a_group_whose_item_is_unreadable_and_stops(bot: Bot) ->
     assert table.stored().table is None
     table.host.say("/newgame")
     assert table.stored().table is not None
+
+
+def break_stored_data(bot: Bot, chat: int) -> None:
+    """Store for the group bytes that are no item at all (DynamoDB: no compressed JSON; SQLite:
+    no JSON), as a damaged write or a hand edit could leave."""
+    store = getattr(bot.store, "backend", bot.store)
+    key = f"game#{chat}"
+    if hasattr(store, "client"):
+        store.client.put_item(
+            TableName=store.table_name,
+            Item={"pk": {"S": key}, "version": {"N": "9"}, "data": {"B": b"not zlib"}},
+        )
+    else:
+        with closing(sqlite3.connect(store.path)) as db, db:
+            db.execute("UPDATE items SET data = 'not json' WHERE key = ?", (key,))
+
+
+def test_an_item_whose_stored_bytes_cannot_be_decoded_is_set_aside_too(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    break_stored_data(bot, table.chat)
+    table.host.say("/newgame")
+    assert told(bot, table), "the group was not told its game could not be read"
+    assert table.stored().table is not None and table.stored().table.status == LOBBY
