@@ -90,3 +90,13 @@ def test_an_item_whose_stored_bytes_cannot_be_decoded_is_set_aside_too(bot: Bot)
     table.host.say("/newgame")
     assert told(bot, table), "the group was not told its game could not be read"
     assert table.stored().table is not None and table.stored().table.status == LOBBY
+
+
+def test_a_chinese_group_is_told_in_chinese_that_its_game_could_not_be_read(
+    lambda_bot: Bot,
+) -> None:
+    table = Table.of(lambda_bot, 4, lang="zh")
+    table.open()
+    break_session(lambda_bot, table.chat)
+    table.host.say("/newgame")
+    assert Table.t_in("zh", "game_unreadable") in lambda_bot.fake.texts(table.group)
