@@ -17,6 +17,7 @@ from infra.store import (
     Conflict,
     Item,
     check_item,
+    decoded_or_not,
     is_expired,
     pack_data,
     unpack_data,
@@ -199,7 +200,8 @@ class DynamoStore:
         expires_at = int(stored[EXPIRES_AT]["N"]) if EXPIRES_AT in stored else None
         if is_expired(expires_at, now):
             return None
-        return Item(key, int(stored[VERSION]["N"]), unpack_data(stored[DATA]), expires_at)
+        data = decoded_or_not(unpack_data, stored[DATA])
+        return Item(key, int(stored[VERSION]["N"]), data, expires_at)
 
     def _put(self, item: Item, token: str, now: int) -> dict[str, Any]:
         """The conditional PutItem of `item` at its next version, carrying the write `token`."""

@@ -10,7 +10,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 
-from infra.store import Conflict, Item, check_item, decode_data, encode_data, is_expired
+from infra.store import (
+    Conflict,
+    Item,
+    check_item,
+    decode_data,
+    decoded_or_not,
+    encode_data,
+    is_expired,
+)
 
 DEFAULT_DB_PATH = "./decapitation.sqlite3"  # in the working directory, unless DECAPITATION_DB says
 
@@ -94,7 +102,7 @@ class SQLiteStore:
             ).fetchone()
         if row is None or is_expired(row[2], now):
             return None
-        return Item(key, row[0], decode_data(row[1]), row[2])
+        return Item(key, row[0], decoded_or_not(decode_data, row[1]), row[2])
 
     def load_many(self, keys: list[str]) -> dict[str, Item | None]:
         """The live items under `keys` (None where absent)."""

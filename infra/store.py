@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -101,6 +101,26 @@ def unpack_data(value: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(blob, str):
         blob = base64.b64decode(blob)
     return decode_data(zlib.decompress(blob).decode())
+
+
+UNDECODED = "undecoded"  # the one key of the data of an item whose stored bytes are no item
+
+
+def undecoded(raw: bytes | str, error: Exception) -> dict[str, Any]:
+    """The data of an item whose stored form could not be decoded: its bytes (base64) and why,
+    so that its reader sets it aside, rather than every load of it failing."""
+    blob = raw.encode(errors="replace") if isinstance(raw, str) else bytes(raw)
+    reason = f"{type(error).__name__}: {error}"[:500]
+    return {UNDECODED: {"raw": base64.b64encode(blob).decode(), "error": reason}}
+
+
+def decoded_or_not(decode: Callable[[Any], dict[str, Any]], raw: Any) -> dict[str, Any]:
+    """`decode(raw)`, or, when the stored form is no item, `undecoded`."""
+    try:
+        return decode(raw)
+    except (ValueError, UnicodeError, RecursionError, zlib.error, KeyError, TypeError) as error:
+        stored = raw.get("B", b"") if isinstance(raw, Mapping) else raw
+        return undecoded(stored if isinstance(stored, (bytes, str)) else repr(stored), error)
 
 
 def is_expired(expires_at: int | None, now: float) -> bool:

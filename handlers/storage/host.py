@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from handlers.storage import history, records
 from handlers.storage.envelope import APPLIED_KEPT, Envelope, rewrapped
-from handlers.storage.keys import expiry, game_key, history_key, prefs_key, user_key
+from handlers.storage.keys import (
+    expiry,
+    game_key,
+    history_key,
+    prefs_key,
+    unreadable_key,
+    user_key,
+)
 from handlers.storage.owed import (
     LEASE,
     OWED_KEPT,
@@ -71,6 +78,8 @@ FINISHED_TTL = 24 * 3600  # a finished game stays a day (for Play again and /myc
 LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 
 
+UNREADABLE = "unreadable_item"  # the field of the log line an item set aside makes (alarmed)
+UNREADABLE_BATCH = "unreadable"  # the owed batch that tells a group its game was set aside
 FORM = 2  # the form of a group's item written: storage's envelope beside two owned parts
 SESSION, TELEGRAM = "session", "telegram"  # the keys of the session's and the Telegram side's
 
@@ -199,6 +208,19 @@ class Host:
         self.wake = wake or (lambda chat, when: None)
         self.clock = clock
         self.aside = aside  # `wake` is a network call (SQS): an update's goes beside its save
+        # How the owners read their parts (raising when they cannot), and what a group is told
+        # when its item was unreadable and set aside: the Telegram side's, given by `reading`.
+        self.check: Callable[[Loaded], object] = lambda loaded: None
+        self.notice: Callable[[int, dict[str, Any]], list[dict[str, Any]]] = lambda c, d: []
+
+    def reading(
+        self,
+        check: Callable[[Loaded], object],
+        notice: Callable[[int, dict[str, Any]], list[dict[str, Any]]],
+    ) -> None:
+        """Read every item with `check` (raising when an owner cannot read its part); an item
+        it fails on is set aside and its group told with the messages `notice` makes."""
+        self.check, self.notice = check, notice
 
     def load(self, chat: int, also: Collection[str] = ()) -> Loaded:
         """The group's item (following its upgrade to a supergroup), read once, with the small
@@ -220,16 +242,51 @@ class Host:
         self, chat: int, item: Item | None, records: dict[str, Item | None] | None = None
     ) -> Loaded:
         """The group's item as read, or, for a group that became a supergroup, its new one."""
-        loaded = Loaded(chat, item, records or {})
+        loaded = self._opened(chat, item, records or {})
         moved = loaded.envelope.moved_to
         if moved is None:
             return loaded
-        return Loaded(moved, self.store.load(game_key(moved)), records or {})
+        return self._opened(moved, self.store.load(game_key(moved)), records or {})
 
     def latest(self, chat: int) -> Loaded:
         """The group's item as stored this very moment (past any cache of the update's reads)."""
         store = getattr(self.store, "backend", self.store)
-        return Loaded(chat, store.load(game_key(chat)))
+        return self._opened(chat, store.load(game_key(chat)), {})
+
+    def _opened(self, chat: int, item: Item | None, records: dict[str, Item | None]) -> Loaded:
+        """The group's item in its parts, each read by its owner; one that cannot be read is
+        set aside, and the group finds a fresh item (owing it the news) in its place."""
+        try:
+            loaded = Loaded(chat, item, records)
+            self.check(loaded)
+        except Exception as error:
+            if item is None:
+                raise
+            return Loaded(chat, self._set_aside(chat, item, error), records)
+        return loaded
+
+    def _set_aside(self, chat: int, item: Item, error: Exception) -> Item | None:
+        """Keep an unreadable item under a key of its own with its error (logged at ERROR, with
+        the field the stack's alarm counts), and put in its place an empty one owing the
+        group a notice that a new game can be started; the item as stored then."""
+        now = self.clock()
+        reason = f"{type(error).__name__}: {error}"[:500]
+        log.error(
+            "unreadable item set aside: %s",
+            reason,
+            extra={UNREADABLE: True, "chat_id": chat, "item_key": item.key},
+        )
+        kept = {"key": item.key, "version": item.version, "error": reason, "data": item.data}
+        aside = Item(unreadable_key(item.key, item.version), 0, kept, expiry(self.clock, LIVE_TTL))
+        notice = retry_batch(UNREADABLE_BATCH, self.notice(chat, item.data), now, 0.0)
+        fresh = {"form": FORM, **Envelope(owed=(notice,)).to_stored(), SESSION: None}
+        fresh_item = Item(item.key, item.version, fresh, expiry(self.clock, FINISHED_TTL))
+        try:
+            self.store.save_all([fresh_item, aside])
+        except Conflict:  # another run set it aside (or changed it) first: read it as it is
+            return self.store.load(item.key)
+        self.wake(chat, now + 1.0)  # should nobody change the group soon, a timer tells it
+        return Item(item.key, item.version + 1, fresh, fresh_item.expires_at)
 
     def save(self, loaded: Loaded, change: Change, update_id: int | None) -> Saved:
         """Save `change` over `loaded` in one conditional write, with the messages it owes and

@@ -36,6 +36,11 @@ def failure_key(update_id: int) -> str:
     return f"failed#{update_id}"
 
 
+def unreadable_key(key: str, version: int) -> str:
+    """The store key an unreadable item is kept under, for inspection, once set aside."""
+    return f"unreadable#{key}#v{version}"
+
+
 def group_stats_key(chat: int) -> str:
     """The store key of a group's statistics (its finished games and its leaderboard)."""
     return f"stats#group#{chat}"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from handlers.storage.host import Host
+from handlers.telegram import item
 
 
 @dataclass
@@ -21,6 +22,10 @@ class Runtime:
     seed: Callable[[], int | None] = lambda: None  # tests fix the deal; play leaves it random
     username: str = ""  # the bot's @name (for t.me links), known by the time updates come
     failed: list[BaseException] = field(default_factory=list)  # the errors of this update
+
+    def __post_init__(self) -> None:
+        # every item is read by its owners as it is loaded: one they cannot read is set aside
+        self.host.reading(item.check, item.notice)
 
 
 class BotContext(CallbackContext[ExtBot, dict, dict, dict]):

@@ -12,6 +12,8 @@ from typing import Any
 from handlers.session.table import ENDED, Table
 from handlers.storage.host import Change, Host, Loaded, Saved
 from handlers.telegram.ids import Ids
+from handlers.telegram.messages import Send, to_stored
+from handlers.telegram.texts import EN, LANGUAGES, t
 
 
 class Read:
@@ -79,6 +81,23 @@ class Read:
     def of(cls, loaded: Loaded | Read) -> Read:
         """`loaded`, read by the Telegram side."""
         return loaded if isinstance(loaded, Read) else cls(loaded)
+
+
+def check(loaded: Loaded) -> None:
+    """Read the session's part and the Telegram side's as an update would (raising when either
+    cannot be read)."""
+    read = Read(loaded)
+    read.ids()
+    read.fresh_table()
+
+
+def notice(chat: int, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a group whose item could not be read is told (in its language, when that can still
+    be read): its game was closed, and /newgame starts a new one."""
+    session = data.get("session") if isinstance(data.get("session"), dict) else data
+    lang = session.get("lang") if isinstance(session, dict) else None
+    lang = lang if lang in LANGUAGES else EN
+    return [to_stored(Send(chat, t(lang, "game_unreadable")))]
 
 
 def ids_of(loaded: Loaded) -> Ids:

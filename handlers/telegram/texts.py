@@ -1057,6 +1057,11 @@ TEXTS.update(
             EN: "🚪 {name} left the game; the seat plays on as a virtual one.",
             ZH: "🚪 {name} 退出了游戏，该座位此后按虚拟玩家处理。",
         },
+        "game_unreadable": {
+            EN: "⚠️ This group's game could not be read, so it was closed. "
+            "Start a new one with /newgame.",
+            ZH: "⚠️ 本群的游戏无法读取，已被关闭。发送 /newgame 开始新的一局。",
+        },
     }
 )
 

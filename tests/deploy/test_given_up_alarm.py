@@ -5,12 +5,14 @@ format prints it, and one is enough, where its two 5xx answers stay below the 5x
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Collection
 
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
+from handlers.storage.host import Host, Loaded
 from tests.deploy.cfn import log_filter_matches
 from tests.deploy.conftest import Packaged
 
@@ -25,36 +27,44 @@ def printed_as_lambda_does(records: list[logging.LogRecord]) -> list[str]:
     return [formatter.format(record).rstrip("\n") for record in records]
 
 
-def break_item(bot: LambdaBot, chat: int) -> None:
-    """Store for the group an item the bot cannot read (its data is no compressed JSON)."""
-    store = getattr(bot.store, "backend", bot.store)
-    store.client.put_item(
-        TableName=store.table_name,
-        Item={"pk": {"S": f"game#{chat}"}, "version": {"N": "9"}, "data": {"B": b"not zlib"}},
-    )
+def break_reading(monkeypatch: pytest.MonkeyPatch, chat: int) -> Callable[[], None]:
+    """Make every read of the group's item fail, as a store that keeps failing would; hands
+    back what mends it."""
+    broken = {chat}
+    load = Host.load
+
+    def failing(host: Host, asked: int, also: Collection[str] = ()) -> Loaded:
+        if asked in broken:
+            raise RuntimeError("the store keeps failing")
+        return load(host, asked, also)
+
+    monkeypatch.setattr(Host, "load", failing)
+    return broken.clear
 
 
-def give_up_on_an_update(bot: LambdaBot) -> tuple[Table, dict]:
+def give_up_on_an_update(bot: LambdaBot, monkeypatch: pytest.MonkeyPatch) -> tuple[Table, dict]:
     """A /status the bot cannot handle, delivered as Telegram does until the bot gives up."""
     queue = bot.deliver_as_telegram()
     table = Table.of(bot, 4)
     table.open()
-    break_item(bot, table.chat)
+    mend = break_reading(monkeypatch, table.chat)
     status = table.host.say("/status")
     bot.advance(60)
     (done,) = [p for p in queue.done if p.update["update_id"] == status["update_id"]]
     assert done.answers == [500] * (lambda_entry.MAX_FAILURES - 1) + [200]
     bot.errors.clear()  # the failures made on purpose
-    store = getattr(bot.store, "backend", bot.store)
-    store.client.delete_item(TableName=store.table_name, Key={"pk": {"S": f"game#{table.chat}"}})
+    mend()
     return table, status
 
 
 def test_one_given_up_update_raises_an_alarm(
-    packaged: Packaged, lambda_bot: LambdaBot, caplog: pytest.LogCaptureFixture
+    packaged: Packaged,
+    lambda_bot: LambdaBot,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     caplog.set_level(logging.INFO)
-    table, status = give_up_on_an_update(lambda_bot)
+    table, status = give_up_on_an_update(lambda_bot, monkeypatch)
     lines = printed_as_lambda_does(caplog.records)
 
     filters = packaged.of_type("AWS::Logs::MetricFilter")
@@ -62,6 +72,7 @@ def test_one_given_up_update_raises_an_alarm(
         name: f["Properties"]
         for name, f in filters.items()
         if f["Properties"]["LogGroupName"] == {"Ref": "WebhookLogGroup"}
+        and "given_up" in f["Properties"]["FilterPattern"]
     }
     assert len(watched) == 1, filters
     (props,) = watched.values()

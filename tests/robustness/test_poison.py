@@ -6,31 +6,39 @@ the group goes on."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Collection
 
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
+from handlers.storage.host import Host, Loaded
 
 
-def break_item(bot: LambdaBot, chat: int) -> None:
-    """Store for the group an item the bot cannot read (its data is no compressed JSON)."""
-    store = getattr(bot.store, "backend", bot.store)
-    store.client.put_item(
-        TableName=store.table_name,
-        Item={"pk": {"S": f"game#{chat}"}, "version": {"N": "9"}, "data": {"B": b"not zlib"}},
-    )
+def break_reading(monkeypatch: pytest.MonkeyPatch, chat: int) -> Callable[[], None]:
+    """Make every read of the group's item fail, as a store that keeps failing would; hands
+    back what mends it."""
+    broken = {chat}
+    load = Host.load
+
+    def failing(host: Host, asked: int, also: Collection[str] = ()) -> Loaded:
+        if asked in broken:
+            raise RuntimeError("the store keeps failing")
+        return load(host, asked, also)
+
+    monkeypatch.setattr(Host, "load", failing)
+    return broken.clear
 
 
 def test_an_update_that_keeps_failing_holds_its_group_back_a_minute_at_most(
-    lambda_bot: LambdaBot, caplog: pytest.LogCaptureFixture
+    lambda_bot: LambdaBot, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     caplog.set_level(logging.INFO)
     queue = lambda_bot.deliver_as_telegram()
     table = Table.of(lambda_bot, 4)
     table.open()
-    break_item(lambda_bot, table.chat)
+    mend = break_reading(monkeypatch, table.chat)
     status = table.host.say("/status")
     table.host.say("/help")
     assert [p.update["update_id"] for p in queue.waiting()] == [status["update_id"], ANY_NEXT]
@@ -47,8 +55,7 @@ def test_an_update_that_keeps_failing_holds_its_group_back_a_minute_at_most(
     # The field the stack's metric filter counts, so that one given-up update alarms.
     assert [getattr(r, lambda_entry.GIVEN_UP, False) for r in given_up].count(True) == 1
     lambda_bot.errors.clear()  # the failures this test made on purpose
-    store = getattr(lambda_bot.store, "backend", lambda_bot.store)
-    store.client.delete_item(TableName=store.table_name, Key={"pk": {"S": f"game#{table.chat}"}})
+    mend()
     table.host.say("/help")  # the group goes on at once
     assert queue.waiting() == []
     assert lambda_bot.fake.texts(table.group)[-1].startswith("🎯")
