@@ -13,8 +13,10 @@ import hmac
 import json
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from infra import redact
@@ -42,19 +44,45 @@ def clock() -> float:
     return (_hooks.get("clock") or time.time)()
 
 
+def read_secret(arn: str) -> str:
+    """The text of the Secrets Manager secret `arn`."""
+    from infra import aws
+
+    return aws.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+
+
 def bot_token(env: dict | os._Environ = os.environ) -> str:
     """The bot token: from Secrets Manager when deployed, else from the environment."""
     if "token" in _state:
         return _state["token"]
     arn = env.get("TELEGRAM_TOKEN_SECRET_ARN")
     if arn:
-        from infra import aws
-
-        token = aws.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+        reading = _state.pop("token_read", None)
+        token = reading[1].result() if reading and reading[0] == arn else read_secret(arn)
     else:
         token = env.get("TELEGRAM_BOT_TOKEN", "")
     _state["token"] = token.strip()
     return _state["token"]
+
+
+def read_token_aside(env: dict | os._Environ = os.environ) -> None:
+    """Begin reading the bot token from Secrets Manager on a thread, so that a cold start's
+    call overlaps its imports (`bot_token` takes the answer, or the error)."""
+    arn = env.get("TELEGRAM_TOKEN_SECRET_ARN")
+    if not arn or "token" in _state or "token_read" in _state:
+        return
+    from infra import aws  # noqa: F401 - imported here, not raced by the thread's import
+
+    answer: Future[str] = Future()
+
+    def read() -> None:
+        try:
+            answer.set_result(read_secret(arn))
+        except BaseException as error:  # handed to bot_token, which raises it
+            answer.set_exception(error)
+
+    _state["token_read"] = (arn, answer)
+    threading.Thread(target=read, name="bot-token", daemon=True).start()
 
 
 def webhook_secret(env: dict | os._Environ = os.environ) -> str:
@@ -65,9 +93,7 @@ def webhook_secret(env: dict | os._Environ = os.environ) -> str:
         return env.get("WEBHOOK_SECRET", "")
     cached = _state.get("webhook_secret")
     if cached is None or cached[0] != arn:
-        from infra import aws
-
-        secret = aws.client("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+        secret = read_secret(arn)
         cached = _state["webhook_secret"] = (arn, secret.strip())
     return cached[1]
 
@@ -80,6 +106,7 @@ def application():
     app = _state.get("app")
     if app is not None:
         return app
+    read_token_aside()
     from handlers.storage.host import Host
     from handlers.telegram.app import build
     from handlers.telegram.context import Runtime
@@ -222,6 +249,8 @@ def webhook(event: dict, context: Any = None) -> dict:
     headers = {str(k).lower(): v for k, v in (event.get("headers") or {}).items()}
     if not secret_given(headers):
         return _answer(403, "forbidden")
+    if "app" not in _state:
+        read_token_aside()  # while python-telegram-bot and the handlers import
     from telegram import Update
 
     from infra import logcontext

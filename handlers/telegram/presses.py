@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import inspect
 import re
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import FrozenInstanceError
+from typing import ClassVar, Literal
 
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
@@ -23,11 +24,65 @@ LEAVING = "q"  # the /leave question, in the group or the private chat
 WHERE = (LOBBY, PROMPT, BOARD, RECORDS, AWAY, REMOVAL, LEAVING)
 
 
+class Frozen:
+    """An immutable record of its annotated fields (a class value is the default), equal and
+    hashed by its values like a frozen dataclass, without one's generated code at import."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, object]] = {}
+    __match_args__: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls) -> None:
+        names = tuple(inspect.get_annotations(cls))
+        cls._fields = cls.__match_args__ = names
+        cls._defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        names = self._fields
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__} takes {len(names)} fields, got {len(args)}")
+        values = dict(zip(names, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in names or name in values:
+                raise TypeError(f"{type(self).__name__}: unexpected or repeated field {name!r}")
+            values[name] = value
+        for name in names:
+            if name not in values:
+                if name not in self._defaults:
+                    raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
+                values[name] = self._defaults[name]
+        self.__dict__.update(values)
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(self.__dict__[name] for name in self._fields)
+
+    def replace(self, **changes: object) -> Frozen:
+        """A copy with `changes` made."""
+        return type(self)(**{**self.__dict__, **changes})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={self.__dict__[name]!r}" for name in self._fields)
+        return f"{type(self).__name__}({fields})"
+
+
 # -- the decisions of a game (the seat is the presser's) ------------------------------------------
 
 
-@dataclass(frozen=True)
-class Scout:
+class Scout(Frozen):
     """Look at `target`'s card."""
 
     target: int
@@ -36,16 +91,14 @@ class Scout:
         return Action(SCOUT, target=self.target)
 
 
-@dataclass(frozen=True)
-class Done:
+class Done(Frozen):
     """End the speaking moment (and the turn)."""
 
     def action(self) -> Action:
         return Action(END_TURN)
 
 
-@dataclass(frozen=True)
-class Decapitate:
+class Decapitate(Frozen):
     """Strike `target`, with the declarations the variants ask for (None: not asked)."""
 
     target: int
@@ -56,24 +109,21 @@ class Decapitate:
         return Action(DECAPITATE, target=self.target, proxy=self.proxy, bodyguard=self.bodyguard)
 
 
-@dataclass(frozen=True)
-class Swap:
+class Swap(Frozen):
     """The Turncoat swaps cards with the scout."""
 
     def action(self) -> Action:
         return Action(SWAP)
 
 
-@dataclass(frozen=True)
-class Keep:
+class Keep(Frozen):
     """The Turncoat keeps their card."""
 
     def action(self) -> Action:
         return Action(KEEP)
 
 
-@dataclass(frozen=True)
-class Predict:
+class Predict(Frozen):
     """The Observer reveals and predicts the winning colour."""
 
     colour: Literal["red", "blue"]
@@ -82,8 +132,7 @@ class Predict:
         return Action(PREDICT, color=self.colour)
 
 
-@dataclass(frozen=True)
-class SpyGuess:
+class SpyGuess(Frozen):
     """The Spy names both captains."""
 
     red: int
@@ -99,23 +148,19 @@ Decision = Scout | Done | Decapitate | Swap | Keep | Predict | SpyGuess
 # -- a private prompt's menus (they change nothing in the game) -----------------------------------
 
 
-@dataclass(frozen=True)
-class ScoutMenu:
+class ScoutMenu(Frozen):
     """The seats one may scout."""
 
 
-@dataclass(frozen=True)
-class StrikeMenu:
+class StrikeMenu(Frozen):
     """The seats one may decapitate."""
 
 
-@dataclass(frozen=True)
-class TurnMenu:
+class TurnMenu(Frozen):
     """Back to the turn prompt."""
 
 
-@dataclass(frozen=True)
-class Declaring:
+class Declaring(Frozen):
     """The decapitation menu, `target` chosen and the declarations answered so far."""
 
     target: int
@@ -123,8 +168,7 @@ class Declaring:
     bodyguard: bool | None = None
 
 
-@dataclass(frozen=True)
-class SpyRed:
+class SpyRed(Frozen):
     """The Spy named the Red captain; the Blue one is asked next."""
 
     red: int
@@ -136,13 +180,11 @@ Menu = ScoutMenu | StrikeMenu | TurnMenu | Declaring | SpyRed
 # -- the group's turn message ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MyCard:
+class MyCard(Frozen):
     """A popup with the presser's own card and what they know."""
 
 
-@dataclass(frozen=True)
-class ListSeats:
+class ListSeats(Frozen):
     """The acting player opens (`listed`) or closes the seats to scout on the turn message."""
 
     listed: bool
@@ -151,37 +193,31 @@ class ListSeats:
 # -- the lobby --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Leave:
+class Leave(Frozen):
     """Leave the lobby."""
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Frozen):
     """Turn the lobby message into the settings menu (`shown`), or back into the lobby."""
 
     shown: bool
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Frozen):
     """Deal."""
 
 
-@dataclass(frozen=True)
-class PlayAgain:
+class PlayAgain(Frozen):
     """A new lobby with the same players, under a game's end."""
 
 
-@dataclass(frozen=True)
-class Toggle:
+class Toggle(Frozen):
     """Turn the switch `key` on or off ("lang": the group's language)."""
 
     key: str
 
 
-@dataclass(frozen=True)
-class Choose:
+class Choose(Frozen):
     """Pick `value` for the setting `key` (None: the button naming its row of choices)."""
 
     key: str
@@ -191,54 +227,45 @@ class Choose:
 # -- records, the next game, absent players -----------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SendRecord:
+class SendRecord(Frozen):
     """The game's record, sent privately to whoever presses."""
 
 
-@dataclass(frozen=True)
-class CallNext:
+class CallNext(Frozen):
     """Be told privately (or no longer) when the group's next lobby opens."""
 
 
-@dataclass(frozen=True)
-class StopWaiting:
+class StopWaiting(Frozen):
     """A next-game confirmation's Cancel."""
 
 
-@dataclass(frozen=True)
-class ImBack:
+class ImBack(Frozen):
     """An away player plays again from their next turn."""
 
 
-@dataclass(frozen=True)
-class RemoveSeat:
+class RemoveSeat(Frozen):
     """/remove: take the player of `seat` out of the game."""
 
     seat: int
 
 
-@dataclass(frozen=True)
-class RemovePlayer:
+class RemovePlayer(Frozen):
     """/remove in a lobby: take `user` out of it."""
 
     user: int
 
 
-@dataclass(frozen=True)
-class RemoveNobody:
+class RemoveNobody(Frozen):
     """/remove: close the keyboard."""
 
 
-@dataclass(frozen=True)
-class LeaveGame:
+class LeaveGame(Frozen):
     """/leave confirmed: `user`, who asked, leaves the game; the seat plays on."""
 
     user: int
 
 
-@dataclass(frozen=True)
-class StayInGame:
+class StayInGame(Frozen):
     """/leave answered Stay by `user`, who asked."""
 
     user: int
@@ -267,8 +294,7 @@ Press = (
 )
 
 
-@dataclass(frozen=True)
-class Button:
+class Button(Frozen):
     """A press, where it sits, and the group's game (and public version) it was made for."""
 
     where: str

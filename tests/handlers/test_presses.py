@@ -181,3 +181,20 @@ def test_join_link_payload_survives_telegram_and_names_the_lobby(chat: int) -> N
 @pytest.mark.parametrize("payload", ["", "hi", "j", "j_", "jabc_1", "j12", "jm12_x", "x1_2"])
 def test_other_start_payloads_join_nothing(payload: str) -> None:
     assert presses.parse_join(payload) is None
+
+
+def test_a_press_is_equal_hashed_and_immutable_by_its_values_and_kind() -> None:
+    """Presses stand in sets and dict keys: equal by kind and values, and never changed."""
+    from dataclasses import FrozenInstanceError
+
+    from handlers.telegram.presses import Decapitate, Declaring, RemovePlayer, RemoveSeat
+
+    assert Decapitate(3) == Decapitate(target=3, proxy=None) and Decapitate(3) != Decapitate(4)
+    assert hash(Declaring(2, True)) == hash(Declaring(2, proxy=True))
+    assert RemoveSeat(3) != RemovePlayer(3) and len({RemoveSeat(3), RemovePlayer(3)}) == 2
+    assert Declaring(2).replace(proxy=False) == Declaring(2, False, None)
+    assert repr(Declaring(2)) == "Declaring(target=2, proxy=None, bodyguard=None)"
+    with pytest.raises(FrozenInstanceError):
+        RemoveSeat(3).seat = 4  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Decapitate()  # type: ignore[call-arg]

@@ -257,8 +257,8 @@ def decapitation_menu(table: Table, seat: int, step: Declaring) -> tuple[str, Ke
     if table.state.asks_proxy and proxy is None:
         kb = [
             [
-                game_button(table, "btn_yes", replace(step, proxy=True)),
-                game_button(table, "btn_no", replace(step, proxy=False)),
+                game_button(table, "btn_yes", step.replace(proxy=True)),
+                game_button(table, "btn_no", step.replace(proxy=False)),
             ],
             back,
         ]
@@ -266,8 +266,8 @@ def decapitation_menu(table: Table, seat: int, step: Declaring) -> tuple[str, Ke
     if v.bodyguards and guard is None:
         kb = [
             [
-                game_button(table, "btn_yes", replace(step, bodyguard=True)),
-                game_button(table, "btn_no", replace(step, bodyguard=False)),
+                game_button(table, "btn_yes", step.replace(bodyguard=True)),
+                game_button(table, "btn_no", step.replace(bodyguard=False)),
             ],
             back,
         ]
