@@ -41,6 +41,10 @@ class Player:
         """Telegram delivers an event, as when the person presses its MainButton."""
         self.page.evaluate("([e, d]) => Telegram.WebView.receiveEvent(e, d)", [event, data])
 
+    def wait_out_the_pause(self) -> None:
+        """Let the MainButton's pause pass (it ignores taps for 800 ms after a move's answer)."""
+        self.page.wait_for_timeout(850)
+
     def seat(self, number: int):
         """The seat's button on the circle (its label starts '3. ' or '3号位 ')."""
         label = f"{number}. " if self.lang == "en" else f"{number}号位 "

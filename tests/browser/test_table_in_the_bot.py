@@ -106,6 +106,7 @@ def test_two_players_tap_their_moves_and_the_group_reads_them_in_the_chat(
     one.page.screenshot(path=shots / "bot-one-scouted.png")
 
     assert one.main_button()["text"] == "✅ Done"
+    one.wait_out_the_pause()
     one.press("main_button_pressed")
     two.status().filter(has_text="Your turn").wait_for(timeout=WAIT)
     assert table.state.turn == second

@@ -55,6 +55,7 @@ def test_a_scout_shows_the_card_to_the_scout_only(browser, pages, fake_bridge, s
         bo.page.locator("#timeline li", has_text="1号位 Ann 查看了 3号位 Cai 的人物牌").wait_for(
             timeout=WAIT
         )
+        ann.wait_out_the_pause()
         ann.press("main_button_pressed")
         bo.status().filter(has_text="轮到你").wait_for(timeout=WAIT)
         assert bo.seat(1).get_attribute("aria-disabled") == "false"
@@ -290,3 +291,27 @@ def test_the_spy_guesses_both_captains_by_tapping_two_seats(browser, pages, fake
         dee.status().filter(has_text="获胜").wait_for()
         assert game.state.spy_guess == (4, 3, 2)
         assert dee.errors == []
+
+
+def test_a_second_tap_on_the_main_button_after_a_scout_does_not_end_the_turn(
+    browser, pages, fake_bridge
+):
+    """Ann confirms her scout and taps again 250 ms later, as a double tap does: the MainButton,
+    now ✅ Done, ignores it and she keeps her speaking moment; a tap after the pause ends it."""
+    game = TableGame.deal(time.time())
+    with serving(game) as server:
+        ann = open_player(browser, pages, server.base, fake_bridge, game, seat=1)
+        ann.status().filter(has_text="Your turn").wait_for()
+        ann.seat(3).click()
+        ann.press("main_button_pressed")
+        ann.page.wait_for_timeout(250)
+        assert ann.main_button()["text"] == "✅ Done"
+        ann.press("main_button_pressed")
+        ann.page.wait_for_timeout(300)  # time for a done move to come back, had one been sent
+        assert game.state.turn == 1
+        assert "2. Bo" not in ann.page.locator("#who").inner_text()
+        ann.wait_out_the_pause()
+        ann.press("main_button_pressed")
+        ann.page.locator("#who", has_text="2. Bo").wait_for()
+        assert game.state.turn == 2
+        assert ann.errors == []
