@@ -22,6 +22,8 @@ from handlers.telegram.outbox import deliver
 # that message says.
 REFUSAL_REF = "refusal_msg"
 REFUSAL_SAID = "refusal_said"
+# A refusal is rewritten in place only while it is among the group's last few messages.
+FEW = 3
 
 
 def said(text: str) -> int:
@@ -29,13 +31,17 @@ def said(text: str) -> int:
     return zlib.crc32(text.encode())
 
 
-def refusal(chat: int, kept: dict[str, Any], may_delete: bool, text: str) -> list[Out]:
+def refusal(
+    chat: int, kept: dict[str, Any], may_delete: bool, text: str, typed: int | None = None
+) -> list[Out]:
     """The messages that say `text` in the group in place of its last refusal (`kept`: the
-    group's preferences)."""
+    group's preferences; `typed`: the refused command's message id)."""
     last = kept.get(REFUSAL_REF)
     if may_delete:
         gone: list[Out] = [Delete(chat, last)] if last else []
         return [*gone, Send(chat, text, remember=REFUSAL_REF)]
+    if last and typed is not None and typed - last > FEW:
+        return [Send(chat, text, remember=REFUSAL_REF)]  # the old one is out of sight
     if last and kept.get(REFUSAL_SAID) == said(text):
         return []  # the group's one refusal says so already
     return [Edit(chat, text, msg=last, ref=REFUSAL_REF)]
@@ -53,7 +59,8 @@ async def refuse(context: BotContext, update: Update, loaded: Read | None, text:
     table = loaded.table if loaded is not None else None
     may_delete = table.bot_can_delete if table else None
     may_delete = kept.get(BOT_CAN_DELETE) if may_delete is None else may_delete
-    outs = refusal(chat, kept, bool(may_delete), text)
+    typed = update.effective_message.message_id if update.effective_message else None
+    outs = refusal(chat, kept, bool(may_delete), text, typed)
     if not outs:
         return
     delivery = await deliver(context.bot, outs)
