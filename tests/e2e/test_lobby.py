@@ -167,10 +167,11 @@ def test_extend_stops_at_an_hour_and_needs_a_player(lambda_bot: LambdaBot) -> No
     table = Table.of(lambda_bot, 5)
     table.open(table.players[1:3])
     table.players[4].say("/extend")  # not in the lobby, not an admin
-    refusal = lambda_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]  # rewritten
+    refusal = lambda_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]
     assert table.fake.message(table.group, refusal).text == table.t("extend_who")
     for _ in range(30):
         table.players[1].say("/extend")
+    refusal = lambda_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]  # the latest
     assert table.fake.message(table.group, refusal).text == table.t("extend_max")
     assert table.data()["deadline"] == table.data()["opened"] + 3600
 
