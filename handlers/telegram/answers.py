@@ -17,10 +17,11 @@ log = logging.getLogger(__name__)
 POPUP_MAX = 200  # characters Telegram shows in a callback answer
 
 
-async def answer_press(query: CallbackQuery, answer: str) -> None:
-    """Answer a button press (a popup when `answer` is not empty)."""
+async def answer_press(query: CallbackQuery, answer: str, alert: bool = False) -> None:
+    """Answer a button press (a popup when `answer` is not empty; an alert to dismiss when
+    `alert`)."""
     try:
-        await query.answer(answer[:POPUP_MAX] or None)
+        await query.answer(answer[:POPUP_MAX] or None, show_alert=alert and bool(answer))
     except TelegramError as err:
         log.info("callback answer failed: %s", type(err).__name__)
 

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
+from engine.state import TURN
 from handlers.session.base import same_game
 from handlers.session.settings import CHOICES
 from handlers.session.table import LOBBY, OVER_STATUS, PLAYING, Refused, Table
@@ -65,12 +66,14 @@ async def on_press(update: Update, context: BotContext) -> None:
     user = query.from_user
     button = presses.decode(query.data)
     answer = PressAnswer(query)
+    alert = False
     try:
         if button is None:
             raise Refused("bad_button")
         text = await PLACES[button.where](update, context, button, answer)
     except Refused as err:
         text = worded(err, answer_lang(answer.table, user), answer.table)
+        alert = err.key in ALERTS
     except ApplicationHandlerStop:
         raise
     except Exception:
@@ -80,7 +83,10 @@ async def on_press(update: Update, context: BotContext) -> None:
             await answer_press(query, t(language_for(user.language_code), "try_again"))
         raise
     if not answer.sent:
-        await answer_press(query, text)
+        await answer_press(query, text, alert)
+
+
+ALERTS = {"scout_unblock_first"}  # refusals that ask for a step first: an alert to dismiss
 
 
 def answer_lang(table: Table | None, user) -> str:
@@ -330,6 +336,10 @@ async def press_board(
     press = button.press
     if isinstance(press, MyCard):
         return my_card(same_game(loaded.table, button.game), user)
+    if isinstance(press, presses.Scout) and await card_cannot_reach(
+        context, loaded.table, user.id
+    ):
+        raise Refused("scout_unblock_first")
     action = press.action() if isinstance(press, Decision) else None
     listed = isinstance(press, ListSeats) and press.listed
     now = context.runtime.clock
@@ -342,6 +352,17 @@ async def press_board(
     answer.ready = ""  # the turn message itself shows what happened
     await hub.handle(context, loaded, step, update.update_id, answer)
     return ""
+
+
+async def card_cannot_reach(context: BotContext, table: Table | None, user: int) -> bool:
+    """True when the acting player scouting from the turn message blocked the bot, so the card
+    they scout could not reach them (Telegram is asked: a game hears of a block only when a
+    private message to them fails)."""
+    if table is None or table.status != PLAYING or table.state.phase != TURN:
+        return False
+    if table.user_at(table.state.turn) != user:
+        return False  # refused as not their turn
+    return user in table.blocked() or bool(await unreached(context, [user]))
 
 
 def my_card(table: Table, user) -> str:

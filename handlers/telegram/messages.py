@@ -21,6 +21,7 @@ class Send:
     private: bool = False  # to one person: an unreachable one is reported
     protect: bool = False  # protected from forwarding
     quiet: bool = False  # part of a secret wait: its player is never named in the group
+    reply_to: int | None = None  # the message it answers (sent all the same if that is gone)
 
 
 @dataclass(frozen=True)

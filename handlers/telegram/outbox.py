@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters, WebAppInfo
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -94,6 +94,8 @@ async def _call(coro_factory, tries: int = TRIES) -> Any:
 
 
 async def _send(bot: Bot, out: Send | Edit) -> int | None:
+    answered = getattr(out, "reply_to", None)
+    replying = ReplyParameters(answered, allow_sending_without_reply=True) if answered else None
     message = await _call(
         lambda: bot.send_message(
             chat_id=out.chat,
@@ -102,6 +104,7 @@ async def _send(bot: Bot, out: Send | Edit) -> int | None:
             reply_markup=markup(out.kb),
             protect_content=out.protect or None,
             disable_web_page_preview=True,
+            reply_parameters=replying,
         )
     )
     return message.message_id if message else None

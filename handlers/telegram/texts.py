@@ -287,6 +287,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn_decapitate": {EN: "🗡 Decapitate", ZH: "🗡 斩首"},
     "pick_scout": {EN: "Whose card do you look at?", ZH: "查看谁的人物牌？"},
     "pick_target": {EN: "Whom do you decapitate?", ZH: "斩首谁？"},
+    "scout_unblock_first": {
+        EN: "You blocked me, so the card you scout could not reach you. Unblock me first "
+        "(Restart in my chat), then scout: your turn is still yours.",
+        ZH: "你屏蔽了我，侦查到的人物牌发不到你那里。请先解除屏蔽（在私聊中按「重新开始」），"
+        "再侦查：仍是你的回合。",
+    },
     "ask_proxy": {
         EN: "Do you act on behalf of a virtual player?",
         ZH: "你是否在代替虚拟玩家行动？",

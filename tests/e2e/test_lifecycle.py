@@ -76,8 +76,10 @@ def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> 
     assert first.press_data(scout, closed) == "Too late: the game has moved on."
     table.host.say("/status")
     assert table.group_texts()[-1] == "No game here. /newgame opens one."
-    table.host.say("/cancel")  # the refusal, rewritten
-    assert table.fake.message(table.group, refusal).text == "There is no game to cancel."
+    typed = table.host.say("/cancel")["message"]["message_id"]  # the old refusal scrolled up
+    latest = table.group_messages()[-1]
+    assert (latest.text, latest.reply_to_message_id) == ("There is no game to cancel.", typed)
+    assert latest.message_id != refusal  # posted anew, as a reply to the command
 
 
 def test_admin_who_does_not_play_may_cancel(lambda_bot: LambdaBot) -> None:

@@ -1,5 +1,6 @@
 """The group hears a refusal or an /extend in as little space as the chat allows: a refused
-command's answer is one message (edited on repeat, or replaced when the bot may delete), and
+command's answer is one message (edited on repeat with a count, or replaced by a reply to the
+repeat when the bot may delete), and
 repeated /extends rewrite one line that says the minutes actually added."""
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ def test_a_refused_command_repeated_is_answered_by_one_message(bot: Bot, lang: s
     before = len(table.group_messages())
     for _ in range(3):
         table.players[2].say("/cancel")
-    assert len(saying(table, "only_host")) == 1
     assert len(table.group_messages()) == before + 1
+    (refusal,) = [m for m in table.group_messages() if m.text.startswith(table.t("only_host"))]
+    assert refusal.text == f"{table.t('only_host')} (×3)"  # each repeat seen answered
     assert table.data()["status"] == "lobby"
 
 
@@ -45,9 +47,10 @@ def test_with_the_right_to_delete_a_refusal_replaces_the_last_one(bot: Bot, lang
     bot.act(lambda: bot.fake.set_bot_admin(table.group, True, can_delete_messages=True))
     table.open()
     for _ in range(3):
-        table.players[2].say("/cancel")
+        typed = table.players[2].say("/cancel")["message"]["message_id"]
     (refusal,) = saying(table, "only_host")
     assert table.group_messages()[-1] == refusal  # it stands by the latest command
+    assert refusal.reply_to_message_id == typed  # and answers it
     deleted = [m for m in bot.fake.chat(table.group) if m.from_bot and m.deleted]
     assert [m.text for m in deleted] == [table.t("only_host")] * 2
 

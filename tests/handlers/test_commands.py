@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -26,7 +27,7 @@ def changes_nothing(bot: Bot, table: Table) -> Iterator[None]:
 
 def answer_in_group(table: Table, who: Player, command: str) -> str:
     """What the group's one refusal message says after `command` (posted the first time, the
-    same message rewritten after)."""
+    same message rewritten after; a repeat's count, " (×2)", left off)."""
     count = len(table.group_texts())
     who.say(command)
     texts = table.group_texts()
@@ -34,7 +35,7 @@ def answer_in_group(table: Table, who: Player, command: str) -> str:
     kept = table.bot.store.load(prefs_key(table.chat)).data
     text = table.fake.message(table.group, kept[REFUSAL_REF]).text or ""
     assert 0 < len(text) <= SHORT
-    return text
+    return re.sub(r" \(×\d+\)$", "", text)
 
 
 def answer_in_private(who: Player, command: str) -> str:

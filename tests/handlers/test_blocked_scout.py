@@ -1,0 +1,35 @@
+"""A player who blocked the bot cannot spend a scout from the group's turn message: the card
+could not reach them, so the press is answered with an alert and the turn stays theirs."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.playtest.drivers import Bot
+from handlers.playtest.players import Table
+
+SEED = 33  # five players; seat 2 opens
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_scout_pressed_by_a_player_who_blocked_the_bot_is_refused_with_an_alert(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
+    table.open()
+    table.start(seed=SEED)
+    first = table.state.first
+    scout = table.player_at(first)
+    memory_bot.act(lambda: table.fake.block(scout.user))
+    scout.press(table.t("btn_scout"), table.board(), table.group)
+    version = table.state.version
+    update = memory_bot.act(
+        lambda: table.fake.press(
+            scout.user, table.group, table.board().message_id, table.seat_label(first % 5 + 1)
+        )
+    )
+    query = update["callback_query"]["id"]
+    (answer,) = [a for a in table.fake.callback_answers if a.query_id == query]
+    assert (answer.text, answer.show_alert) == (table.t_for(scout, "scout_unblock_first"), True)
+    state = table.state
+    assert (state.version, state.phase, state.turn) == (version, "turn", first)
