@@ -5,16 +5,15 @@ format prints it, and one is enough, where its two 5xx answers stay below the 5x
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
 
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
-from handlers.storage.host import Host, Loaded
 from tests.deploy.cfn import log_filter_matches
 from tests.deploy.conftest import Packaged
+from tests.support.faults import break_reading
 
 
 def printed_as_lambda_does(records: list[logging.LogRecord]) -> list[str]:
@@ -25,21 +24,6 @@ def printed_as_lambda_does(records: list[logging.LogRecord]) -> list[str]:
     )
     formatter = utils.JsonFormatter()
     return [formatter.format(record).rstrip("\n") for record in records]
-
-
-def break_reading(monkeypatch: pytest.MonkeyPatch, chat: int) -> Callable[[], None]:
-    """Make every read of the group's item fail, as a store that keeps failing would; hands
-    back what mends it."""
-    broken = {chat}
-    load = Host.load
-
-    def failing(host: Host, asked: int, also: Collection[str] = ()) -> Loaded:
-        if asked in broken:
-            raise RuntimeError("the store keeps failing")
-        return load(host, asked, also)
-
-    monkeypatch.setattr(Host, "load", failing)
-    return broken.clear
 
 
 def give_up_on_an_update(bot: LambdaBot, monkeypatch: pytest.MonkeyPatch) -> tuple[Table, dict]:

@@ -6,29 +6,13 @@ the group goes on."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
 
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
-from handlers.storage.host import Host, Loaded
-
-
-def break_reading(monkeypatch: pytest.MonkeyPatch, chat: int) -> Callable[[], None]:
-    """Make every read of the group's item fail, as a store that keeps failing would; hands
-    back what mends it."""
-    broken = {chat}
-    load = Host.load
-
-    def failing(host: Host, asked: int, also: Collection[str] = ()) -> Loaded:
-        if asked in broken:
-            raise RuntimeError("the store keeps failing")
-        return load(host, asked, also)
-
-    monkeypatch.setattr(Host, "load", failing)
-    return broken.clear
+from tests.support.faults import break_reading
 
 
 def test_an_update_that_keeps_failing_holds_its_group_back_a_minute_at_most(
