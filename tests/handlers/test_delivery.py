@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import GameState, Variants
 from engine.cards import color, is_x
 from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed, lone_x, x_apart
@@ -139,7 +141,7 @@ def test_turncoat_who_opens_the_chat_in_the_window_gets_the_choice_and_may_swap(
 
 
 def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
-    lambda_bot: LambdaBot,
+    lambda_bot: LambdaBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def x_apart_from_the_first_two(state):
         first = state.first
@@ -151,8 +153,18 @@ def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
     table.configure(turncoat=True, turncoat_seconds=30)
     state = table.start(seed)
     assert table.seat_of(table.host) == state.first
-    lambda_bot.fake.block(table.host.user)  # the host, who plays first, blocks the bot now
+    fake, host = lambda_bot.fake, table.host
+    reach_check = fake._handlers["sendChatAction"]
+
+    def block_just_after_the_check(p: dict) -> bool:
+        answer = reach_check(p)
+        if p["chat_id"] == host.id:
+            fake.block(host.user)  # the host, who plays first, blocks the bot as they press
+        return answer
+
+    monkeypatch.setitem(fake._handlers, "sendChatAction", block_just_after_the_check)
     table.scout_in_group(state.first, state.first % 7 + 1)  # the result cannot reach them
+    fake._handlers["sendChatAction"] = reach_check
     assert table.data()["unreachable"] == [table.host.id]
     table.host.private("/start")  # opens the chat again, inside the window
     speak = table.t("prompt_speak_group")
