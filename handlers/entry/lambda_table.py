@@ -30,12 +30,22 @@ _state: dict[str, Any] = {}
 
 def reader() -> StoreTables:
     """The process's source for the GET routes: the store read directly (no cache: each poll
-    sees the game as it is), no Telegram."""
+    sees the game as it is); Telegram asked only whether an opener without a pass is in the
+    group."""
     name = os.environ["DECAPITATION_TABLE"]
     if _state.get("reader", (None,))[0] != name:
         host = Host(lambda_webhook.storage(), clock=lambda_webhook.clock)
-        _state["reader"] = (name, StoreTables(host))
+        _state["reader"] = (name, StoreTables(host, member=member))
     return _state["reader"][1]
+
+
+def member(chat: int, user: int) -> bool | None:
+    """Telegram's word on whether `user` is in the group, through the webhook's Application
+    (imported only for an opening that brings no seat's pass: once per page, not per poll)."""
+    from handlers.telegram.table_moves import is_member
+
+    app = lambda_webhook.application()
+    return lambda_webhook.run_update(app, is_member(app, chat, user))
 
 
 def reset() -> None:
@@ -97,7 +107,7 @@ def move(query: str, headers: dict[str, str], body: bytes) -> Response:
     def run(selector: Selector, user: int, request: MoveRequest) -> MoveOutcome:
         return lambda_webhook.run_update(app, run_move(move_context(app), selector, user, request))
 
-    source = StoreTables(lambda_webhook.runtime_of(app).host, run)
+    source = StoreTables(lambda_webhook.runtime_of(app).host, run, member)
     return handle(
         "POST",
         "/api/move",

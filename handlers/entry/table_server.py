@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from handlers.table.api import MoveOutcome, TableSource, handle
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector
-from handlers.telegram.table_moves import move_context, run_move
+from handlers.telegram.table_moves import is_member, move_context, run_move
 from handlers.telegram.table_source import StoreTables
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,11 @@ def serve_table(application, token: str, port: int, clock: Callable[[], float]) 
         )
         return running.result(MOVE_SECONDS)
 
-    server = TableServer(port, StoreTables(host, move), token, clock)
+    def member(chat: int, user: int) -> bool | None:
+        asked = asyncio.run_coroutine_threadsafe(is_member(application, chat, user), loop)
+        return asked.result(MOVE_SECONDS)
+
+    server = TableServer(port, StoreTables(host, move, member), token, clock)
     server.thread.start()
     log.info("the table is served on 127.0.0.1:%d", server.port)
     return server

@@ -17,10 +17,10 @@ from handlers.entry import lambda_table
 from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeMessage, FakeUser
 from handlers.playtest.fake_telegram.mini_apps import MiniAppOpening
-from handlers.table.api import MoveOutcome, handle
+from handlers.table.api import PASS_HEADER, MoveOutcome, handle
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector
-from handlers.telegram.table_moves import move_context, run_move
+from handlers.telegram.table_moves import is_member, move_context, run_move
 from handlers.telegram.table_source import StoreTables
 
 # (method, path with its query, headers, body) -> (status, headers, body)
@@ -90,7 +90,11 @@ def _in_memory(bot: Bot) -> Call:
         running = run_move(move_context(app), selector, user, request)
         return bot._loop.run_until_complete(running)  # type: ignore[attr-defined]
 
-    source = StoreTables(app.bot_data["runtime"].host, move)
+    def member(chat: int, user: int) -> bool | None:
+        asked = is_member(app, chat, user)
+        return bot._loop.run_until_complete(asked)  # type: ignore[attr-defined]
+
+    source = StoreTables(app.bot_data["runtime"].host, move, member)
 
     def call(method: str, path: str, headers: dict[str, str], body: bytes):
         route, _, query = path.partition("?")
@@ -118,6 +122,7 @@ class Visit:
         self.call = table_api(bot)
         query = parse_qs(urlsplit(opening.url).query)
         self.selector = opening.start_param or query.get("tgWebAppStartParam", [""])[0]
+        self.seat_pass = query.get("pass", [""])[0]  # a private button's; else a view's
         self.etag: str | None = None
         self.view: dict | None = None
         self.last_move: dict | None = None  # the last move request sent, as it was sent
@@ -137,9 +142,14 @@ class Visit:
         self, method: str, path: str, body: bytes = b"", headers: dict | None = None
     ) -> Answer:
         sent = {"Authorization": f"tma {self.opening.init_data}", **(headers or {})}
+        if self.seat_pass:
+            sent[PASS_HEADER] = self.seat_pass
         if body:
             sent["Content-Type"] = "application/json"
-        return Answer(*self.call(method, path, sent, body))
+        answer = Answer(*self.call(method, path, sent, body))
+        given = {k.lower(): v for k, v in answer.headers.items()}.get(PASS_HEADER.lower())
+        self.seat_pass = given or self.seat_pass
+        return answer
 
     def page(self) -> Answer:
         """The page, as the webview loads it."""

@@ -12,12 +12,15 @@ from urllib.parse import parse_qs
 from handlers.table.auth import BadInitData, Opening, check_init_data
 from handlers.table.moves import BadRequest, MoveRequest, read_move_request
 from handlers.table.page import COMMON_HEADERS, table_page
+from handlers.table.passes import configure, is_replay_key, is_seat_pass, seat_pass
 from handlers.table.selector import REPLAY, TABLE, Selector, parse_selector
 from handlers.table.view import stamped, view_version
 
 APPLIED, STALE, NOT_YOURS, ILLEGAL = "applied", "stale", "not_yours", "illegal"
 REUSED = "move_id_reused"  # a move id applied before, sent again with another move
 GONE = "gone"  # a link to an older game of the group, opened by one of its players
+TRY_AGAIN = "try_again"  # Telegram could not say whether the opener is in the group
+PASS_HEADER = "X-Table-Pass"  # a seat's pass to its game, given with a view, sent back by the page
 # The routes, path -> method (the stack gives each its own API Gateway route). The page also
 # answers at the root, where a TABLE_URL given as a local tunnel's bare address sends buttons.
 ROUTES = {"/table": "GET", "/api/table": "GET", "/api/move": "POST", "/api/replay": "GET"}
@@ -55,6 +58,9 @@ class Gone:
 class TableSource(Protocol):
     """The games behind the table: each answers only for the seat `opening.user` holds."""
 
+    def member(self, chat: int, user: int) -> bool | None:
+        """Whether `user` is in the group, as Telegram says (None: it could not say)."""
+
     def view(self, selector: Selector, opening: Opening, now: float) -> dict | Gone | None:
         """The seat's view (unstamped); `Gone` when the game is over and replaced and the user
         held a seat at it; None when the user has no seat at that game."""
@@ -67,8 +73,11 @@ class TableSource(Protocol):
         again; REUSED for another move), the version
         (else STALE), the rules (else ILLEGAL)."""
 
-    def replay(self, selector: Selector, opening: Opening, now: float) -> dict | None:
-        """A finished game's replay, or None (no such game, or not finished)."""
+    def replay(
+        self, selector: Selector, opening: Opening, now: float, member: bool
+    ) -> dict | None:
+        """A finished game's replay, or None (no such game, not finished, or neither a `member`
+        of the group nor one of those who played it)."""
 
 
 def handle(
@@ -94,25 +103,65 @@ def handle(
     opening = _opening(headers, token, now)
     if opening is None:
         return _error(401, "unauthorized")
+    configure(token)
     if path == "/api/move":
-        return _move(body, opening, source, now)
+        return _move(body, opening, headers, source, token, now)
     selector = parse_selector(_one(query, "g"))
-    if path == "/api/table":
-        if selector is None or selector.kind != TABLE:
-            return _error(400, "bad_request")
+    kind = TABLE if path == "/api/table" else REPLAY
+    if selector is None or selector.kind != kind:
+        return _error(400, "bad_request")
+    if kind == REPLAY and not is_replay_key(selector.key, selector.chat, selector.game, token):
+        return _error(404, "not_found")
+    admitted = _admitted(selector, opening, headers, source, token)
+    if isinstance(admitted, Response):
+        return admitted
+    if kind == TABLE:
         view = source.view(selector, opening, now)
         if isinstance(view, Gone):
             return _gone(view)
         if view is None:
             return _error(403, NOT_YOURS)
         shown = stamped(view, now)
-        return _json(200, shown, shown["version"], headers.get("if-none-match"))
-    if selector is None or selector.kind != REPLAY:
-        return _error(400, "bad_request")
-    replay = source.replay(selector, opening, now)
+        answer = _json(200, shown, shown["version"], headers.get("if-none-match"))
+        return _with_pass(answer, selector, opening, token)
+    replay = source.replay(selector, opening, now, admitted)
     if replay is None:
         return _error(404, "not_found")
-    return _json(200, replay, view_version(replay), headers.get("if-none-match"))
+    answer = _json(200, replay, view_version(replay), headers.get("if-none-match"))
+    return _with_pass(answer, selector, opening, token)
+
+
+def _admitted(
+    selector: Selector,
+    opening: Opening,
+    headers: dict[str, str],
+    source: TableSource,
+    token: str,
+) -> bool | Response:
+    """Whether the opener may be shown the game, decided before anything is read: the game the
+    opening was signed for (a direct link's start_param) and no other; then a seat's pass, or
+    else Telegram's word that the opener is in the group (True). A non-member is refused,
+    except at a replay (False: the replay is theirs only if they played it)."""
+    opened = parse_selector(opening.start_param)
+    if opened is not None and (opened.chat, opened.game) != (selector.chat, selector.game):
+        return _error(403, NOT_YOURS)
+    user, chat, game = opening.user.id, selector.chat, selector.game
+    if is_seat_pass(headers.get(PASS_HEADER.lower()), user, chat, game, token):
+        return True
+    member = source.member(chat, user)
+    if member is None:
+        return _error(503, TRY_AGAIN, {"Retry-After": "2"})
+    if not member and selector.kind == TABLE:
+        return _error(403, NOT_YOURS)
+    return member
+
+
+def _with_pass(answer: Response, selector: Selector, opening: Opening, token: str) -> Response:
+    """The answer with the opener's pass to the game, for the page to send back."""
+    if answer.status in (200, 304):
+        user = opening.user.id
+        answer.headers[PASS_HEADER] = seat_pass(user, selector.chat, selector.game, token)
+    return answer
 
 
 def _page(headers: dict[str, str]) -> Response:
@@ -134,7 +183,14 @@ def _opening(headers: dict[str, str], token: str, now: float) -> Opening | None:
         return None
 
 
-def _move(body: bytes, opening: Opening, source: TableSource, now: float) -> Response:
+def _move(
+    body: bytes,
+    opening: Opening,
+    headers: dict[str, str],
+    source: TableSource,
+    token: str,
+    now: float,
+) -> Response:
     try:
         request = read_move_request(body)
     except BadRequest:
@@ -142,12 +198,16 @@ def _move(body: bytes, opening: Opening, source: TableSource, now: float) -> Res
     selector = parse_selector(request.selector)
     if selector is None or selector.kind != TABLE:
         return _error(400, "bad_request")
+    admitted = _admitted(selector, opening, headers, source, token)
+    if isinstance(admitted, Response):
+        return admitted
     outcome = source.move(selector, opening, request, now)
     if outcome.result == NOT_YOURS or outcome.view is None:
         return _error(403, NOT_YOURS)
     shown = stamped(outcome.view, now)
     payload = {"view": shown} if outcome.result == APPLIED else {"error": outcome.result}
-    return _json(_MOVE_STATUS[outcome.result], payload | {"view": shown}, shown["version"])
+    answer = _json(_MOVE_STATUS[outcome.result], payload | {"view": shown}, shown["version"])
+    return _with_pass(answer, selector, opening, token)
 
 
 def _gone(gone: Gone) -> Response:

@@ -18,6 +18,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from handlers.table import passes
 from handlers.telegram.absence import remove
 from handlers.telegram.buttons import on_press
 from handlers.telegram.commands import (
@@ -58,6 +59,7 @@ def build(
     """
     username = runtime.username
     redact.hide(token)
+    passes.configure(token)  # the table's links are keyed with it
     api = f"{base_url.rstrip('/')}/bot" if base_url else None
     clients = {} if polling else shared_tls_clients()
     if username:

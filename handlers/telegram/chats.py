@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram import Update
+from telegram import ChatMember, Update
 from telegram.constants import ChatAction, ChatMemberStatus, ChatType, ParseMode
 from telegram.error import Forbidden, TelegramError
 
@@ -55,6 +55,11 @@ async def membership(context: BotContext, chat: int, user: int) -> bool | None:
     except TelegramError as err:
         log.info("membership unknown: %s", type(err).__name__)
         return None
+    return in_group(member)
+
+
+def in_group(member: ChatMember) -> bool:
+    """Whether Telegram's `member` is in the group (a restricted user only while a member)."""
     if member.status == ChatMemberStatus.RESTRICTED:
         return bool(getattr(member, "is_member", False))
     return member.status in IN_GROUP

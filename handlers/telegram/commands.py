@@ -258,7 +258,7 @@ async def mycard(update: Update, context: BotContext) -> None:
     if seat is None:
         await reply(update, t(lang, "mycard_none"))
         return
-    keyboard = private_keyboard(table.speaking_to(user.id))
+    keyboard = private_keyboard(table.speaking_to(user.id), user.id)
     out = render.send_private(user.id, render.my_card(table, seat, False), keyboard)
     await deliver(context.bot, [out])
     if table.status == PLAYING and table.is_away(seat):  # counted back in from the next turn

@@ -7,6 +7,7 @@ late."""
 
 from __future__ import annotations
 
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application, ApplicationHandlerStop
 
 from engine.turns import why_illegal
@@ -16,6 +17,7 @@ from handlers.table.moves import DONE, Move, MoveRequest
 from handlers.table.selector import Selector
 from handlers.table.view import view_version
 from handlers.telegram import hub
+from handlers.telegram.chats import in_group
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
 from handlers.telegram.ids import Ids
@@ -94,6 +96,20 @@ class TableMove:
 def move_context(application: Application) -> BotContext:
     """The context a table move runs in: a callback's, on the bot's Application."""
     return BotContext(application)
+
+
+async def is_member(application: Application, chat: int, user: int) -> bool | None:
+    """Whether `user` is in the group, as Telegram says when a join is checked: the table's
+    gate for an opening without a seat's pass. No for a group Telegram will not tell the bot
+    about (unknown, or the bot is out of it); None when it could not say (a network fault, a
+    flood wait)."""
+    try:
+        member = await application.bot.get_chat_member(chat, user)
+    except (BadRequest, Forbidden):
+        return False
+    except TelegramError:
+        return None
+    return in_group(member)
 
 
 async def run_move(

@@ -25,6 +25,8 @@ from handlers.telegram.texts import language_for
 
 # Runs one move as a press: (the game, the mover's user id, the request) -> what became of it.
 RunMove = Callable[[Selector, int, MoveRequest], MoveOutcome]
+# Asks Telegram whether a user is in a group: (chat, user) -> yes, no, or None (it cannot say).
+AskMember = Callable[[int, int], "bool | None"]
 
 
 def seat_at(table: Table | None, selector: Selector, user: int) -> int | None:
@@ -60,11 +62,18 @@ def gone(host: Host, table: Table | None, selector: Selector, user: int) -> Gone
 
 class StoreTables:
     """The table's `TableSource` over the bot's host: one read for a view, a move run by `move`
-    (None: this source only reads)."""
+    (None: this source only reads), membership asked of Telegram by `member` (None: nobody is
+    taken for a member)."""
 
-    def __init__(self, host: Host, move: RunMove | None = None) -> None:
+    def __init__(
+        self, host: Host, move: RunMove | None = None, member: AskMember | None = None
+    ) -> None:
         self.host = host
         self.run_move = move
+        self.ask_member = member
+
+    def member(self, chat: int, user: int) -> bool | None:
+        return self.ask_member(chat, user) if self.ask_member is not None else False
 
     def view(self, selector: Selector, opening: Opening, now: float) -> dict | Gone | None:
         table = Read.of(self.host.load(selector.chat)).table
@@ -80,10 +89,14 @@ class StoreTables:
             raise RuntimeError("this source serves no moves")
         return self.run_move(selector, opening.user.id, request)
 
-    def replay(self, selector: Selector, opening: Opening, now: float) -> dict | None:
+    def replay(
+        self, selector: Selector, opening: Opening, now: float, member: bool
+    ) -> dict | None:
         entry = history.game(self.host.store, selector.chat, selector.game)
         if entry is None or not entry.get("record") or entry.get("winner") is None:
             return None
+        if not member and opening.user.id not in (entry.get("users") or []):
+            return None  # a replay is for the group's members and those who played
         table = Read.of(self.host.load(selector.chat)).table
         own = language_for(opening.user.language_code)
         lang = table.lang_of(opening.user.id, own) if table is not None else own

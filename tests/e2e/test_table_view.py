@@ -102,8 +102,8 @@ def applied(answer) -> dict:
 
 def group_shown(table: Table) -> list:
     """The group's messages as they read now: texts and buttons, the group's own chat id
-    (in callback data and links) set aside."""
-    ids = re.compile(rf"m?-?{abs(table.chat)}")
+    (in callback data and links) and a replay link's key (made from it) set aside."""
+    ids = re.compile(rf"m?-?{abs(table.chat)}(_[0-9]+_[0-9a-f]{{16}}\b)?")
     shown = []
     for message in table.group_messages():
         rows = [
@@ -260,7 +260,15 @@ def test_the_table_opens_from_mycard_and_a_finished_games_replay_from_its_end_an
     assert replay.json["result"]["winner"] == table.state.outcome.winner
     assert [s["card"] for s in replay.json["seats"]] == list(table.state.deal)
     # The game's table view is for its players only.
-    assert watch.request("GET", "/api/table?g=g" + watch.selector[1:]).status == 403
+    table_of_it = "g" + watch.selector[1:].rsplit("_", 1)[0]  # the replay's key left out
+    assert watch.request("GET", "/api/table?g=" + table_of_it).status == 403
+    # The replay is the group's: once Zoe has left it, her link (and a copy of it) opens nothing.
+    table_bot.fake.leave(onlooker.user, table.group)
+    gone = Visit(table_bot, watch.opening)  # the same opening, without the pass it was given
+    assert (gone.replay(watch.selector).status, gone.replay(watch.selector).json) == (
+        404,
+        {"error": "not_found"},
+    )
 
     table.host.say("/history")
     listed = table.group_messages()[-1]

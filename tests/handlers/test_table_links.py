@@ -12,7 +12,7 @@ import pytest
 from engine import Action
 from engine.actions import DECAPITATE
 from handlers.session.ending import kept_game
-from handlers.table.selector import parse_selector
+from handlers.table.selector import parse_selector, replay_selector
 from handlers.telegram import render
 from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Out
@@ -103,7 +103,8 @@ def test_a_finished_game_offers_its_replay_under_its_end_and_in_history(links) -
     strike = Action(DECAPITATE, seat, target=seat % 4 + 1)
     outs = render.show(table, Ids(), table.act(table.user_at(seat), strike, NOW), BOT)
     end = next(out for out in outs if getattr(out, "remember", None) == "end_msg")
-    replay = f"https://t.me/decapitation_bot/table?startapp=rm{abs(CHAT)}_1&mode=compact"
+    link = "https://t.me/decapitation_bot/table?startapp="
+    replay = f"{link}{replay_selector(CHAT, 1)}&mode=compact"
     assert ["▶ Replay", replay] in end.kb[-1]
     ids = Ids(end=77)  # Play again pressed: the end keeps its other buttons
     assert ["▶ Replay", replay] in render.drop_play_again(table, ids)[0].kb[-1]

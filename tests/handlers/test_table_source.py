@@ -53,7 +53,18 @@ class Game:
         self.host = Host(self.store, clock=lambda: self.now)
         runtime = Runtime(self.host, lambda: self.now)
         self.context = SimpleNamespace(runtime=runtime, bot=None)
-        self.source = StoreTables(self.host, self.run)
+        self.source = StoreTables(self.host, self.run, self.member)
+        self.left: set[int] = set()  # players who left the group since
+        self.asked: list[int] = []  # whom Telegram was asked about
+        self.telegram_down = False
+
+    def member(self, chat: int, user: int) -> bool | None:
+        """Everyone but the stranger and those who left is in the group (as Telegram would
+        say; None while it cannot)."""
+        self.asked.append(user)
+        if self.telegram_down:
+            return None
+        return chat == CHAT and user != STRANGER and user not in self.left
 
     def run(self, selector: Selector, user: int, request: MoveRequest):
         return asyncio.run(run_move(self.context, selector, user, request))
@@ -84,9 +95,12 @@ class Game:
         *,
         token: str = TOKEN,
         age: float = 0,
+        start_param: str | None = None,
+        headers: dict[str, str] | None = None,
     ):
-        init = sign_init_data(token, {"id": user, "first_name": "X"}, None, int(self.now - age))
-        headers = {"Authorization": f"tma {init}"}
+        user_data = {"id": user, "first_name": "X"}
+        init = sign_init_data(token, user_data, start_param, int(self.now - age))
+        headers = {"Authorization": f"tma {init}", **(headers or {})}
         return handle(
             method, path, query, headers, body, source=self.source, token=TOKEN, now=self.now
         )
@@ -239,7 +253,7 @@ def test_a_finished_games_replay_comes_from_the_groups_history(game: Game) -> No
     finished = Read.of(game.host.load(CHAT)).table
     assert finished.status == OVER_STATUS
 
-    replay = game.ask("GET", "/api/replay", STRANGER, "g=" + replay_selector(CHAT, 1))
+    replay = game.ask("GET", "/api/replay", table.user_at(first), "g=" + replay_selector(CHAT, 1))
     assert replay.status == 200
     shown = body(replay)
     assert [s["card"] for s in shown["seats"]] == list(finished.state.deal)
@@ -249,7 +263,7 @@ def test_a_finished_games_replay_comes_from_the_groups_history(game: Game) -> No
     assert body(game.view(table.user_at(first)))["result"]["replay"] == replay_selector(CHAT, 1)
 
     for missing in (replay_selector(CHAT, 2), replay_selector(CHAT - 1, 1)):
-        answer = game.ask("GET", "/api/replay", STRANGER, "g=" + missing)
+        answer = game.ask("GET", "/api/replay", table.user_at(first), "g=" + missing)
         assert (answer.status, body(answer)) == (404, {"error": "not_found"})
 
 
@@ -265,7 +279,8 @@ def test_a_removed_seat_plays_on_as_a_virtual_one_in_the_replay(game: Game) -> N
     watcher = body(game.view(table.user_at(first)))
     game.act(Action(DECAPITATE, seat, target=first, proxy=False))  # removed: a proxy question
 
-    shown = body(game.ask("GET", "/api/replay", STRANGER, "g=" + replay_selector(CHAT, 1)))
+    player = table.user_at(first)
+    shown = body(game.ask("GET", "/api/replay", player, "g=" + replay_selector(CHAT, 1)))
     removal = shown["steps"][0]
     assert removal["action"] == {"act": "remove", "seat": gone}
     assert "removed" in removal["text"] and "virtual" in removal["text"]
@@ -328,3 +343,128 @@ def test_a_long_games_timeline_keeps_its_numbering_past_the_cut() -> None:
     after = {line["n"]: line["text"] for line in seat_view(table, 1)["timeline"]}
     assert min(after) > min(before) and max(after) > max(before)
     assert all(after[n] == text for n, text in before.items() if n in after)  # same n, same line
+
+
+class Reads:
+    """Counts the reads of the group's store."""
+
+    def __init__(self, game: Game) -> None:
+        self.count = 0
+        for name in ("load", "load_many"):
+            real = getattr(game.store, name)
+            setattr(game.store, name, self._counted(real))
+
+    def _counted(self, real):
+        def counted(*args, **kwargs):
+            self.count += 1
+            return real(*args, **kwargs)
+
+        return counted
+
+
+def finished_game(game: Game) -> Table:
+    """Game 1 of the group, struck at once and kept in its history."""
+    table = game.put(started(4, seed=7))
+    seat = table.state.turn
+    game.act(Action(DECAPITATE, seat, target=seat % 4 + 1))
+    return table
+
+
+def test_a_replay_is_for_the_groups_members_and_those_who_played(game: Game) -> None:
+    table = finished_game(game)
+    replay = "g=" + replay_selector(CHAT, 1)
+    player, onlooker = table.user_at(1), 555  # 555: in the group, never seated
+    game.left.add(player)  # the player left the group since
+
+    answers = {who: game.ask("GET", "/api/replay", who, replay) for who in (player, onlooker)}
+    stranger = game.ask("GET", "/api/replay", STRANGER, replay)
+
+    assert [answers[who].status for who in (player, onlooker)] == [200, 200]
+    assert (stranger.status, body(stranger)) == (404, {"error": "not_found"})
+
+
+def test_a_replay_link_is_not_guessable_from_the_group_and_the_games_time(game: Game) -> None:
+    finished_game(game)
+    member = 555
+    guessed = f"r{CHAT}_1".replace("-", "m")  # the group's id and the game's number alone
+    wrong_key = guessed + "_" + "0" * 16
+    reads = Reads(game)
+
+    assert game.ask("GET", "/api/replay", member, "g=" + guessed).status == 400
+    assert game.ask("GET", "/api/replay", member, "g=" + wrong_key).status == 404
+    assert reads.count == 0 and game.asked == []  # refused before any read or question
+    assert game.ask("GET", "/api/replay", member, "g=" + replay_selector(CHAT, 1)).status == 200
+
+
+def test_a_stranger_is_refused_before_anything_is_read(game: Game) -> None:
+    table = game.put(started(4, seed=5))
+    version = body(game.view(table.user_at(table.state.first)))["version"]
+    reads = Reads(game)
+
+    view = game.view(STRANGER)
+    move = game.move(STRANGER, "scout", version, target=1)
+
+    assert [(r.status, body(r)) for r in (view, move)] == [(403, {"error": "not_yours"})] * 2
+    assert reads.count == 0
+
+
+def test_an_opening_serves_only_the_game_it_was_opened_for(game: Game) -> None:
+    table = game.put(started(4, seed=5))
+    user = table.user_at(1)
+    opened_for_another = table_selector(CHAT, 2)  # a direct link to another game
+    reads = Reads(game)
+
+    answer = game.ask(
+        "GET", "/api/table", user, "g=" + table_selector(CHAT, 1), start_param=opened_for_another
+    )
+    assert (answer.status, body(answer)) == (403, {"error": "not_yours"})
+    assert reads.count == 0 and game.asked == []
+    bound = game.ask(
+        "GET",
+        "/api/table",
+        user,
+        "g=" + table_selector(CHAT, 1),
+        start_param=table_selector(CHAT, 1),
+    )
+    assert bound.status == 200
+
+
+def test_a_seats_pass_spares_telegram_the_question_at_each_poll(game: Game) -> None:
+    table = game.put(started(4, seed=5))
+    user = table.user_at(1)
+    first = game.view(user)
+    given = first.headers["X-Table-Pass"]
+    polls = [
+        game.ask(
+            "GET",
+            "/api/table",
+            user,
+            "g=" + table_selector(CHAT, 1),
+            headers={"X-Table-Pass": given},
+        )
+        for _ in range(3)
+    ]
+    borrowed = game.ask(  # a pass is its player's alone
+        "GET",
+        "/api/table",
+        STRANGER,
+        "g=" + table_selector(CHAT, 1),
+        headers={"X-Table-Pass": given},
+    )
+
+    assert first.status == 200 and [p.status for p in polls] == [200] * 3
+    assert game.asked == [user, STRANGER]  # asked once for the player, then for the stranger
+    assert borrowed.status == 403
+
+
+def test_the_table_asks_again_later_when_telegram_cannot_say_who_is_in_the_group(
+    game: Game,
+) -> None:
+    table = game.put(started(4, seed=5))
+    game.telegram_down = True
+    reads = Reads(game)
+
+    answer = game.ask("GET", "/api/table", table.user_at(1), "g=" + table_selector(CHAT, 1))
+
+    assert (answer.status, body(answer)) == (503, {"error": "try_again"})
+    assert answer.headers["Retry-After"] == "2" and reads.count == 0

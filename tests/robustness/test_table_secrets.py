@@ -77,7 +77,7 @@ class Api:
 
     def __init__(self) -> None:
         self.store = SQLiteStore(":memory:")
-        self.source = StoreTables(Host(self.store))
+        self.source = StoreTables(Host(self.store), member=lambda chat, user: True)
         self.etags: dict[int, str] = {}
 
     def put(self, table: Table) -> None:

@@ -99,6 +99,10 @@ class TableGame:
         }
 
     # The API's side (TableSource).
+    def member(self, chat: int, user: int) -> bool | None:
+        """The group's members: those seated at its game."""
+        return chat == CHAT and user in self.users
+
     def view(self, selector: Selector, opening: Opening, now: float) -> dict | None:
         seat = self._seat(selector, opening, TABLE)
         return None if seat is None else self.view_of(seat)
@@ -121,8 +125,12 @@ class TableGame:
             self.applied[seat, request.move_id] = True
             return MoveOutcome(APPLIED, self.view_of(seat))
 
-    def replay(self, selector: Selector, opening: Opening, now: float) -> dict | None:
+    def replay(
+        self, selector: Selector, opening: Opening, now: float, member: bool
+    ) -> dict | None:
         if (selector.chat, selector.game) != (CHAT, GAME) or selector.kind != REPLAY:
+            return None
+        if not member and opening.user.id not in self.users:
             return None
         if not self.state.over:
             return None

@@ -161,7 +161,7 @@ def test_the_replay_opens_once_the_game_is_over(game):
     query = f"g={replay_selector(CHAT, GAME)}"
     assert get(game, "/api/replay", query, tma(OUTSIDER)).status == 404
     game.act(Action("decapitate", 1, target=2), NOW)
-    response = get(game, "/api/replay", query, tma(OUTSIDER, lang="zh"))
+    response = get(game, "/api/replay", query, tma(101, lang="zh"))
     replay = json.loads(response.body)
     assert response.status == 200 and replay["lang"] == "zh"
     assert [s["card"] for s in replay["seats"]] == ["R1", "B7", "R4", "B3"]

@@ -14,7 +14,7 @@ import pytest
 from handlers.table.page import TELEGRAM_SCRIPT, policy, table_page
 from handlers.telegram.texts import CARD_NAMES, COLOR_NAMES, TEXTS
 
-BUDGET = 30 * 1024
+BUDGET = 36 * 1024
 HTML = table_page().body.decode()
 
 

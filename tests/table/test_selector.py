@@ -23,7 +23,8 @@ LARGEST = (-1009999999999999, 9999999999)  # a supergroup id and a game number f
 @pytest.mark.parametrize(("chat", "game"), [(-1001234567890, 1764547200), (42, 1), LARGEST])
 def test_a_selector_names_its_game_back(chat, game):
     assert parse_selector(table_selector(chat, game)) == Selector(TABLE, chat, game)
-    assert parse_selector(replay_selector(chat, game)) == Selector(REPLAY, chat, game)
+    replay = parse_selector(replay_selector(chat, game))
+    assert replay is not None and replay[:3] == (REPLAY, chat, game) and len(replay.key) == 16
 
 
 def test_a_selector_is_written_like_the_join_link_of_the_same_game():
@@ -52,6 +53,9 @@ def test_a_selector_fits_startapp(chat, game):
         "g100_m1",
         "g100_",
         "g100_1_2",
+        "r100_1",  # a replay named without its key
+        "g100_1_0123456789abcdef",  # a table with a key
+        "r100_1_0123456789ABCDEF",  # keys are written in lower case
         "g１００_1",  # full-width digits
         "g100_1\n",
         "g1_" + "1" * 70,

@@ -118,7 +118,7 @@ def kept_buttons(table: Table, event: dict | None) -> Keyboard:
     deal's card, as under any card (`table` speaking its player's language)."""
     if event is None or event["type"] != kinds.YOUR_CARD:
         return None
-    return private_keyboard(table)
+    return private_keyboard(table, table.user_at(event["to"]))
 
 
 def private_event(table: Table, event: dict, version: int, tag: int | None = None) -> list[Out]:
@@ -131,7 +131,7 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
     table = table.speaking_to(user)
     kind = event["type"]
     if kind == kinds.YOUR_CARD:
-        return [send_private(user, dealt_card(table, event), private_keyboard(table))]
+        return [send_private(user, dealt_card(table, event), private_keyboard(table, user))]
     if kind == kinds.SCOUT_RESULT:
         return [send_private(user, scout_result(table, event))]
     if kind == kinds.TURNCOAT_OFFER:

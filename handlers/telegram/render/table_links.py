@@ -9,6 +9,7 @@ makes it a WebAppInfo button); a url button as [label, URL], as elsewhere.
 from __future__ import annotations
 
 from handlers.session.table import OVER_STATUS, Table
+from handlers.table.passes import seat_pass
 from handlers.table.selector import replay_selector, table_selector
 from handlers.telegram.render.common import Keyboard, t_
 from handlers.telegram.texts import t
@@ -28,11 +29,12 @@ def configure(url: str | None, app: str | None, bot: str) -> None:
     TABLE_LINKS["bot"] = bot
 
 
-def page_url(selector: str) -> str:
+def page_url(selector: str, given: str = "") -> str:
     """The page opened straight from a web_app button, told its game in the query (the way a
-    direct link tells it: `tgWebAppStartParam`)."""
+    direct link tells it: `tgWebAppStartParam`) and, for a player's own button, their pass."""
     url = TABLE_LINKS["url"]
-    return f"{url}{'&' if '?' in url else '?'}tgWebAppStartParam={selector}"
+    pass_ = f"&pass={given}" if given else ""
+    return f"{url}{'&' if '?' in url else '?'}tgWebAppStartParam={selector}{pass_}"
 
 
 def direct_link(selector: str) -> str:
@@ -42,12 +44,12 @@ def direct_link(selector: str) -> str:
     return f"https://t.me/{bot}/{app}?startapp={selector}&mode=compact"
 
 
-def private_keyboard(table: Table) -> Keyboard:
+def private_keyboard(table: Table, user: int) -> Keyboard:
     """Under a player's card (and /mycard), in their language (`table` speaking it): the
-    button that opens the game's table; None without a page URL."""
+    button that opens the game's table with `user`'s pass; None without a page URL."""
     if not TABLE_LINKS["url"]:
         return None
-    url = page_url(table_selector(table.chat, table.game))
+    url = page_url(table_selector(table.chat, table.game), seat_pass(user, table.chat, table.game))
     return [[[t_(table, "btn_table"), WEB_APP + url]]]
 
 
