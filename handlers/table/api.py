@@ -55,14 +55,24 @@ class Gone:
     replay: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Unchanged:
+    """The seat's view is the one the page holds (`version`): answered 304, nothing built."""
+
+    version: str
+
+
 class TableSource(Protocol):
     """The games behind the table: each answers only for the seat `opening.user` holds."""
 
     def member(self, chat: int, user: int) -> bool | None:
         """Whether `user` is in the group, as Telegram says (None: it could not say)."""
 
-    def view(self, selector: Selector, opening: Opening, now: float) -> dict | Gone | None:
-        """The seat's view (unstamped); `Gone` when the game is over and replaced and the user
+    def view(
+        self, selector: Selector, opening: Opening, now: float, held: str | None = None
+    ) -> dict | Gone | Unchanged | None:
+        """The seat's view (unstamped); `Unchanged` when it is still the version `held` (a
+        source may build it anyway); `Gone` when the game is over and replaced and the user
         held a seat at it; None when the user has no seat at that game."""
 
     def move(
@@ -116,9 +126,16 @@ def handle(
     if isinstance(admitted, Response):
         return admitted
     if kind == TABLE:
-        view = source.view(selector, opening, now)
+        view = source.view(selector, opening, now, _held(headers.get("if-none-match")))
         if isinstance(view, Gone):
             return _gone(view)
+        if isinstance(view, Unchanged):
+            return _with_pass(
+                Response(304, _api_headers({"ETag": f'"{view.version}"'})),
+                selector,
+                opening,
+                token,
+            )
         if view is None:
             return _error(403, NOT_YOURS)
         shown = stamped(view, now)
@@ -222,6 +239,14 @@ def _one(query: str, name: str) -> str | None:
     except ValueError:
         return None
     return values[0] if len(values) == 1 else None
+
+
+def _held(if_none_match: str | None) -> str | None:
+    """The one version an If-None-Match names (None for none, several, or '*')."""
+    tags = [t.strip() for t in (if_none_match or "").split(",") if t.strip()]
+    if len(tags) != 1 or tags[0] == "*":
+        return None
+    return tags[0].removeprefix("W/").strip('"') or None
 
 
 def _matches(if_none_match: str | None, version: str) -> bool:

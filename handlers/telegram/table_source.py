@@ -10,15 +10,17 @@ Reading needs no Telegram library: the table's GET routes import this module alo
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from collections.abc import Callable
 
 from handlers.session.table import Table
 from handlers.storage import history
 from handlers.storage.host import Host
-from handlers.table.api import Gone, MoveOutcome
+from handlers.table.api import Gone, MoveOutcome, Unchanged
 from handlers.table.auth import Opening
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector, replay_selector
+from handlers.table.view import view_version
 from handlers.telegram.item import Read
 from handlers.telegram.table_view import replay_of, seat_view
 from handlers.telegram.texts import language_for
@@ -27,6 +29,7 @@ from handlers.telegram.texts import language_for
 RunMove = Callable[[Selector, int, MoveRequest], MoveOutcome]
 # Asks Telegram whether a user is in a group: (chat, user) -> yes, no, or None (it cannot say).
 AskMember = Callable[[int, int], "bool | None"]
+VERSIONS_KEPT = 2048  # views' versions remembered per process, by group, item version and seat
 
 
 def seat_at(table: Table | None, selector: Selector, user: int) -> int | None:
@@ -71,16 +74,30 @@ class StoreTables:
         self.host = host
         self.run_move = move
         self.ask_member = member
+        # (group, item version, game, seat) -> the version of the view it showed: a view is a
+        # function of the item and the seat, so a page holding it is answered without a build.
+        self.versions: OrderedDict[tuple[int, int, int, int], str] = OrderedDict()
 
     def member(self, chat: int, user: int) -> bool | None:
         return self.ask_member(chat, user) if self.ask_member is not None else False
 
-    def view(self, selector: Selector, opening: Opening, now: float) -> dict | Gone | None:
-        table = Read.of(self.host.load(selector.chat)).table
+    def view(
+        self, selector: Selector, opening: Opening, now: float, held: str | None = None
+    ) -> dict | Gone | Unchanged | None:
+        loaded = self.host.load(selector.chat)
+        table = Read.of(loaded).table
         seat = seat_at(table, selector, opening.user.id)
-        if seat is None:
+        if table is None or seat is None:
             return gone(self.host, table, selector, opening.user.id)
-        return seat_view(table, seat)
+        item_version = loaded.item.version if loaded.item is not None else 0
+        key = (table.chat, item_version, table.game, seat)
+        if held is not None and self.versions.get(key) == held:
+            return Unchanged(held)
+        view = seat_view(table, seat)
+        self.versions[key] = view_version(view)
+        while len(self.versions) > VERSIONS_KEPT:
+            self.versions.popitem(last=False)
+        return view
 
     def move(
         self, selector: Selector, opening: Opening, request: MoveRequest, now: float

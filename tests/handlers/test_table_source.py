@@ -468,3 +468,28 @@ def test_the_table_asks_again_later_when_telegram_cannot_say_who_is_in_the_group
 
     assert (answer.status, body(answer)) == (503, {"error": "try_again"})
     assert answer.headers["Retry-After"] == "2" and reads.count == 0
+
+
+def test_an_unchanged_view_is_answered_304_without_building_it(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import handlers.telegram.table_source as table_source
+
+    table = game.put(started(4, seed=5))
+    first = table.state.first
+    user = table.user_at(first)
+    built: list[int] = []
+    real = table_source.seat_view
+    monkeypatch.setattr(table_source, "seat_view", lambda t, s: built.append(s) or real(t, s))
+
+    shown = game.view(user)
+    held = {"If-None-Match": shown.headers["ETag"]}
+    polls = [game.ask("GET", "/api/table", user, "g=" + table_selector(CHAT, 1), headers=held)]
+    polls += [game.ask("GET", "/api/table", user, "g=" + table_selector(CHAT, 1), headers=held)]
+    assert [p.status for p in polls] == [304, 304] and built == [first]
+    assert {p.headers["ETag"] for p in polls} == {shown.headers["ETag"]}
+
+    game.act(Action("scout", first, target=first % 4 + 1))  # the game moves on
+    moved = game.ask("GET", "/api/table", user, "g=" + table_selector(CHAT, 1), headers=held)
+    assert moved.status == 200 and moved.headers["ETag"] != shown.headers["ETag"]
+    assert built == [first, first]

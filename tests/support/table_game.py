@@ -103,7 +103,9 @@ class TableGame:
         """The group's members: those seated at its game."""
         return chat == CHAT and user in self.users
 
-    def view(self, selector: Selector, opening: Opening, now: float) -> dict | None:
+    def view(
+        self, selector: Selector, opening: Opening, now: float, held: str | None = None
+    ) -> dict | None:
         seat = self._seat(selector, opening, TABLE)
         return None if seat is None else self.view_of(seat)
 
