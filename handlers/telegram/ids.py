@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.codec import newer_form
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -193,9 +195,11 @@ class Ids:
     @classmethod
     def from_stored(cls, stored: dict[str, Any] | None) -> Ids:
         """The part as stored (None: nothing yet); an item stored before this form kept the
-        ids among the session's data, and is read from there once."""
+        ids among the session's data, and is read from there once. Keys this form does not
+        know are let go; a newer form raises `NewerForm` (the item is left as it is)."""
         if not stored:
             return cls()
+        newer_form(stored.get("form"), FORM, "the Telegram side's part")
         if stored.get("form") != FORM:
             return cls._from_before(stored)
         return cls(
