@@ -41,7 +41,7 @@ def state_to_dict(state: GameState) -> dict:
 
 def state_from_dict(data: dict) -> GameState:
     """Rebuild a state from `state_to_dict` output by replaying its log."""
-    newer_form(data.get("schema"), SCHEMA, "a game state")
+    newer_form(data.get("schema"), SCHEMA, "a game state's schema")
     if data.get("schema") != SCHEMA:
         raise ValueError(f"unsupported schema {data.get('schema')!r}")
     virtual_seats = set(data["virtual"])
