@@ -56,5 +56,31 @@ def seen(read: Any) -> dict[str, Any] | None:
     }
 
 
+def play(ask: dict[str, Any]) -> dict[str, Any]:
+    """Play a game to its first turn (dealt with `ask["seed"]`) on a new SQLite file
+    `ask["db"]`, as this release plays it; what `run` needs to open the group again."""
+    from handlers.playtest.drivers import START, FakeClock, MemoryBot
+    from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
+    from handlers.playtest.players import Table
+
+    bot = MemoryBot(FakeTelegram(TEST_TOKEN), FakeClock(START), ask["db"])
+    try:
+        table = Table.of(bot, 4)
+        table.open()
+        table.start(seed=ask["seed"])
+        users = [[player.user.id, player.user.first_name] for player in table.players]
+        errors = [f"{type(error).__name__}: {error}" for error in bot.errors]
+        return {
+            "chat": table.group.id,
+            "title": table.title,
+            "users": users,
+            "now": bot.clock(),
+            "errors": errors,
+        }
+    finally:
+        bot.close()
+
+
 if __name__ == "__main__":
-    print(json.dumps(run(json.loads(sys.argv[1]))))
+    ask = json.loads(sys.argv[1])
+    print(json.dumps(play(ask) if "seed" in ask else run(ask)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -20,12 +21,17 @@ import pytest
 
 from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
+from tests.compat import release_run
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 RUNNER = HERE / "release_run.py"
 
 pytestmark = pytest.mark.slow
+
+
+def offline(*args: Any) -> None:
+    raise OSError("no network in the tests")
 
 
 def previous_release() -> tuple[str, str]:
@@ -55,6 +61,22 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         git("worktree", "remove", "--force", str(tree))
 
 
+def in_release(tree: Path, ask: dict[str, Any]) -> dict[str, Any]:
+    """What `release_run.py` answers `ask`, run by the release checked out in `tree`."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(
+        [sys.executable, str(RUNNER), json.dumps(ask)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def run_release(tree: Path, bot: Bot, table: Table, wake_at: float | None) -> dict[str, Any]:
     """What the release in `tree` makes of the group's item in the bot's SQLite file (a copy),
     with its timer woken at `wake_at`."""
@@ -69,18 +91,7 @@ def run_release(tree: Path, bot: Bot, table: Table, wake_at: float | None) -> di
         "now": bot.clock(),
         "wake_at": wake_at,
     }
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(
-        [sys.executable, str(RUNNER), json.dumps(ask)],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return in_release(tree, ask)
 
 
 def test_the_previous_release_reads_a_lobby_this_release_wrote(
@@ -119,3 +130,18 @@ def test_the_previous_release_reads_a_finished_game(release: Path, memory_bot: B
     found = run_release(release, memory_bot, table, memory_bot.clock() + 1)
     assert found["errors"] == [] and found["aside"] == []
     assert found["before"]["status"] == found["after"]["status"] == "over"
+
+
+def test_this_release_plays_on_a_game_the_previous_release_left_mid_turn(
+    release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "previous.sqlite3"
+    left = in_release(release, {"db": str(db), "seed": 11})
+    assert left["errors"] == []
+    for connect in ("connect", "connect_ex"):  # this release, in this process, offline
+        monkeypatch.setattr(socket.socket, connect, offline)
+    found = release_run.run({**left, "db": str(db), "wake_at": left["now"] + 91})
+    assert found["errors"] == [] and found["aside"] == []
+    before, after = found["before"], found["after"]
+    assert before["status"] == "playing" and before["wake"] is not None
+    assert after["turn"] != before["turn"]  # its deadline was kept: the turn ran out, skipped
