@@ -16,6 +16,7 @@ from handlers.session.absences import Absences
 from handlers.session.holds import Hold
 
 FORM = 2  # the stored form of the session's part (a key absent takes its field's default)
+TYPED = 2  # the first form of the session's part (before it, the item was one dict)
 # A later form keeps this one's keys (an unknown key is let go): only a form a release before
 # cannot read is a new number, and it is written once every function reads it.
 # What an item stored before the session had a part of its own kept beside the session's data:
@@ -158,7 +159,8 @@ def from_stored(stored: dict[str, Any]) -> TableRecord:
     stored before the session had a part of its own is read once from its one dict; keys this
     form does not know are let go, and a newer form raises `NewerForm` (the item is left)."""
     newer_form(stored.get("form"), FORM, "the session's part")
-    data = stored if stored.get("form") == FORM else _the_sessions(stored)
+    typed = isinstance(stored.get("form"), int) and stored["form"] >= TYPED
+    data = stored if typed else _the_sessions(stored)
     reminder = data.get("reminder")
     return TableRecord(
         chat=data["chat"],

@@ -82,6 +82,7 @@ LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 UNREADABLE = "unreadable_item"  # the field of the log line an item set aside makes (alarmed)
 UNREADABLE_BATCH = "unreadable"  # the owed batch that tells a group its game was set aside
 FORM = 2  # the form of a group's item written: storage's envelope beside two owned parts
+APART = 2  # the first form with the item in three parts: it and every later one are read so
 NEWER_RETRY = 30.0  # seconds before a group whose item a newer release wrote is woken again
 SESSION, TELEGRAM = "session", "telegram"  # the keys of the session's and the Telegram side's
 
@@ -93,7 +94,7 @@ def parts_of(data: dict[str, Any]) -> tuple[Envelope, dict | None, dict | None]:
     a newer form raises `NewerForm`: this release leaves it for the one that wrote it."""
     newer_form(data.get("form"), FORM, "a group's item")
     envelope = Envelope.from_stored(data)
-    if data.get("form") == FORM:
+    if isinstance(data.get("form"), int) and data["form"] >= APART:
         return envelope, data.get(SESSION), data.get(TELEGRAM)
     if envelope.moved_to is not None:  # a pointer to the group's new chat holds no table
         return envelope, None, None

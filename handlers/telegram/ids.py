@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from handlers.storage.envelope import Posted
 
 FORM = 2  # the stored form written; an item stored before had the ids among the session's data
+APART = 2  # the first form of this part (before it, the ids were among the session's data)
 
 # The names an owed message remembers its new id by (its `remember` or `ref`).
 LOBBY, BOARD, END, REMOVE = "lobby_msg", "board", "end_msg", "remove_msg"
@@ -200,7 +201,7 @@ class Ids:
         if not stored:
             return cls()
         newer_form(stored.get("form"), FORM, "the Telegram side's part")
-        if stored.get("form") != FORM:
+        if not isinstance(stored.get("form"), int) or stored["form"] < APART:
             return cls._from_before(stored)
         return cls(
             lobby=stored.get("lobby"),

@@ -13,8 +13,11 @@ import pytest
 from engine.codec import NewerForm
 from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
+from handlers.session import record
+from handlers.storage import host as host_module
 from handlers.storage.host import NEWER_RETRY, SESSION, TELEGRAM, Host
 from handlers.storage.keys import game_key
+from handlers.telegram import ids
 from handlers.telegram import item as item_codec
 from handlers.telegram.item import Read
 from infra.store import Item
@@ -110,4 +113,19 @@ def test_a_session_part_without_its_language_or_settings_reads_with_their_defaul
     store.save(Item(game_key(CHAT), 0, data))
     table = Read.of(host_on(store, clock, []).load(CHAT)).table
     assert table is not None and table.record.lang == "en" and table.record.settings == {}
+    assert list(store.keys("unreadable#")) == []
+
+
+def test_a_release_that_moves_a_form_on_still_reads_the_form_before_in_its_parts(
+    memory_bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, clock = memory_bot.store, memory_bot.clock
+    data = game_mid_turn(memory_bot)
+    store.save(Item(game_key(CHAT), 0, data))
+    before = Read.of(host_on(store, clock, []).load(CHAT))
+    for module in (host_module, record, ids):  # the next form of each part, as a release may
+        monkeypatch.setattr(module, "FORM", module.FORM + 1)
+    read = Read.of(host_on(store, clock, []).load(CHAT))
+    assert read.table.to_stored() == before.table.to_stored()
+    assert read.ids() == before.ids() and read.wake == before.wake
     assert list(store.keys("unreadable#")) == []
