@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.codec import newer_form
+from engine.codec import SCHEMA, newer_form
 from handlers.session.absences import KEYS as ABSENCE_KEYS
 from handlers.session.absences import Absences
 from handlers.session.holds import Hold
@@ -159,6 +159,7 @@ def from_stored(stored: dict[str, Any]) -> TableRecord:
     stored before the session had a part of its own is read once from its one dict; keys this
     form does not know are let go, and a newer form raises `NewerForm` (the item is left)."""
     newer_form(stored.get("form"), FORM, "the session's part")
+    newer_form((stored.get("engine") or {}).get("schema"), SCHEMA, "the game state's schema")
     typed = isinstance(stored.get("form"), int) and stored["form"] >= TYPED
     data = stored if typed else _the_sessions(stored)
     reminder = data.get("reminder")

@@ -73,11 +73,13 @@ def test_a_game_state_in_a_newer_form_is_left_as_it_is(
     data = game_mid_turn(memory_bot)
     data[SESSION]["engine"]["schema"] += 1
     kept = store.save(Item(game_key(CHAT), 0, data))
-    host = host_on(store, clock, [])
+    wakes: list[tuple[int, float]] = []
+    host = host_on(store, clock, wakes)
     with pytest.raises(NewerForm):
-        _ = Read.of(host.load(CHAT)).table.state  # the state is read when asked
+        host.load(CHAT)
     assert store.load(game_key(CHAT)) == kept
     assert list(store.keys("unreadable#")) == []
+    assert wakes == [(CHAT, clock() + NEWER_RETRY)]
 
 
 def test_keys_a_reader_does_not_know_are_let_go(
