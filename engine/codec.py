@@ -10,6 +10,17 @@ from engine.variants import Variants
 SCHEMA = 1
 
 
+class NewerForm(ValueError):
+    """A stored form newer than this code writes: left as it is for the release that wrote it
+    (never read as an older form, never set aside, never overwritten)."""
+
+
+def newer_form(form: object, known: int, what: str) -> None:
+    """Raise `NewerForm` when `form`, a stored part's version, is newer than `known`."""
+    if isinstance(form, int) and form > known:
+        raise NewerForm(f"{what} in form {form}; this release reads up to {known}")
+
+
 def state_to_dict(state: GameState) -> dict:
     """A compact JSON-serializable form of `state` (see `state_from_dict`)."""
     # Everything else is derived by replaying the log; storing it would only cost bytes.
@@ -30,6 +41,7 @@ def state_to_dict(state: GameState) -> dict:
 
 def state_from_dict(data: dict) -> GameState:
     """Rebuild a state from `state_to_dict` output by replaying its log."""
+    newer_form(data.get("schema"), SCHEMA, "a game state's schema")
     if data.get("schema") != SCHEMA:
         raise ValueError(f"unsupported schema {data.get('schema')!r}")
     virtual_seats = set(data["virtual"])

@@ -10,11 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.codec import SCHEMA, newer_form
 from handlers.session.absences import KEYS as ABSENCE_KEYS
 from handlers.session.absences import Absences
 from handlers.session.holds import Hold
 
 FORM = 2  # the stored form of the session's part (a key absent takes its field's default)
+TYPED = 2  # the first form of the session's part (before it, the item was one dict)
+# A later form keeps this one's keys (an unknown key is let go): only a form a release before
+# cannot read is a new number, and it is written once every function reads it.
 # What an item stored before the session had a part of its own kept beside the session's data:
 # storage's envelope, and the Telegram side's message ids (read by their owners).
 _NOT_THE_SESSIONS = ("applied", "owed", "moved_to", "lobby_msg", "end_msg", "remove_msg")
@@ -152,15 +156,19 @@ def to_stored(record: TableRecord) -> dict[str, Any]:
 def from_stored(stored: dict[str, Any]) -> TableRecord:
     """The record a stored session part holds: what a change may edit in place is copied, so
     the stored dict stays as read (the engine's state is replaced whole, never edited). An item
-    stored before the session had a part of its own is read once from its one dict."""
-    data = stored if stored.get("form") == FORM else _the_sessions(stored)
+    stored before the session had a part of its own is read once from its one dict; keys this
+    form does not know are let go, and a newer form raises `NewerForm` (the item is left)."""
+    newer_form(stored.get("form"), FORM, "the session's part")
+    newer_form((stored.get("engine") or {}).get("schema"), SCHEMA, "the game state's schema")
+    typed = isinstance(stored.get("form"), int) and stored["form"] >= TYPED
+    data = stored if typed else _the_sessions(stored)
     reminder = data.get("reminder")
     return TableRecord(
         chat=data["chat"],
         game=data["game"],
         status=data["status"],
-        lang=data["lang"],
-        settings=dict(data["settings"]),
+        lang=data.get("lang") or "en",
+        settings=dict(data.get("settings") or {}),
         roster=Roster(
             players=[list(player) for player in data.get("players") or ()],
             creator=data.get("creator"),

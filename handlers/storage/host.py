@@ -24,6 +24,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.codec import NewerForm, newer_form
 from handlers.storage import history, records
 from handlers.storage.envelope import APPLIED_KEPT, Envelope, rewrapped
 from handlers.storage.keys import (
@@ -81,15 +82,19 @@ LIVE_TTL = 7 * 24 * 3600  # a running game is never expected to last a week
 UNREADABLE = "unreadable_item"  # the field of the log line an item set aside makes (alarmed)
 UNREADABLE_BATCH = "unreadable"  # the owed batch that tells a group its game was set aside
 FORM = 2  # the form of a group's item written: storage's envelope beside two owned parts
+APART = 2  # the first form with the item in three parts: it and every later one are read so
+NEWER_RETRY = 30.0  # seconds before a group whose item a newer release wrote is woken again
 SESSION, TELEGRAM = "session", "telegram"  # the keys of the session's and the Telegram side's
 
 
 def parts_of(data: dict[str, Any]) -> tuple[Envelope, dict | None, dict | None]:
     """A group's item in its three parts, each with one owner: storage's envelope, the session's
     part and the Telegram side's (never read here). An item stored before the parts were apart
-    is one dict: both owners are handed it, and read their own fields from it once."""
+    is one dict: both owners are handed it, and read their own fields from it once. An item in
+    a newer form raises `NewerForm`: this release leaves it for the one that wrote it."""
+    newer_form(data.get("form"), FORM, "a group's item")
     envelope = Envelope.from_stored(data)
-    if data.get("form") == FORM:
+    if isinstance(data.get("form"), int) and data["form"] >= APART:
         return envelope, data.get(SESSION), data.get(TELEGRAM)
     if envelope.moved_to is not None:  # a pointer to the group's new chat holds no table
         return envelope, None, None
@@ -259,11 +264,21 @@ class Host:
         try:
             loaded = Loaded(chat, item, records)
             self.check(loaded)
+        except NewerForm as error:  # a newer release's item: left as it is, tried again later
+            self._left_for_later(chat, error)
+            raise
         except Exception as error:
             if item is None:
                 raise
             return Loaded(chat, self._set_aside(chat, item, error), records)
         return loaded
+
+    def _left_for_later(self, chat: int, error: NewerForm) -> None:
+        """Log an item a newer release wrote, which this one leaves unread and unchanged, and
+        wake the group again soon, so that its deadlines are kept (by whichever release then
+        runs); the update that read it fails, and is delivered again."""
+        log.warning("item in a newer form left as it is: %s", error, extra={"chat_id": chat})
+        self.wake(chat, self.clock() + NEWER_RETRY)
 
     def _set_aside(self, chat: int, item: Item, error: Exception) -> Item | None:
         """Keep an unreadable item under a key of its own with its error (logged at ERROR, with

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.codec import newer_form
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from handlers.storage.envelope import Posted
 
 FORM = 2  # the stored form written; an item stored before had the ids among the session's data
+APART = 2  # the first form of this part (before it, the ids were among the session's data)
 
 # The names an owed message remembers its new id by (its `remember` or `ref`).
 LOBBY, BOARD, END, REMOVE = "lobby_msg", "board", "end_msg", "remove_msg"
@@ -193,10 +196,12 @@ class Ids:
     @classmethod
     def from_stored(cls, stored: dict[str, Any] | None) -> Ids:
         """The part as stored (None: nothing yet); an item stored before this form kept the
-        ids among the session's data, and is read from there once."""
+        ids among the session's data, and is read from there once. Keys this form does not
+        know are let go; a newer form raises `NewerForm` (the item is left as it is)."""
         if not stored:
             return cls()
-        if stored.get("form") != FORM:
+        newer_form(stored.get("form"), FORM, "the Telegram side's part")
+        if not isinstance(stored.get("form"), int) or stored["form"] < APART:
             return cls._from_before(stored)
         return cls(
             lobby=stored.get("lobby"),
