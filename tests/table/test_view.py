@@ -8,8 +8,13 @@ import json
 import pytest
 
 from engine import Action, Variants
+from engine.actions import END_TURN, KEEP, SCOUT, SWAP
+from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.table.view import stamped, view_problems, view_version
+from handlers.telegram.table_view import seat_view
 from tests.support.table_game import TableGame
+from tests.support.tables import NOW as T
+from tests.support.tables import started
 
 NOW = 1_800_000_000.0
 
@@ -87,21 +92,16 @@ def test_the_variants_in_play_are_named_as_the_engine_names_them():
 def test_the_turncoats_pause_is_a_pause_for_every_seat_until_it_ends():
     """After a scout the bot pauses for the Turncoat's window: every seat's view says the game
     is paused (the scout speaks after it), whether or not an X was scouted; then it is not."""
-    from engine.actions import SCOUT
-    from handlers.playtest.deals import find_seed, lone_x, x_apart
-    from handlers.telegram.table_view import seat_view
-    from tests.support.tables import NOW as TABLE_NOW
-    from tests.support.tables import started
 
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
     table = started(7, seed, turncoat=True, turncoat_seconds=10)
     first, holder = table.state.first, lone_x(table.state)
     assert [seat_view(table, s)["pause"] for s in range(1, 8)] == [False] * 7
-    table.act(table.user_at(first), Action(SCOUT, first, target=holder), TABLE_NOW)
+    table.act(table.user_at(first), Action(SCOUT, first, target=holder), T)
     views = [seat_view(table, s) for s in range(1, 8)]
     assert [v["pause"] for v in views] == [True] * 7
     assert all(view_problems(v) == [] for v in views)
-    table.catch_up(TABLE_NOW + 10)
+    table.catch_up(T + 10)
     assert [seat_view(table, s)["pause"] for s in range(1, 8)] == [False] * 7
 
 
@@ -160,3 +160,25 @@ def test_the_end_says_why_a_strike_failed():
     assert (result["winner"], result["target"]) == ("blue", 3)
     assert result["reasons"] == ["attacker_not_captain", "target_not_captain"]
     assert (result["observer"], result["spy"], result["you_won"]) == (None, None, True)
+
+
+def test_a_swap_in_the_turncoats_window_makes_no_scout_stale_until_the_window_ends():
+    """Ann scouted the Turncoat earlier; the next player scouts it and it swaps. Until the
+    window ends Ann's view cannot tell (her scout stays current); then her scout is stale."""
+
+    seed, _ = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first, s.first % 7 + 1))
+    table = started(7, seed, turncoat=True, turncoat_seconds=10)
+    ann, holder = table.state.first, lone_x(table.state)
+    bo = ann % 7 + 1
+    table.act(table.user_at(ann), Action(SCOUT, ann, target=holder), T)
+    table.act(table.user_at(holder), Action(KEEP, holder), T + 1)
+    table.catch_up(T + 10)
+    table.act(table.user_at(ann), Action(END_TURN, ann), T + 11)
+    table.act(table.user_at(bo), Action(SCOUT, bo, target=holder), T + 12)
+    before = seat_view(table, ann)
+    table.act(table.user_at(holder), Action(SWAP, holder), T + 13)
+    during = seat_view(table, ann)
+    assert during == before
+    assert "stale" not in during["you"]["facts"][0] and during["pause"] is True
+    table.catch_up(T + 22)
+    assert seat_view(table, ann)["you"]["facts"][0]["stale"] is True
