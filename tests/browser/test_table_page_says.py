@@ -41,7 +41,7 @@ def test_the_turncoats_pause_reads_as_the_chat_says_it(browser, pages, fake_brid
 
 
 def test_a_failing_server_shows_connection_trouble_and_never_a_stale_turn(
-    browser, pages, fake_bridge
+    browser, pages, fake_bridge, shots
 ):
     """Bo is next when the server starts answering 503: his page says, in Chinese, that it has
     trouble and retries, and no longer that he is next, until the server answers again."""
@@ -52,6 +52,7 @@ def test_a_failing_server_shows_connection_trouble_and_never_a_stale_turn(
         server.unavailable = 2
         bo.status().filter(has_text="连接出现问题，正在重试…").wait_for(timeout=WAIT)
         assert "下一个是你" not in bo.status().inner_text()
+        bo.page.screenshot(path=shots / "zh-light-connection-trouble.png")
         assert bo.page.locator("main.stale").count() == 1
         bo.status().filter(has_text="下一个是你").wait_for(timeout=2 * WAIT)
         assert bo.page.locator("main.stale").count() == 0
@@ -59,7 +60,7 @@ def test_a_failing_server_shows_connection_trouble_and_never_a_stale_turn(
 
 
 def test_public_and_private_cards_are_marked_apart_and_a_scout_goes_stale_on_a_swap(
-    browser, pages, fake_bridge
+    browser, pages, fake_bridge, shots
 ):
     """Ann scouted Cai (Red 4, 🔒 known to her); then Cai scouts Bo's X and Bo swaps: Cai's
     Blue X is face up for all (👁), and Ann's Red 4 reads as changed by the swap."""
@@ -80,11 +81,12 @@ def test_public_and_private_cards_are_marked_apart_and_a_scout_goes_stale_on_a_s
         assert "seen by the whole table" in ann.seat(3).get_attribute("aria-label")
         fact = ann.page.locator("#facts li.stale")
         assert fact.inner_text() == "3. Cai held Red 4 before a swap: no longer current"
+        ann.page.screenshot(path=shots / "en-light-public-and-private.png", full_page=True)
         assert ann.errors == []
 
 
 def test_the_end_says_the_strike_why_it_failed_who_won_alone_and_whether_you_won(
-    browser, pages, fake_bridge
+    browser, pages, fake_bridge, shots
 ):
     """Ann strikes Bo, captain on captain, and Dee, the Spy, names both captains: Ann reads she
     won, with the strike and both neutrals' fates; Cai, the Observer who never predicted, that
@@ -117,4 +119,5 @@ def test_the_end_says_the_strike_why_it_failed_who_won_alone_and_whether_you_won
         end = bo.page.locator("#end").inner_text()
         assert "1号位 Ann（红1）斩首了 3号位 Cai（红4）。" in end
         assert "行动失败：发起者不是队长；目标不是对方队长。" in end
+        bo.page.screenshot(path=shots / "zh-light-the-end.png", full_page=True)
         assert bo.errors == []
