@@ -44,7 +44,8 @@ def test_a_failing_server_shows_connection_trouble_and_never_a_stale_turn(
     browser, pages, fake_bridge, shots
 ):
     """Bo is next when the server starts answering 503: his page says, in Chinese, that it has
-    trouble and retries, and no longer that he is next, until the server answers again."""
+    trouble and retries, and no longer that he is next, until the server answers again; the
+    same when the network drops."""
     game = TableGame.deal(time.time())
     with serving(game) as server:
         bo = open_player(browser, pages, server.base, fake_bridge, game, seat=2)
@@ -57,6 +58,10 @@ def test_a_failing_server_shows_connection_trouble_and_never_a_stale_turn(
         bo.status().filter(has_text="下一个是你").wait_for(timeout=2 * WAIT)
         assert bo.page.locator("main.stale").count() == 0
         assert all("503" in error for error in bo.errors), bo.errors
+        bo.page.route("**/api/table*", lambda route: route.abort())  # the network drops
+        bo.status().filter(has_text="连接出现问题，正在重试…").wait_for(timeout=WAIT)
+        bo.page.unroute("**/api/table*")
+        bo.status().filter(has_text="下一个是你").wait_for(timeout=2 * WAIT)
 
 
 def test_public_and_private_cards_are_marked_apart_and_a_scout_goes_stale_on_a_swap(
