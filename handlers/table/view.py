@@ -9,14 +9,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from engine.cards import ALL_CARDS, COLORS
+from engine.cards import ALL_CARDS, COLORS, color
 from engine.variants import VARIANT_NAMES
 
 SCHEMA = 1
 LANGS = ("en", "zh")
 PHASES = ("turn", "speak", "decapitation", "over", "cancelled")
 FACTS = {  # what a seat learned privately, kind -> its fields
-    "scouted": ("seat", "card"),  # you saw `seat` holding `card`
+    "scouted": ("seat", "card", "stale"),  # you saw `seat` hold `card` (stale: swapped since)
     "swapped": ("seat", "card"),  # a Turncoat swap with `seat` left you holding `card`
     "decapitation": ("target", "proxy", "bodyguard"),  # your sealed decapitation
     "spy_guess": ("red", "blue"),  # your sealed guess of the two captains
@@ -58,11 +58,13 @@ def table_view(
     first_line: int = 0,
     prediction: dict | None = None,
     result: dict | None = None,
+    pause: bool = False,
 ) -> dict:
     """A seat's view (without its version and the server's time: see `stamped`). `timeline`
     holds the public lines, oldest first, the first of them the game's line number
     `first_line` (a long game's view carries only its latest lines); `latest` the number of the
-    last change."""
+    last change; `pause` while the Turncoat's pause after a scout runs (the scout speaks after
+    it: every scout is followed by one, so it tells nothing)."""
     view = {
         "schema": SCHEMA,
         "lang": lang,
@@ -71,6 +73,7 @@ def table_view(
         "turn": turn,
         "first": first,
         "deadline": deadline,
+        "pause": pause,
         "variants": list(variants),
         "seats": [{**asdict(s), "you": s.seat == you} for s in seats],
         "you": {
@@ -89,6 +92,47 @@ def table_view(
         "result": result,
     }
     return view
+
+
+def scouts_and_swaps(told: Sequence[dict], seat: int) -> list[dict]:
+    """`seat`'s scouts and swaps as facts, from the events it was told (public ones included),
+    in order; a scout of a seat that a Turncoat's swap involved since is marked stale."""
+    out: list[dict] = []
+    for event in told:
+        kind, to = event["type"], event["to"]
+        if kind == "scout_result" and to == seat:
+            out.append({"kind": "scouted", "seat": event["target"], "card": event["card"]})
+        elif kind == "new_card" and to == seat:
+            out.append({"kind": "swapped", "seat": event["source"], "card": event["card"]})
+        elif kind == "swapped":
+            moved = {event["seat"], event["scout"]}
+            for fact in out:
+                if fact["kind"] == "scouted" and fact["seat"] in moved:
+                    fact["stale"] = True
+    return out
+
+
+def game_result(resolved: dict, you: int, replay: str) -> dict:
+    """A finished game's `result` as `you` are shown it, from the engine's reveal (`resolved`):
+    the strike, why it failed, how the Observer and the Spy fared, and whether you won."""
+    winner, fates = resolved["winner"], {}
+    for role, said in (("observer", "predicted"), ("spy", "guess")):
+        fate = resolved.get(role)
+        fates[role] = fate and {"seat": fate["seat"], "won": fate["won"], said: fate.get(said)}
+    own = next((f for f in fates.values() if f and f["seat"] == you), None)
+    won = own["won"] is True if own else color(resolved["cards"][you - 1]) == winner
+    return {
+        "winner": winner,
+        "captains": dict(resolved["captains"]),
+        "replay": replay,
+        "attacker": resolved["attacker"],
+        "target": resolved["target"],
+        "proxy": resolved["proxy"],
+        "bodyguard": resolved["bodyguard"],
+        "reasons": list(resolved["reasons"]),
+        **fates,
+        "you_won": won,
+    }
 
 
 def view_version(view: dict) -> str:
@@ -147,5 +191,10 @@ def view_problems(view: dict) -> list[str]:
     need(prediction is None or prediction.get("color") in COLORS, "prediction")
     result = view.get("result")
     need(result is None or result.get("winner") in COLORS, "result")
+    need(result is None or type(result.get("you_won")) is bool, "result: you_won")
+    need(result is None or result.get("target") in numbers, "result: target")
+    need(type(view.get("pause")) is bool, "pause")
+    for fact in you.get("facts", []):
+        need(fact.get("stale", True) is True, f"fact {fact}: stale")
     need((result is not None) == (view.get("phase") == "over"), "result exactly when over")
     return problems

@@ -21,7 +21,7 @@ from engine.actions import (
     SWAP,
     TIMEOUT,
 )
-from engine.events import EVERYONE, SEAT_REMOVED, Event
+from engine.events import EVERYONE, RESOLVED, SEAT_REMOVED, Event
 from engine.knowledge import known_from
 from engine.state import SPEAK, TURN, TURNCOAT
 from engine.turns import legal_actions, waiting_for
@@ -30,7 +30,7 @@ from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.table.moves import moves_for
 from handlers.table.replay import replay_view
 from handlers.table.selector import replay_selector, table_selector
-from handlers.table.view import SeatShown, table_view
+from handlers.table.view import SeatShown, game_result, scouts_and_swaps, table_view
 from handlers.telegram.render import public_line, seat_name, t_
 from handlers.telegram.texts import card_name, colour_name, t
 
@@ -107,8 +107,15 @@ def seat_view(table: Table, seat: int) -> dict:
             if public.prediction
             else None
         ),
-        result=result(table) if table.status == OVER_STATUS else None,
+        result=result(table, seat) if table.status == OVER_STATUS else None,
+        pause=paused(table, public),
     )
+
+
+def paused(table: Table, public: GameState) -> bool:
+    """Whether the Turncoat's pause after a scout runs (the scout speaks once it is over), as
+    the group's turn message says it (`public`: the game as the group knows it)."""
+    return table.status == PLAYING and table.hold is not None and public.phase in (TURNCOAT, SPEAK)
 
 
 def timeline(table: Table, events: list[Event]) -> list[str]:
@@ -133,15 +140,9 @@ def timeline(table: Table, events: list[Event]) -> list[str]:
 
 def facts(known_state: GameState, told: list[Event], seat: int, phase: str) -> list[dict]:
     """What `seat` learned privately (`told`: the events of the game as it knows it), in
-    order: its scouts, a swap, and its own sealed decapitation or guess."""
-    out: list[dict] = []
-    for event in told:
-        if event["to"] != seat:
-            continue
-        if event["type"] == "scout_result":
-            out.append({"kind": "scouted", "seat": event["target"], "card": event["card"]})
-        elif event["type"] == "new_card":
-            out.append({"kind": "swapped", "seat": event["source"], "card": event["card"]})
+    order: its scouts (stale once a swap moved the card), a swap, and its own sealed
+    decapitation or guess."""
+    out = scouts_and_swaps(told, seat)
     strike = known_state.decapitation
     if phase == "decapitation" and strike is not None and strike.seat == seat:
         sealed = {"kind": "decapitation", "target": strike.target}
@@ -189,14 +190,10 @@ def next_seat(public: GameState) -> int | None:
     return None
 
 
-def result(table: Table) -> dict:
-    """A finished game's result as the end message told it, and its replay."""
-    outcome = table.state.outcome
-    return {
-        "winner": outcome.winner,
-        "captains": dict(outcome.captains),
-        "replay": replay_selector(table.chat, table.game),
-    }
+def result(table: Table, seat: int) -> dict:
+    """A finished game's result as the end message told it, for `seat`, and its replay."""
+    resolved = next(e for e in all_events(table.state) if e["type"] == RESOLVED)
+    return game_result(resolved, seat, replay_selector(table.chat, table.game))
 
 
 def replay_of(entry: dict, lang: str, title: str, chat: int) -> dict:

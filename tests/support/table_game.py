@@ -22,13 +22,19 @@ from engine import (
 )
 from engine.state import OVER, TURNCOAT, start_state
 from engine.variants import Variants
-from engine.views import PUBLIC_PHASE, events_for, known_cards, learned
+from engine.views import PUBLIC_PHASE, events_for, known_cards
 from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, STALE, MoveOutcome
 from handlers.table.auth import Opening
 from handlers.table.moves import MoveRequest, moves_for, to_action
 from handlers.table.replay import replay_view
 from handlers.table.selector import REPLAY, TABLE, Selector, replay_selector, table_selector
-from handlers.table.view import SeatShown, table_view, view_version
+from handlers.table.view import (
+    SeatShown,
+    game_result,
+    scouts_and_swaps,
+    table_view,
+    view_version,
+)
 from handlers.telegram.texts import card_name, colour_name, t
 
 TOKEN = "123456:TEST-table-token"
@@ -56,6 +62,7 @@ class TableGame:
     langs: tuple[str, ...] = LANGS
     title: str = "Friday table"
     deadline: float | None = None
+    pause: bool = False  # the Turncoat's pause after a scout, as the bot holds it (set by hand)
     applied: dict[tuple[int, str], bool] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -198,7 +205,8 @@ class TableGame:
                 if state.prediction
                 else None
             ),
-            result=self.result(),
+            result=self.result(seat),
+            pause=self.pause,
         )
 
     def next_after(self, seat: int) -> int:
@@ -209,13 +217,7 @@ class TableGame:
         return seat
 
     def facts(self, seat: int) -> list[dict]:
-        out = []
-        for event in learned(self.state, seat):
-            if event["type"] == "scout_result":
-                out.append({"kind": "scouted", "seat": event["target"], "card": event["card"]})
-            elif event["type"] == "new_card":
-                out.append({"kind": "swapped", "seat": event["source"], "card": event["card"]})
-        return out
+        return scouts_and_swaps(events_for(self.state, seat), seat)
 
     def line(self, event: dict, lang: str) -> str | None:
         kind, label = event["type"], self.label
@@ -255,12 +257,8 @@ class TableGame:
             return f"{announced} → {target}"
         return action.act
 
-    def result(self) -> dict | None:
+    def result(self, seat: int) -> dict | None:
         if self.state.phase != OVER:
             return None
-        outcome = self.state.outcome
-        return {
-            "winner": outcome.winner,
-            "captains": outcome.captains,
-            "replay": replay_selector(CHAT, GAME),
-        }
+        resolved = next(e for e in events_for(self.state, None) if e["type"] == "resolved")
+        return game_result(resolved, seat, replay_selector(CHAT, GAME))

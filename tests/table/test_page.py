@@ -14,7 +14,7 @@ import pytest
 from handlers.table.page import TELEGRAM_SCRIPT, policy, table_page
 from handlers.telegram.texts import CARD_NAMES, COLOR_NAMES, TEXTS
 
-BUDGET = 36 * 1024
+BUDGET = 40 * 1024  # raw; gzipped, half of it (the end in full, both languages, is 5 KB)
 HTML = table_page().body.decode()
 
 
@@ -25,7 +25,7 @@ def words() -> dict[str, dict[str, str]]:
 
 def test_the_page_is_under_its_budget():
     assert len(table_page().body) < BUDGET
-    assert len(gzip.compress(table_page().body)) < BUDGET / 2
+    assert len(gzip.compress(table_page().body)) < 15 * 1024
 
 
 def test_the_policy_allows_the_inline_script_by_its_hash_and_nothing_inline_else():
