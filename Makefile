@@ -42,7 +42,7 @@ test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 test-fast: $(DEV_STAMP)
 	$(BIN)/python -m pytest -m "not slow" -n 2
