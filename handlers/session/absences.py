@@ -35,7 +35,7 @@ def _frozen(counts: Mapping[int, int]) -> Mapping[int, int]:
 @dataclass(frozen=True)
 class Absences:
     """Seats (`away`, `coming_back`, `removed`, `left`, `missed`) and users (`unreachable`,
-    `blocked`, `reached_again`, `back_held`)."""
+    `blocked`, `reached_again`, `back_held`, `shut_out`)."""
 
     away: tuple[int, ...] = ()  # seats whose turns pass for missed turns, in the order marked
     coming_back: tuple[int, ...] = ()  # away seats whose player pressed I'm back
