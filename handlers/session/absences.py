@@ -19,6 +19,7 @@ KEYS = (
     "blocked",
     "reached",
     "back_held",
+    "shut_out",
 )
 
 
@@ -34,7 +35,7 @@ def _frozen(counts: Mapping[int, int]) -> Mapping[int, int]:
 @dataclass(frozen=True)
 class Absences:
     """Seats (`away`, `coming_back`, `removed`, `left`, `missed`) and users (`unreachable`,
-    `blocked`, `reached_again`, `back_held`)."""
+    `blocked`, `reached_again`, `back_held`, `shut_out`)."""
 
     away: tuple[int, ...] = ()  # seats whose turns pass for missed turns, in the order marked
     coming_back: tuple[int, ...] = ()  # away seats whose player pressed I'm back
@@ -45,6 +46,7 @@ class Absences:
     blocked: tuple[int, ...] = ()  # of those, the users who blocked the bot
     reached_again: tuple[int, ...] = ()  # users lost in this game the bot reaches again
     back_held: tuple[int, ...] = ()  # users back in touch during a secret wait, not told yet
+    shut_out: tuple[int, ...] = ()  # users Telegram said blocked the bot (kept from the group)
 
     # -- seats ---------------------------------------------------------------------------------
 
@@ -104,7 +106,19 @@ class Absences:
 
     def reached(self, user: int) -> Absences:
         """The bot can message `user` privately (they opened the chat, or left the table)."""
-        return replace(self, unreachable=tuple(u for u in self.unreachable if u != user))
+        return replace(
+            self,
+            unreachable=tuple(u for u in self.unreachable if u != user),
+            shut_out=tuple(u for u in self.shut_out if u != user),
+        )
+
+    def shut(self, user: int) -> Absences:
+        """Telegram said `user` blocked the bot (noted privately: the group is not told)."""
+        return replace(self, shut_out=_listed(*self.shut_out, user))
+
+    def opened(self, user: int) -> Absences:
+        """Telegram said `user` unblocked the bot."""
+        return replace(self, shut_out=tuple(u for u in self.shut_out if u != user))
 
     def still_unreachable(self, users: Iterable[int]) -> Absences:
         """The users the bot cannot reach, as a next lobby starts with them."""
@@ -138,6 +152,7 @@ class Absences:
             "blocked": list(self.blocked),
             "reached": list(self.reached_again),
             "back_held": list(self.back_held),
+            "shut_out": list(self.shut_out),
         }
 
     @classmethod
@@ -159,4 +174,5 @@ class Absences:
             blocked=ids("blocked"),
             reached_again=ids("reached"),
             back_held=ids("back_held"),
+            shut_out=ids("shut_out"),
         )

@@ -404,6 +404,19 @@ class Play(Part):
         self.table.hold = hold
         return hold
 
+    def held_back(self, seconds: float, now: float) -> bool:
+        """Telegram held the table's messages back `seconds` (a flood wait): the wait running
+        ends that much later, so no player loses time to it. False when nothing waits."""
+        record, table = self.record, self.table
+        if table.status != PLAYING or record.deadline is None or record.deadline <= now:
+            return False
+        record.deadline += seconds
+        if record.reminder is not None:
+            record.reminder = [moment + seconds for moment in record.reminder]
+        if table.hold is not None:
+            table.hold = Hold(table.hold.until + seconds, table.hold.held)
+        return True
+
     def wait(self, seconds: float | None, now: float) -> None:
         """The public wait ends `seconds` from now (None: nothing waits); a wait long enough
         gets one countdown refresh near its end, so the group sees time running out."""

@@ -106,6 +106,20 @@ class Reach(Part):
         seat = table.seat_of(user)
         return table.absence.come_back(user) if seat and table.absence.is_away(seat) else []
 
+    def heard_blocked(self, user: int, shut: bool) -> bool:
+        """Telegram said a player blocked the bot (`shut`) or unblocked it: noted privately, for
+        a scout pressed in the group to be refused at once. True when the note changes."""
+        absences = self.record.absences
+        if not self.table.is_player(user) or (user in absences.shut_out) == shut:
+            return False
+        self.record.absences = absences.shut(user) if shut else absences.opened(user)
+        return True
+
+    def cannot_reach(self, user: int) -> bool:
+        """The bot knows it cannot message `user`: they blocked it (as Telegram said, or as a
+        private message found)."""
+        return user in self.record.absences.shut_out or user in self.blocked()
+
     def reached(self, user: int) -> None:
         """The bot can message `user` privately (they opened the chat, or left the table)."""
         self.record.absences = self.record.absences.reached(user)

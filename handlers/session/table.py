@@ -322,6 +322,15 @@ class Table(Seats):
     def lost_touch(self, users: list[int], blocked: Collection[int] = ()) -> bool:
         return self.reach.lost_touch(users, blocked)
 
+    def heard_blocked(self, user: int, shut: bool) -> bool:
+        return self.reach.heard_blocked(user, shut)
+
+    def cannot_reach(self, user: int) -> bool:
+        return self.reach.cannot_reach(user)
+
+    def held_back(self, seconds: float, now: float) -> bool:
+        return self.play.held_back(seconds, now)
+
     def out_of_reach(
         self, users: list[int], blocked: Collection[int], now: float
     ) -> list[Event] | None:

@@ -336,9 +336,7 @@ async def press_board(
     press = button.press
     if isinstance(press, MyCard):
         return my_card(same_game(loaded.table, button.game), user)
-    if isinstance(press, presses.Scout) and await card_cannot_reach(
-        context, loaded.table, user.id
-    ):
+    if isinstance(press, presses.Scout) and card_cannot_reach(loaded.table, user.id):
         raise Refused("scout_unblock_first")
     action = press.action() if isinstance(press, Decision) else None
     listed = isinstance(press, ListSeats) and press.listed
@@ -354,15 +352,16 @@ async def press_board(
     return ""
 
 
-async def card_cannot_reach(context: BotContext, table: Table | None, user: int) -> bool:
+def card_cannot_reach(table: Table | None, user: int) -> bool:
     """True when the acting player scouting from the turn message blocked the bot, so the card
-    they scout could not reach them (Telegram is asked: a game hears of a block only when a
-    private message to them fails)."""
+    they scout could not reach them: as the table noted it (Telegram's word of the block, or a
+    private message refused), Telegram not asked. A block not heard of yet shows when the card's
+    message is refused (the player is then noted out of reach, as any private message finds)."""
     if table is None or table.status != PLAYING or table.state.phase != TURN:
         return False
     if table.user_at(table.state.turn) != user:
         return False  # refused as not their turn
-    return user in table.blocked() or bool(await unreached(context, [user]))
+    return table.cannot_reach(user)
 
 
 def my_card(table: Table, user) -> str:

@@ -44,11 +44,15 @@ class Wake:
 
 async def membership(update: Update, context: BotContext) -> None:
     """The bot's own membership changed: removed from a group, its game there ends; blocked
-    by a user in their private chat, the lobbies they are in name them."""
+    by a user in their private chat, the lobbies they are in name them (their games note it
+    privately); unblocked, their games note that."""
     member = update.my_chat_member
     if member.chat.type == ChatType.PRIVATE:
-        if member.new_chat_member.status == ChatMemberStatus.BANNED:  # "kicked": blocked
+        status = member.new_chat_member.status
+        if status == ChatMemberStatus.BANNED:  # "kicked": blocked
             await blocked_in_lobbies(context, member.chat.id, update.update_id)
+        elif status == ChatMemberStatus.MEMBER:  # unblocked
+            await unblocked_in_games(context, member.chat.id, update.update_id)
         return
     if member.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         return
@@ -64,19 +68,41 @@ async def membership(update: Update, context: BotContext) -> None:
 
 async def blocked_in_lobbies(context: BotContext, user: int, update_id: int) -> None:
     """The user blocked the bot: each open lobby they are in names them (as a private message
-    that failed would), so Start waits for them. A game learns it at its next private message
-    to them (told now, the group could hear of it during a secret wait)."""
+    that failed would), so Start waits for them. A game notes it privately, for a scout they
+    press to be refused at once; the group hears of it at the next private message to them
+    (told now, it could hear of it during a secret wait)."""
     now = context.runtime.clock
 
     def note(table: Table | None, ids: Ids) -> Decided:
-        if table is None or table.status != LOBBY or not table.is_player(user):
+        if table is None or not table.is_player(user):
+            return Decided(None)
+        if table.status == PLAYING:
+            return Decided(table if table.heard_blocked(user, True) else None)
+        if table.status != LOBBY:
             return Decided(None)
         news = table.out_of_reach([user], [user], now())
         return Decided(None) if news is None else shown(context, table, ids, news)
 
+    await in_their_groups(context, user, update_id, note)
+
+
+async def unblocked_in_games(context: BotContext, user: int, update_id: int) -> None:
+    """The user unblocked the bot: the games that noted the block forget it (the group hears
+    they are back once they open the chat)."""
+
+    def note(table: Table | None, ids: Ids) -> Decided:
+        if table is None or table.status != PLAYING:
+            return Decided(None)
+        return Decided(table if table.heard_blocked(user, False) else None)
+
+    await in_their_groups(context, user, update_id, note)
+
+
+async def in_their_groups(context: BotContext, user: int, update_id: int, step: hub.Step) -> None:
+    """Take `step` in each group the user's pointer names."""
     for chat in pointed_chats(context.runtime.host.get(user_key(user))):
         with suppress(ApplicationHandlerStop):  # a redelivery: noted the first time
-            await hub.handle(context, await hub.read(context, chat, update_id), note, update_id)
+            await hub.handle(context, await hub.read(context, chat, update_id), step, update_id)
 
 
 async def note_rights(context: BotContext, chat: int, update_id: int, can_delete: bool) -> None:

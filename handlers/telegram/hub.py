@@ -29,7 +29,7 @@ from handlers.telegram.context import BotContext
 from handlers.telegram.ids import Ids
 from handlers.telegram.item import Kept, Read, ids_of
 from handlers.telegram.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
-from handlers.telegram.outbox import Delivery, deliver
+from handlers.telegram.outbox import HELD, Delivery, deliver, latest_edits
 from infra.store import Conflict
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,8 @@ async def handle(
 
 async def _phases(context: BotContext, saved: Kept, answer: PressAnswer | None) -> None:
     """Send what a saved change owes, acknowledge it, follow up; a redelivery stops here."""
-    outs = [from_stored(out) for out in saved.outs]
+    held = [i for i, out in enumerate(saved.outs) if out.get(HELD)]
+    outs = latest_edits([from_stored(out) for out in saved.outs], held)
     delivery = await send(context, outs, None if saved.repeated else answer)
     latest = acknowledge(context, saved, delivery)
     await follow_up(context, saved, outs, delivery, latest)
@@ -150,7 +151,7 @@ def acknowledge(context: BotContext, saved: Kept, delivery: Delivery) -> bool:
         delivery.ids,
         delivery.board_tag,
         saved.keys,
-        [to_stored(out) for out in delivery.retry],
+        [{**to_stored(out), HELD: True} for out in delivery.retry],
         delivery.wait,
     )
 
@@ -173,6 +174,8 @@ async def follow_up(
         await settle_board(context, table, delivery.ids["board"], saved.keys)
     if delivery.unreachable and table.status in (LOBBY, PLAYING):
         await note_unreachable(context, table, delivery.unreachable, delivery.blocked)
+    if delivery.retry and delivery.wait > 0 and table.status == PLAYING:
+        await hold_the_deadline(context, table, delivery.wait)
     if delivery.migrated_to:
         await follow_upgrade(context, table, delivery)
     if saved.chat in delivery.removed_from:
@@ -227,6 +230,25 @@ async def note_unreachable(
         return Decided(None) if news is None else shown(context, current, ids, news)
 
     await handle(context, await read(context, table.chat), note)
+
+
+async def hold_the_deadline(context: BotContext, table: Table, seconds: float) -> None:
+    """Telegram held the group's messages back `seconds` (a flood wait): the turn's deadline
+    moves as much, so no player loses time to it (nothing is shown: the owed messages are).
+    The owed messages' timer is set again after the deadline's (a local timer replaces it)."""
+    runtime, moved = context.runtime, []
+
+    def held(current: Table | None, ids: Ids) -> Decided:
+        if current is None or current.game != table.game:
+            return Decided(None)
+        if not current.held_back(seconds, runtime.clock()):
+            return Decided(None)
+        moved.append(current)
+        return Decided(current)
+
+    await handle(context, await read(context, table.chat), held)
+    if moved:
+        runtime.host.wake(table.chat, runtime.clock() + max(seconds, 1.0))
 
 
 async def follow_upgrade(context: BotContext, table: Table, delivery: Delivery) -> None:

@@ -1,21 +1,23 @@
 """Sending what a change owes: group messages in order, private ones side by side.
 
-Telegram's refusals are handled here: a short 429 waits its retry_after, an unchanged edit is
-fine, a lost message is posted again (a closed private prompt only when it has news to tell),
-a player who never opened (or blocked) the private chat is reported so the group can be told
-(and which of the two: Telegram says "bot was blocked by the user" for one who blocked the bot,
-"bot can't initiate conversation with a user" for one who never pressed Start).
-A new message Telegram could not take now (a long 429, a 5xx or a timeout after a few tries) is
-handed back in `Delivery.retry`, to be kept owed and sent later; one to a group the bot was
-removed from, or that became a supergroup, is reported.
-"""
+Telegram's refusals are handled here: a 429 is never sat out (an update holds one of the
+webhook's few connections while it waits), an unchanged edit is fine, a lost message is posted
+again (a closed private prompt only when it has news to tell), a player who never opened (or
+blocked) the private chat is reported so the group can be told (and which of the two: Telegram
+says "bot was blocked by the user" for one who blocked the bot, "bot can't initiate conversation
+with a user" for one who never pressed Start).
+What Telegram could not take now (a 429, a 5xx or a timeout after a few tries) is handed back
+in `Delivery.retry` with the wait asked, to be kept owed and sent by a timer; an edit held back
+gives way to a later edit of its message (`latest_edits`). One to a group the bot was removed
+from, or that became a supergroup, is reported."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters, WebAppInfo
@@ -37,8 +39,8 @@ log = logging.getLogger(__name__)
 # major version's only way); unset, it warns of the change at every 429 it reads.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-MAX_WAIT = 5.0  # longest 429 wait sat through inside one update; longer ones are sent later
 TRIES = 3
+HELD = "held"  # the mark of a message Telegram held back, in the form its owed batch stores
 BACKOFF = 0.5  # seconds before the second try of a call that failed, twice that before the third
 IN_PLACE = (Edit, DropButtons)  # changes of a message already in the chat
 
@@ -54,7 +56,7 @@ class Delivery:
     migrated_to: int | None = None
     moved: list[Out] = field(default_factory=list)  # what the old group refused for it
     removed_from: set[int] = field(default_factory=set)  # groups that no longer have the bot
-    retry: list[Send] = field(default_factory=list)  # new messages to send again later
+    retry: list[Out] = field(default_factory=list)  # what to send again later, in order
     wait: float = 0.0  # seconds Telegram asked to wait before `retry`
 
 
@@ -75,22 +77,22 @@ def _button(label: str, data: str) -> InlineKeyboardButton:
 
 
 async def _call(coro_factory, tries: int = TRIES) -> Any:
-    """Run a Bot call, sitting out 429s and retrying network hiccups a few times."""
+    """Run a Bot call, retrying network hiccups a few times (a 429 is raised at once)."""
     for attempt in range(tries):
         try:
             return await coro_factory()
-        except RetryAfter as err:
-            wait = _retry_after(err)
-            if wait > MAX_WAIT or attempt == tries - 1:
-                raise
-            await asyncio.sleep(wait)
-        except (BadRequest, Forbidden, ChatMigrated):
+        except (RetryAfter, BadRequest, Forbidden, ChatMigrated):
             raise
         except TelegramError:
             if attempt == tries - 1:
                 raise
-            await asyncio.sleep(BACKOFF * (attempt + 1))
+            await pause(BACKOFF * (attempt + 1))
     return None
+
+
+async def pause(seconds: float) -> None:
+    """Sit out `seconds` before trying a call again."""
+    await asyncio.sleep(seconds)
 
 
 async def _send(bot: Bot, out: Send | Edit) -> int | None:
@@ -234,11 +236,37 @@ def _retry_after(err: RetryAfter) -> float:
 
 
 def _later(delivery: Delivery, out: Out | None, wait: float) -> None:
-    """Keep a new message Telegram could not take now for later; an edit or a deletion is let
-    go (the next change redraws the message, and a stale redraw could overwrite a newer one)."""
-    if isinstance(out, Send):
-        delivery.retry.append(out)
-        delivery.wait = max(delivery.wait, wait)
+    """Keep what Telegram could not take now for later, an edit with the id it was meant for
+    (a message posted by this batch is known by its id only here)."""
+    if out is None:
+        return
+    if isinstance(out, Edit) and out.msg is None and out.ref in delivery.ids:
+        out = replace(out, msg=delivery.ids[out.ref])
+    delivery.retry.append(out)
+    delivery.wait = max(delivery.wait, wait)
+
+
+def latest_edits(outs: list[Out], held: Collection[int]) -> list[Out]:
+    """The messages to send, an edit Telegram held back (its index in `held`) left out when a
+    later edit rewrites the same message (no new message taking its name between): only the
+    latest is drawn."""
+    targets = [_target(out) for out in outs]
+    kept: list[Out] = []
+    for i, out in enumerate(outs):
+        later = zip(outs[i + 1 :], targets[i + 1 :], strict=True)
+        if i in held and isinstance(out, Edit) and _redrawn(targets[i], later):
+            continue
+        kept.append(out)
+    return kept
+
+
+def _redrawn(target: tuple, later) -> bool:
+    """True when a later edit rewrites `target` before a new message takes its name."""
+    for out, other in later:
+        if other != target:
+            continue
+        return isinstance(out, Edit)
+    return False
 
 
 async def deliver(bot: Bot, outs: list[Out]) -> Delivery:

@@ -363,6 +363,6 @@ def test_a_prompt_telegram_held_back_still_closes_when_its_wait_ends(
     player = table.player_at(first % 4 + 1)
     lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=30, chat_id=player.user)
     table.scout_and_done(first, first % 4 + 1)  # the next turn's prompt is refused once
-    lambda_bot.advance(90)  # the turn runs out
+    lambda_bot.advance(90 + 30)  # the turn runs out, its deadline moved by the wait
     assert live(player) == []
     assert table.t_for(player, "closed_timeout_turn") in player.texts()

@@ -154,17 +154,16 @@ def test_scout_who_opens_the_chat_in_the_window_gets_no_early_speaking_moment(
     state = table.start(seed)
     assert table.seat_of(table.host) == state.first
     fake, host = lambda_bot.fake, table.host
-    reach_check = fake._handlers["sendChatAction"]
+    send = fake._handlers["sendMessage"]
 
-    def block_just_after_the_check(p: dict) -> bool:
-        answer = reach_check(p)
-        if p["chat_id"] == host.id:
+    def block_as_the_result_goes(p: dict) -> dict:
+        if p["chat_id"] == host.id and not fake.users[host.id].blocked:
             fake.block(host.user)  # the host, who plays first, blocks the bot as they press
-        return answer
+        return send(p)
 
-    monkeypatch.setitem(fake._handlers, "sendChatAction", block_just_after_the_check)
+    monkeypatch.setitem(fake._handlers, "sendMessage", block_as_the_result_goes)
     table.scout_in_group(state.first, state.first % 7 + 1)  # the result cannot reach them
-    fake._handlers["sendChatAction"] = reach_check
+    fake._handlers["sendMessage"] = send
     assert table.data()["unreachable"] == [table.host.id]
     table.host.private("/start")  # opens the chat again, inside the window
     speak = table.t("prompt_speak_group")

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from telegram.error import BadRequest, Forbidden
 
 from handlers.telegram.messages import DropButtons, Edit, Send
-from handlers.telegram.outbox import deliver
+from handlers.telegram.outbox import deliver, latest_edits
 
 GROUP, ALICE = -100, 7
 
@@ -77,6 +77,17 @@ def test_an_edit_in_place_of_a_message_gone_is_posted_anew_and_remembered_by_nob
     delivery = asyncio.run(deliver(bot, outs))
     assert sorted(c[2] for c in bot.calls if c[0] == "send") == ["seating", "turn"]
     assert list(delivery.ids) == ["board"]
+
+
+def test_an_edit_held_back_gives_way_to_a_later_edit_of_its_message_only() -> None:
+    held = [edit(5, "first"), edit(6, "other"), edit(5, "second"), edit(6, "latest")]
+    assert latest_edits(held, {0, 1}) == held[2:]
+    assert latest_edits(held, {2}) == held  # not held back: each one is drawn
+    posted_between = [edit(None, "old", ref="board"), send("new", remember="board")]
+    assert latest_edits([*posted_between, edit(None, "x", ref="board")], {0}) == [
+        *posted_between,
+        edit(None, "x", ref="board"),
+    ]
 
 
 def drop_buttons(msg: int) -> DropButtons:

@@ -53,18 +53,6 @@ def finish(table: Table) -> None:
     consistent(table, "over")
 
 
-def test_a_short_429_is_sat_out_and_the_message_arrives(lambda_bot: LambdaBot) -> None:
-    table = dealt(lambda_bot)
-    seat = table.state.turn
-    table.scout(seat, seat % 4 + 1)
-    lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=1, chat_id=table.group)
-    table.done(seat)
-    assert turn_message_for(table, seat % 4 + 1)
-    assert [c.kind for c in lambda_bot.fake.calls_to("sendMessage")[-3:]].count("injected") == 1
-    consistent(table)
-    finish(table)
-
-
 def test_a_long_429_keeps_the_message_owed_until_a_timer_sends_it(lambda_bot: LambdaBot) -> None:
     table = dealt(lambda_bot)
     seat = table.state.turn
