@@ -11,8 +11,8 @@ from typing import Any
 
 from handlers.session.table import ENDED, Table
 from handlers.storage.host import Change, Host, Loaded, Saved
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Send, to_stored
+from handlers.telegram.ids import AWAY, BOARD, LEAVING, LOBBY, REMOVE, Ids
+from handlers.telegram.messages import DropButtons, Send, to_stored
 from handlers.telegram.texts import EN, LANGUAGES, t
 
 
@@ -97,7 +97,26 @@ def notice(chat: int, data: dict[str, Any]) -> list[dict[str, Any]]:
     session = data.get("session") if isinstance(data.get("session"), dict) else data
     lang = session.get("lang") if isinstance(session, dict) else None
     lang = lang if lang in LANGUAGES else EN
-    return [to_stored(Send(chat, t(lang, "game_unreadable")))]
+    told = [to_stored(Send(chat, t(lang, "game_unreadable")))]
+    return told + [to_stored(DropButtons(chat, msg)) for msg in buttons_left(data)]
+
+
+def buttons_left(data: dict[str, Any]) -> list[int]:
+    """The group messages an unreadable item still names that may show live buttons (as far
+    as its raw data can be read: anything else is let go): a lobby's, or a game's turn
+    message; a /remove question, an I'm back or a /leave question."""
+    session = data.get("session") if isinstance(data.get("session"), dict) else {}
+    in_lobby = session.get("status") == "lobby"
+    part = data.get("telegram") if isinstance(data.get("telegram"), dict) else {}
+    found = [part.get("lobby" if in_lobby else "board"), part.get("remove")]
+    for key in ("away", "leaving"):
+        found += list(part[key].values()) if isinstance(part.get(key), dict) else []
+    posted = data.get("posted") if isinstance(data.get("posted"), dict) else {}
+    refs = (LOBBY if in_lobby else BOARD, REMOVE, AWAY, LEAVING)
+    for ref, delivered in posted.items():
+        if isinstance(ref, str) and ref.startswith(refs):
+            found.append(delivered[0] if isinstance(delivered, list) and delivered else None)
+    return sorted({msg for msg in found if type(msg) is int and msg > 0})
 
 
 def ids_of(loaded: Loaded) -> Ids:

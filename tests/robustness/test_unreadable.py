@@ -100,3 +100,17 @@ def test_a_chinese_group_is_told_in_chinese_that_its_game_could_not_be_read(
     break_session(lambda_bot, table.chat)
     table.host.say("/newgame")
     assert Table.t_in("zh", "game_unreadable") in lambda_bot.fake.texts(table.group)
+
+
+def test_the_lost_games_buttons_are_taken_down_when_it_is_set_aside(bot: Bot) -> None:
+    table = Table.of(bot, 4)
+    table.open()
+    table.start(seed=3)
+    board = table.group_messages()[-1]  # the first turn message
+    assert board.buttons, "the turn message shows its buttons while the game runs"
+    break_session(bot, table.chat)
+
+    table.host.say("/newgame")
+
+    assert told(bot, table)
+    assert bot.fake.message(table.group, board.message_id).buttons == []
