@@ -21,8 +21,10 @@ from handlers.table.api import MoveOutcome, Response, handle
 from handlers.table.auth import BadInitData, check_init_data
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector
+from handlers.telegram import item
 from handlers.telegram.table_source import StoreTables
 from infra import redact
+from infra.timers import SqsTimers
 
 MAX_BODY = 16 * 1024  # bytes taken from a request (a move is under 2 KB: more is refused)
 _state: dict[str, Any] = {}
@@ -34,9 +36,18 @@ def reader() -> StoreTables:
     group."""
     name = os.environ["DECAPITATION_TABLE"]
     if _state.get("reader", (None,))[0] != name:
-        host = Host(lambda_webhook.storage(), clock=lambda_webhook.clock)
-        _state["reader"] = (name, StoreTables(host, member=member))
+        _state["reader"] = (name, StoreTables(reading_host(), member=member))
     return _state["reader"][1]
+
+
+def reading_host() -> Host:
+    """The store read as the webhook reads it: an item the bot cannot read is set aside and
+    its group told (by the timer), as the group's next update would."""
+    queue = os.environ.get("TIMER_QUEUE_URL")
+    timers = SqsTimers(queue, clock=lambda_webhook.clock) if queue else None
+    host = Host(lambda_webhook.storage(), timers, lambda_webhook.clock, aside=True)
+    host.reading(item.check, item.notice)
+    return host
 
 
 def member(chat: int, user: int) -> bool | None:

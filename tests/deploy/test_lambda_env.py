@@ -269,9 +269,10 @@ def test_the_table_answers_under_the_deployed_environment(
     env = deployed("TableLambdaFunction")
     monkeypatch.setenv("TELEGRAM_API_BASE_URL", fake_telegram.url)
     assert env["TABLE_URL"] == API_ENDPOINT + "/table" and env["TABLE_APP"] == ""
-    stranger = {"id": 999, "first_name": "Zoe"}
+    stranger = {"id": fake_telegram.add_user("Zoe").id, "first_name": "Zoe"}
     init = sign_init_data(fake_telegram.token, stranger, None, int(time.time()))
-    selector = table_selector(-4100000999, 1)
+    group = fake_telegram.add_group("Elsewhere", [fake_telegram.add_user("Ann", started=True)])
+    selector = table_selector(group.id, 1)  # a group the stranger is not in
     move = json.dumps({"g": selector, "move_id": "m1", "version": "v1", "move": {"kind": "done"}})
 
     page = lambda_table.handler(table_event("GET", "/table"))

@@ -5,6 +5,7 @@ stores and both entries (the Lambda webhook and timer on DynamoDB, the local pol
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from contextlib import closing
@@ -13,9 +14,12 @@ import pytest
 
 from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
+from handlers.playtest.table_visits import table_api
 from handlers.session.table import LOBBY
 from handlers.storage.host import UNREADABLE
 from handlers.storage.keys import unreadable_key
+from handlers.table.auth import sign_init_data
+from handlers.table.selector import table_selector
 from infra.store import Item
 
 
@@ -114,3 +118,27 @@ def test_the_lost_games_buttons_are_taken_down_when_it_is_set_aside(bot: Bot) ->
 
     assert told(bot, table)
     assert bot.fake.message(table.group, board.message_id).buttons == []
+
+
+def test_the_table_sets_an_unreadable_item_aside_as_the_bot_does(lambda_bot: Bot) -> None:
+    table = Table.of(lambda_bot, 4)
+    table.open()
+    table.start(seed=3)
+    game = table.stored().table.game
+    player = table.player_at(1)
+    break_session(lambda_bot, table.chat)
+    opener = {"id": player.id, "first_name": player.name}
+    init = sign_init_data(lambda_bot.fake.token, opener, None, int(lambda_bot.clock()))
+    ask = table_api(lambda_bot)
+
+    status, _, body = ask(
+        "GET",
+        "/api/table?g=" + table_selector(table.chat, game),
+        {"Authorization": f"tma {init}"},
+        b"",
+    )
+    lambda_bot.advance(1)  # the timer delivers what the group is owed
+
+    assert (status, json.loads(body)) == (403, {"error": "not_yours"})  # the game is gone
+    assert told(lambda_bot, table)
+    assert table.stored().table is None
