@@ -61,6 +61,7 @@ def test_the_resources_are_the_expected_ones(packaged: Packaged) -> None:
         "GivenUpUpdatesFilter AWS::Logs::MetricFilter",
         "GivenUpUpdatesAlarm AWS::CloudWatch::Alarm",
         "UnreadableItemsWebhookFilter AWS::Logs::MetricFilter",
+        "UnreadableItemsTableFilter AWS::Logs::MetricFilter",
         "UnreadableItemsTimerFilter AWS::Logs::MetricFilter",
         "UnreadableItemsAlarm AWS::CloudWatch::Alarm",
         "ServerlessDeploymentBucket AWS::S3::Bucket",

@@ -20,7 +20,7 @@ def break_session(bot: LambdaBot, chat: int) -> None:
     store = getattr(bot.store, "backend", bot.store)
     item = store.load(f"game#{chat}")
     assert item is not None
-    data = {**item.data, "session": {**item.data["session"], "settings": None}}
+    data = {**item.data, "session": {**item.data["session"], "players": 5}}  # not a list
     store.save(Item(item.key, item.version, data, item.expires_at))
 
 
@@ -41,10 +41,11 @@ def test_one_unreadable_item_raises_an_alarm(
     assert {p["LogGroupName"]["Ref"] for p in filters.values()} == {
         "WebhookLogGroup",
         "TimerLogGroup",
+        "TableLogGroup",  # the table's reads set an unreadable item aside too
     }
     for props in filters.values():
         counted = [line for line in lines if log_filter_matches(props["FilterPattern"], line)]
-        assert len(counted) == 1, lines
+        assert len(counted) == 1, counted or lines
         assert f'"chat_id": {table.chat}' in counted[0]
     metrics = {
         (m["MetricNamespace"], m["MetricName"])
