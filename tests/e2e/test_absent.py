@@ -16,12 +16,12 @@ from handlers.telegram.texts import card_name
 
 
 def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
-    bot: Bot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=11)
-    away = miss_two_turns(bot, table)
+    away = miss_two_turns(memory_bot, table)
     absent = table.player_at(away)
     assert absent.texts()[-2:] == [
         table.t("closed_timeout_turn"),
@@ -52,7 +52,7 @@ def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
         scout_the_next(table, seat)
         seat = table.state.turn
     assert absent.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
-    bot.advance(TURN - 1)
+    memory_bot.advance(TURN - 1)
     assert table.state.turn == away
     scout_the_next(table, away)
     assert table.state.turn == after(table, away)
@@ -117,8 +117,8 @@ def test_the_group_is_told_when_a_player_is_marked_away_in_english(local_bot: Lo
     assert table.group_texts()[-2] == f"👋 {table.seat_label(away)} is back and plays again."
 
 
-def test_the_host_can_remove_a_player_and_their_seat_is_skipped(bot: Bot) -> None:
-    table = Table.of(bot, 5)
+def test_the_host_can_remove_a_player_and_their_seat_is_skipped(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=32)
     first = state.first
@@ -234,8 +234,8 @@ def test_only_the_host_or_an_admin_may_remove(lambda_bot: LambdaBot) -> None:
     assert table.seat_label(target) not in keyboard.button_labels
 
 
-def test_removing_the_last_active_player_cancels_the_game(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_removing_the_last_active_player_cancels_the_game(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(seed=35)
     order = [state.first]
@@ -321,9 +321,9 @@ def test_the_end_marks_a_removed_player_among_the_winners(
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_ends_timeline_tells_a_removal_and_the_removed_seats_passed_turns(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open()
     state = table.start(seed=33)
     first = state.first

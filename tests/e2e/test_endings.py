@@ -30,9 +30,9 @@ def lines(text: str) -> list[str]:
     return text.splitlines()
 
 
-def test_the_end_names_the_winners_the_length_and_the_turns(bot: Bot) -> None:
-    table = Table.of(bot, 6)
-    worked_example(bot, table, lobby_seconds=30)
+def test_the_end_names_the_winners_the_length_and_the_turns(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6)
+    worked_example(memory_bot, table, lobby_seconds=30)
     text = table.ending().text
     assert text.startswith("🏁 Blue wins!")
     blue = ", ".join(table.seat_label(seat) for seat in (3, 4, 6))
@@ -178,8 +178,8 @@ def test_a_game_nobody_played_is_cancelled_showing_every_card_in_chinese(
     assert message.button_labels == [table.t(k) for k in ("btn_play_again", *RECORD_ROW)]
 
 
-def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     table.host.say("/cancel")
     lobby = table.lobby_message()
@@ -263,9 +263,9 @@ def test_play_again_after_the_group_became_a_supergroup_leaves_the_new_chat_alon
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("scouted", [False, True])
 def test_a_cancelled_games_turn_message_says_so_and_offers_nothing(
-    bot: Bot, lang: str, scouted: bool
+    memory_bot: Bot, lang: str, scouted: bool
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=41)
     if scouted:  # a turn message with lines of its own, and one fresh
@@ -279,9 +279,9 @@ def test_a_cancelled_games_turn_message_says_so_and_offers_nothing(
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_long_games_end_says_its_timeline_is_cut_and_where_the_whole_is(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.start(seed=41)
     for _ in range(16):

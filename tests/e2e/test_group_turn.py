@@ -35,8 +35,8 @@ def turn_of(table: Table, seat: int, lang: str | None = None) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_acting_player_scouts_from_the_groups_turn_message(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 5, lang=lang)
+def test_the_acting_player_scouts_from_the_groups_turn_message(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=31)
     first, target = state.first, state.first % 5 + 1
@@ -128,8 +128,8 @@ def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_s
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_done_from_the_group_ends_speaking(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_done_from_the_group_ends_speaking(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=33)
     first = state.first
@@ -149,8 +149,10 @@ def test_done_from_the_group_ends_speaking(bot: Bot, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_someone_else_pressing_the_groups_turn_buttons_gets_a_popup(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 6, lang=lang)
+def test_someone_else_pressing_the_groups_turn_buttons_gets_a_popup(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open(table.players[1:5])  # the sixth is in the group but does not play
     state = table.start(seed=34)
     first = state.first
@@ -194,7 +196,7 @@ def _shape(table: Table) -> list[tuple[str, str]]:
     return shape
 
 
-def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> None:
+def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(memory_bot: Bot) -> None:
     """An Observer (who may not decapitate, and may predict) and a coloured card are given the
     same group buttons at every step, on the same seating; only their private prompts differ."""
     variants = Variants(observer=True)
@@ -206,7 +208,7 @@ def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> No
     )
     shapes, prompts = [], []
     for seed in (seed_a, seed_b):
-        table = Table.of(bot, 5)
+        table = Table.of(memory_bot, 5)
         table.open()
         table.configure(observer=True)
         first = table.start(seed).first
@@ -239,10 +241,10 @@ def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> No
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_observer_who_scouted_from_the_group_may_predict_from_the_one_private_message(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     seed, _ = find_seed(5, Variants(observer=True), lambda s: s.cards[s.first - 1] == OBSERVER)
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.configure(observer=True)
     state = table.start(seed)
@@ -293,8 +295,8 @@ def test_a_scout_from_the_group_in_the_turncoats_pause_is_told_twice_once_a_mome
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_stale_group_button_is_refused_cleanly(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_a_stale_group_button_is_refused_cleanly(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=35)
     first = state.first

@@ -32,9 +32,9 @@ def live(player: Player, table: Table) -> list:
 
 @pytest.mark.parametrize(("lang", "own"), [("en", "zh"), ("zh", "en")])
 def test_a_player_leaves_from_the_group_after_confirming_and_the_seat_plays_on_virtual(
-    bot: Bot, lang: str, own: str
+    memory_bot: Bot, lang: str, own: str
 ) -> None:
-    table = with_player_in(bot, lang, own)
+    table = with_player_in(memory_bot, lang, own)
     table.open()
     state = table.start(seed=32)
     leaver = table.players[2]
@@ -115,8 +115,8 @@ def test_stay_keeps_the_seat_and_closes_the_question(local_bot: LocalBot) -> Non
     )
 
 
-def test_the_question_expires_when_the_turn_moves_on_or_the_game_ends(bot: Bot) -> None:
-    table = Table.of(bot, 5)
+def test_the_question_expires_when_the_turn_moves_on_or_the_game_ends(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=35)
     first = state.first
@@ -156,9 +156,9 @@ def test_leave_outside_a_game_gets_a_clear_answer(local_bot: LocalBot, lang: str
     assert not table.data().get("removed")
 
 
-def test_the_last_player_left_leaving_cancels_the_game(bot: Bot) -> None:
+def test_the_last_player_left_leaving_cancels_the_game(memory_bot: Bot) -> None:
     """As after /remove: with nobody left to play, the game is cancelled."""
-    table = Table.of(bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=37)
     for player in table.players:

@@ -63,9 +63,9 @@ def blocked_line(table: Table, *seats: int) -> str:
 
 @LANGS
 def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_turn_cut(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table, guest, seat, warning = warned(bot, lang)
+    table, guest, seat, warning = warned(memory_bot, lang)
     assert warning.text == blocked_line(table, seat)
     assert mentioned(warning) == [guest.id]  # once, as a mention
     (button,) = warning.buttons[0]
@@ -73,9 +73,9 @@ def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_t
 
     # The bot knows the prompt never came: the turn is cut, and the turn message says so.
     assert table.t("time_left", s=CUT) in table.board().text.splitlines()
-    bot.advance(CUT - 1)
+    memory_bot.advance(CUT - 1)
     assert table.state.turn == seat
-    bot.advance(1)
+    memory_bot.advance(1)
     assert table.state.turn != seat
     skipped = table.t("skipped_line", name=table.seat_label(seat))
     assert any(skipped in text for text in table.group_texts())
@@ -144,14 +144,14 @@ def test_a_player_back_in_touch_during_their_cut_turn_still_plays_it(local_bot: 
     assert table.state.turn == target
 
 
-def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_player_who_never_opened_the_chat_is_told_to_press_start(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=3)
     guest = table.players[1]
     seat = table.seat_of(guest)
     never = "Forbidden: bot can't initiate conversation with a user"
-    bot.fake.fail_next("sendMessage", status=403, description=never, chat_id=guest.user)
+    memory_bot.fake.fail_next("sendMessage", status=403, description=never, chat_id=guest.user)
     while table.state.turn != seat:
         table.scout_and_done(table.state.turn, seat)
     (warning,) = warnings(table)
@@ -164,8 +164,10 @@ def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> 
 
 
 @LANGS
-def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: str) -> None:
-    table, _, seat, warning = warned(bot, lang)
+def test_a_player_removed_while_out_of_reach_leaves_the_warning(
+    memory_bot: Bot, lang: str
+) -> None:
+    table, _, seat, warning = warned(memory_bot, lang)
     remove(table, table.host, seat)
     # The warning no longer asks them to open the chat: it says they were removed.
     edited = table.fake.message(table.group, warning.message_id)
@@ -174,8 +176,8 @@ def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: 
     assert warnings(table) == []  # nothing posted again
 
 
-def test_a_player_out_of_reach_who_leaves_leaves_the_warning(bot: Bot) -> None:
-    table, guest, seat, warning = warned(bot)
+def test_a_player_out_of_reach_who_leaves_leaves_the_warning(memory_bot: Bot) -> None:
+    table, guest, seat, warning = warned(memory_bot)
     guest.say("/leave")  # in the group: the bot still cannot message them privately
     asked = table.group_messages()[-1]
     guest.press(table.t_for(guest, "btn_leave_game"), asked)
@@ -209,12 +211,12 @@ def test_a_secret_offer_that_cannot_reach_its_player_tells_the_group_nothing(
 
 
 @pytest.mark.parametrize("ending", ["decapitation", "cancel"])
-def test_the_warning_loses_its_button_when_the_game_ends(bot: Bot, ending: str) -> None:
-    table, _, _, warning = warned(bot)
+def test_the_warning_loses_its_button_when_the_game_ends(memory_bot: Bot, ending: str) -> None:
+    table, _, _, warning = warned(memory_bot)
     if ending == "cancel":
         table.host.say("/cancel")
     else:
-        bot.advance(CUT)  # their cut turn runs out; the next player ends the game
+        memory_bot.advance(CUT)  # their cut turn runs out; the next player ends the game
         end_now(table)
     ended = table.fake.message(table.group, warning.message_id)
     assert ended.buttons == []  # nothing to open the chat for: the game is over

@@ -62,14 +62,14 @@ def late_press(table: Table, player: Player, message: FakeMessage) -> str | None
 
 @LANGS
 def test_a_turn_prompt_is_closed_with_time_ran_out_when_the_turn_times_out(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=11)
     late = table.player_at(state.first)
     prompt = late.prompt()
-    bot.advance(90)
+    memory_bot.advance(90)
     assert_closed(table, late, prompt, "closed_timeout_turn", table.dealt(late, state))
     after = [m.text for m in late.messages() if m.message_id > prompt.message_id]
     assert all(text.startswith("⏳") for text in after)  # at most a nudge: the prompt says it

@@ -131,11 +131,11 @@ def test_the_spys_wrong_guess_is_told_as_seats_not_as_cards(
     [("en", "✅ {name}'s turn is over."), ("zh", "✅ {name} 的回合结束。")],
 )
 def test_a_turn_ended_with_done_does_not_claim_anyone_spoke(
-    bot: Bot, lang: str, line: str
+    memory_bot: Bot, lang: str, line: str
 ) -> None:
     """Done ends the speaking moment whether or not the scout said a word: the turn message
     says the turn is over, not that they spoke ("发言结束")."""
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=27)
     first = state.first

@@ -23,9 +23,9 @@ def plain(text: str) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_lobby_says_the_turncoat_has_no_effect_at_six_seats_or_fewer(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open(table.players[1:5])
     table.configure(turncoat=True, virtual_players=1)
     idle = table.t("lobby_turncoat_idle", n=6)
@@ -39,9 +39,9 @@ def test_the_lobby_says_the_turncoat_has_no_effect_at_six_seats_or_fewer(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_at_six_seats_or_fewer_a_scout_speaks_at_once_and_the_seating_says_why(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=30)
     state = table.start(seed=7)

@@ -129,11 +129,11 @@ def test_uncertain_sides_deals_from_two_more_cards_and_sets_two_aside(
     assert f"Set aside: {aside}" in ending
 
 
-def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) -> None:
+def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(memory_bot: Bot) -> None:
     variants = Variants(turncoat=True)
 
     seed, _ = find_seed(7, variants, lambda s: x_apart(s, s.first, s.first % 7 + 1))
-    table = Table.of(bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -145,22 +145,22 @@ def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) ->
 
     def scout_through_the_window(seat: int, target: int, swap: bool | None) -> list[list[str]]:
         """Scout, let the holder choose, and see what the group got at each moment."""
-        mark = len(bot.fake.calls)
+        mark = len(memory_bot.fake.calls)
         table.scout(seat, target)
         at_scout = group_calls_since(table, mark)
         assert table.t("speak_line", name=table.seat_label(seat)) not in table.board().text
         assert table.player_at(seat).labels() == []  # no speaking moment yet
-        mark = len(bot.fake.calls)
+        mark = len(memory_bot.fake.calls)
         if swap is not None:
             (table.swap if swap else table.keep)(target)
         # Someone else looks at what they know: nothing tells them the window's outcome.
         third = table.player_at(next(s for s in range(1, 8) if s not in (seat, target)))
         third.press(table.t("btn_my_card"), table.board())
         third.private("/mycard")
-        bot.advance(9)
+        memory_bot.advance(9)
         during = group_calls_since(table, mark)
-        mark = len(bot.fake.calls)
-        bot.advance(1)
+        mark = len(memory_bot.fake.calls)
+        memory_bot.advance(1)
         at_end = group_calls_since(table, mark)
         assert table.player_at(seat).labels() == [table.t("btn_done")]
         return [at_scout, during, at_end]
@@ -280,9 +280,9 @@ def test_observer_who_never_predicts_loses(local_bot: LocalBot) -> None:
     assert f"👁 The Observer {table.seat_label(state.first)} never predicted and loses." in ending
 
 
-def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None:
+def test_spy_who_names_both_captains_wins_after_the_fixed_wait(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(spy=True), spy_can_win)
-    table = Table.of(bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
@@ -290,7 +290,7 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     caps = captains(state.cards)
     target = next(s for s in range(1, 7) if s not in (state.first, spy))
 
-    mark = len(bot.fake.calls)
+    mark = len(memory_bot.fake.calls)
     table.decapitate(state.first, target)
     assert group_calls_since(table, mark) == ["editMessageText"]
     board = table.board().text
@@ -299,7 +299,7 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     assert table.player_at(spy).prompt().text == (
         "🕵 A decapitation was announced. Guess the Red captain:\n⏳ You have 15 s."
     )
-    mark = len(bot.fake.calls)
+    mark = len(memory_bot.fake.calls)
     table.spy_guess(spy, caps["red"], caps["blue"])
     sealed = table.t(
         "spy_sealed", red=table.seat_label(caps["red"]), blue=table.seat_label(caps["blue"])
@@ -308,10 +308,10 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     for seat in (spy, target):  # resolved, but nobody can tell from their own card view
         table.player_at(seat).press(table.t("btn_my_card"), table.board())
         table.player_at(seat).private("/mycard")
-    bot.advance(14)
+    memory_bot.advance(14)
     assert group_calls_since(table, mark) == []  # the group cannot tell the Spy answered
     assert table.ending() is None
-    bot.advance(1)
+    memory_bot.advance(1)
     ending = table.ending().text
     assert f"🕵 The Spy {table.seat_label(spy)} named both captains and wins." in ending
 
@@ -345,9 +345,9 @@ def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_group_line_in_the_first_round_says_nobody_may_decapitate_yet(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(no_first_round_decapitation=True)
     state = table.start(seed=3)
@@ -360,8 +360,10 @@ def test_the_group_line_in_the_first_round_says_nobody_may_decapitate_yet(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_observers_private_turn_prompt_asks_only_for_a_scout(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 5, lang=lang)
+def test_the_observers_private_turn_prompt_asks_only_for_a_scout(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     state = observer_opens(table)
     observer = table.player_at(state.first)
     title = isolate(table.group.title)
@@ -374,16 +376,16 @@ def test_the_observers_private_turn_prompt_asks_only_for_a_scout(bot: Bot, lang:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_mycard_after_a_swap_says_the_face_up_x_has_no_power(bot: Bot, lang: str) -> None:
+def test_mycard_after_a_swap_says_the_face_up_x_has_no_power(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))
-    table = Table.of(bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
     scout, holder = state.first, lone_x(state)
     table.scout(scout, holder)
     table.swap(holder)
-    bot.advance(10)
+    memory_bot.advance(10)
     scouting = table.player_at(scout)
     scouting.private("/mycard")
     told = scouting.last_text()
