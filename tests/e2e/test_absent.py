@@ -59,12 +59,12 @@ def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
 
 
 def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 5, lang="zh")
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     table.start(seed=31)
-    away = miss_two_turns(lambda_bot, table)
+    away = miss_two_turns(memory_bot, table)
     absent = table.player_at(away)
     marked = f"⏸ {table.seat_label(away)} 连续两次超时，已标为暂离；回来之前，其回合都会直接跳过。"
     assert table.t("away_marked", name=table.seat_label(away)) == marked

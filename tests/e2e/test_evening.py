@@ -101,19 +101,20 @@ def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyo
 
 
 def test_the_bot_removed_from_the_group_takes_the_buttons_off_an_away_players_im_back(
-    memory_bot: Bot,
+    bot: Bot,
 ) -> None:
-    table = Table.of(memory_bot, 4)
+    """Played over HTTP both ways: the bot's own removal is a kind of update of its own."""
+    table = Table.of(bot, 4)
     table.open()
     table.start(seed=11)
-    away = miss_two_turns(memory_bot, table)
+    away = miss_two_turns(bot, table)
     absent = table.player_at(away)
     told = absent.prompt()
     assert told.button_labels == [table.t("btn_back_in")]
-    memory_bot.act(lambda: memory_bot.fake.kick_bot(table.group, by=table.host.user))
+    bot.act(lambda: bot.fake.kick_bot(table.group, by=table.host.user))
     assert table.data()["status"] == "cancelled"
     assert table.fake.message(absent.user, told.message_id).buttons == []
-    assert [entry for entry in live_buttons(memory_bot) if entry[0] != table.chat] == []
+    assert [entry for entry in live_buttons(bot) if entry[0] != table.chat] == []
 
 
 # -- a removed player the bot cannot reach ------------------------------------------------------

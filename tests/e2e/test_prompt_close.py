@@ -304,12 +304,12 @@ def play_one_step(table: Table, bot: Bot, rng: random.Random, settings: dict, en
 
 @pytest.mark.parametrize("ending", ENDINGS)
 def test_no_live_button_is_left_in_any_private_chat_after_a_game(
-    local_bot: LocalBot, ending: str
+    memory_bot: Bot, ending: str
 ) -> None:
     rng = random.Random(f"prompts-{ending}")
     for number, settings in enumerate(VARIANT_SETS):
         humans = rng.randint(4, 7)
-        table = Table.of(local_bot, humans, lang=rng.choice(["en", "zh"]))
+        table = Table.of(memory_bot, humans, lang=rng.choice(["en", "zh"]))
         table.open()
         table.configure(**settings)
         table.start(seed=rng.randrange(10**6))
@@ -317,16 +317,16 @@ def test_no_live_button_is_left_in_any_private_chat_after_a_game(
         for _ in range(steps):
             if table.data()["status"] != "playing":
                 break
-            play_one_step(table, local_bot, rng, settings, ending)
+            play_one_step(table, memory_bot, rng, settings, ending)
         if ending == "cancel" and table.data()["status"] == "playing":
             table.host.say("/cancel")
         if ending == "removed" and table.data()["status"] == "playing":
-            local_bot.act(lambda t=table: local_bot.fake.kick_bot(t.group, by=t.host.user))
+            memory_bot.act(lambda t=table: memory_bot.fake.kick_bot(t.group, by=t.host.user))
         if ending == "decision":  # games that did not end by a decision are ended by time
             for _ in range(50):
                 if table.data()["status"] != "playing":
                     break
-                local_bot.advance(seconds_of(settings, table.state.phase))
+                memory_bot.advance(seconds_of(settings, table.state.phase))
         assert table.data()["status"] in ("over", "cancelled"), (number, ending)
         for player in table.players:
             assert live(player) == [], (number, ending, player.name, player.texts())
