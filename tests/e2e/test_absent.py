@@ -8,7 +8,7 @@ import pytest
 from engine import Variants, captains
 from engine.cards import color
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.games import TURN, after, miss_two_turns, remove, scout_the_next
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
@@ -210,16 +210,16 @@ def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) 
     assert any(line.startswith(shown) for line in table.ending().text.splitlines())
 
 
-def test_only_the_host_or_an_admin_may_remove(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5, lang="zh")
+def test_only_the_host_or_an_admin_may_remove(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5, lang="zh")
     guest, admin = table.players[1], table.players[4]
-    lambda_bot.fake.set_admin(table.group, admin.user)
+    memory_bot.fake.set_admin(table.group, admin.user)
     table.open()
     state = table.start(seed=34)
-    before = lambda_bot.item(table.chat)
+    before = memory_bot.item(table.chat)
     guest.say("/remove")
     assert table.group_texts()[-1] == "只有发起人或群管理员可以这样做。"
-    assert lambda_bot.item(table.chat).data == before.data
+    assert memory_bot.item(table.chat).data == before.data
 
     table.host.say("/remove")
     keyboard = table.group_messages()[-1]
@@ -278,8 +278,8 @@ def test_no_im_back_or_remove_button_stays_live_once_the_game_is_over(
     assert table.fake.message(table.group, keyboard.message_id).buttons == []
 
 
-def test_removing_the_player_waited_for_closes_their_prompt(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5, lang="zh")
+def test_removing_the_player_waited_for_closes_their_prompt(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     state = table.start(seed=32)
     first = state.first
@@ -305,12 +305,10 @@ def a_removed_seat_on_the_winning_side(state) -> int | None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_end_marks_a_removed_player_among_the_winners(
-    lambda_bot: LambdaBot, lang: str
-) -> None:
+def test_the_end_marks_a_removed_player_among_the_winners(memory_bot: Bot, lang: str) -> None:
     seed, state = find_seed(5, Variants(), lambda s: a_removed_seat_on_the_winning_side(s))
     gone = a_removed_seat_on_the_winning_side(state)
-    table = Table.of(lambda_bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.start(seed=seed)
     assert remove(table, table.host, gone) is None

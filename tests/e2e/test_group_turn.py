@@ -12,7 +12,7 @@ import pytest
 from engine import Variants
 from engine.cards import OBSERVER, color
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.players import OK_ANSWERS, Table
 from handlers.telegram import presses
 from handlers.telegram.render import isolate
@@ -69,9 +69,9 @@ def speak_in_group(table: Table, lang: str, seen: str | None) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_scout_from_the_group_brings_one_private_message_with_the_result_and_no_button(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(lambda_bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=32)
     first, target = state.first, state.first % 5 + 1
@@ -108,11 +108,11 @@ def test_a_scout_from_the_group_brings_one_private_message_with_the_result_and_n
 
 
 def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_speak(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     """One moment, one new message in the scout's chat (one Telegram round): the prompt they
     scouted from turns into what they saw, and the invitation to speak follows it."""
-    table = Table.of(lambda_bot, 5)
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=32)
     first, target = state.first, state.first % 5 + 1
@@ -267,11 +267,11 @@ def test_an_observer_who_scouted_from_the_group_may_predict_from_the_one_private
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_scout_from_the_group_in_the_turncoats_pause_is_told_twice_once_a_moment(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     """The result comes at once, with the pause; the invitation to speak when it is over:
     each a new message, neither with a button."""
-    table = Table.of(lambda_bot, 7, lang=lang)  # seven seats: the Turncoat pauses every scout
+    table = Table.of(memory_bot, 7, lang=lang)  # seven seats: the Turncoat pauses every scout
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed=36)
@@ -284,7 +284,7 @@ def test_a_scout_from_the_group_in_the_turncoats_pause_is_told_twice_once_a_mome
     wait = "scout_wait_deleted" if table.data().get("silence") else "scout_wait"
     assert scout.texts()[before:] == [f"{result}\n{table.t_in(lang, wait, s=10)}"]
     assert scout.prompt() is None
-    lambda_bot.advance(10)
+    memory_bot.advance(10)
     assert table.state.phase == "speak"
     news = scout.texts()[before + 1 :]
     assert news[-1] == speak_in_group(table, lang, None), news

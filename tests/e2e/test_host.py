@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import end_now
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
@@ -35,10 +35,8 @@ def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_player(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_play_again_lobby_whose_host_leaves_can_still_start(
-    lambda_bot: LambdaBot, lang: str
-) -> None:
-    table = Table.of(lambda_bot, 5, lang=lang)
+def test_a_play_again_lobby_whose_host_leaves_can_still_start(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.start(seed=11)
     ending = end_now(table)
@@ -51,7 +49,7 @@ def test_a_play_again_lobby_whose_host_leaves_can_still_start(
     assert table.data()["creator"] == heir.id
     passed = table.t("host_passed", old=isolate(cat.name), new=isolate(heir.name))
     assert passed in table.lobby_message().text
-    lambda_bot.seed = 4
+    memory_bot.seed = 4
     assert heir.press(table.t("btn_start"), table.lobby_message()) is None
     assert table.data()["status"] == "playing"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.players import Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram.refusals import REFUSAL_REF
@@ -54,8 +54,8 @@ def test_only_the_host_or_an_admin_may_switch_the_language(memory_bot: Bot) -> N
     assert table.data()["lang"] == "zh"
 
 
-def test_without_a_game_only_an_admin_may_switch_the_language(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_without_a_game_only_an_admin_may_switch_the_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     member, owner = table.players[2], table.players[0]
     member.say("/language")
     assert table.group_texts()[-1] == ONLY_HOST
@@ -131,9 +131,9 @@ def test_each_player_reads_private_messages_in_their_own_language(memory_bot: Bo
 
 
 def test_a_player_whose_language_telegram_does_not_say_reads_the_groups(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4, lang="zh")
+    table = Table.of(memory_bot, 4, lang="zh")
     quiet = table.players[3]
     quiet.user.language_code = None
     table.open()
@@ -148,8 +148,8 @@ def test_a_player_whose_language_telegram_does_not_say_reads_the_groups(
     assert table.players[1].last_text().startswith(zh("your_seat", seat=seat, group=CLUB))
 
 
-def test_play_again_keeps_each_players_language(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_play_again_keeps_each_players_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     ben = table.players[1]
     ben.user.language_code = "zh-hans"
     table.open()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.games import after, end_now, remove, scout_the_next
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
@@ -70,9 +70,9 @@ def test_a_player_leaves_from_the_group_after_confirming_and_the_seat_plays_on_v
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_player_whose_turn_it_is_leaves_from_the_private_chat_and_the_turn_moves_on(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(lambda_bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=33)
     first = state.first

@@ -166,15 +166,15 @@ def test_extend_pushes_the_countdown_back(memory_bot: Bot, lang: str) -> None:
     assert table.data()["status"] == "cancelled"
 
 
-def test_extend_stops_at_an_hour_and_needs_a_player(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_extend_stops_at_an_hour_and_needs_a_player(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open(table.players[1:3])
     table.players[4].say("/extend")  # not in the lobby, not an admin
-    refusal = lambda_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]
+    refusal = memory_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]
     assert table.fake.message(table.group, refusal).text == table.t("extend_who")
     for _ in range(30):
         table.players[1].say("/extend")
-    refusal = lambda_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]  # the latest
+    refusal = memory_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]  # the latest
     text = table.fake.message(table.group, refusal).text
     assert re.fullmatch(re.escape(table.t("extend_max")) + r" \(×\d+\)", text), text  # repeated
     assert table.data()["deadline"] == table.data()["opened"] + 3600
@@ -234,10 +234,8 @@ def test_with_auto_start_off_the_lobby_closes_unstarted_after_the_countdown_chos
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_status_in_a_lobby_names_who_the_bot_cannot_reach(
-    lambda_bot: LambdaBot, lang: str
-) -> None:
-    table = never_started_host(lambda_bot, lang=lang)
+def test_status_in_a_lobby_names_who_the_bot_cannot_reach(memory_bot: Bot, lang: str) -> None:
+    table = never_started_host(memory_bot, lang=lang)
     table.players[1].say("/status")
     lines = table.group_texts()[-1].splitlines()
     assert table.t("status_unreachable", names=isolate(table.host.name)) in lines
@@ -255,12 +253,12 @@ def test_a_redelivered_start_tells_the_group_once(lambda_bot: LambdaBot) -> None
     assert table.group_texts().count(back) == 1
 
 
-def test_play_again_names_a_player_the_bot_lost_before_dealing(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_play_again_names_a_player_the_bot_lost_before_dealing(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     guest = table.players[1]
     state = table.start(seed=3)
-    lambda_bot.fake.block(guest.user)  # after the deal
+    memory_bot.fake.block(guest.user)  # after the deal
     table.decapitate(state.first, state.first % 4 + 1)
     table.players[2].press(table.t("btn_play_again"), table.ending())
     lobby = table.lobby_message()

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.fake_telegram.world import FakeMessage
 from handlers.playtest.games import end_now, remove
 from handlers.playtest.players import Player, Table
@@ -92,19 +92,19 @@ def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_t
     assert table.data()["unreachable"] == []
 
 
-def test_a_second_player_lost_and_one_back_edit_the_one_warning(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_a_second_player_lost_and_one_back_edit_the_one_warning(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=32)
     first = table.player_at(state.first % 5 + 1)
     second = table.player_at(state.first % 5 + 2)
-    lambda_bot.fake.block(second.user)
+    memory_bot.fake.block(second.user)
     one = lose_at_their_turn(table, first)
     (warning,) = warnings(table)
     assert warning.text == blocked_line(table, one)
 
     # The first one's turn runs out: the next seat's prompt cannot reach its player either.
-    lambda_bot.advance(CUT)
+    memory_bot.advance(CUT)
     two = table.seat_of(second)
     assert table.state.turn == two
     assert [m.message_id for m in warnings(table)] == [warning.message_id]

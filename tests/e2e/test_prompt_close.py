@@ -112,8 +112,8 @@ def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) 
     assert table.ending() is not None
 
 
-def test_a_prediction_closes_the_observers_speaking_prompt(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_a_prediction_closes_the_observers_speaking_prompt(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     state = observer_opens(table)
     table.scout(state.first, state.first % 5 + 1)
     observer = table.player_at(state.first)
@@ -123,9 +123,9 @@ def test_a_prediction_closes_the_observers_speaking_prompt(lambda_bot: LambdaBot
 
 
 @LANGS
-def test_a_turncoat_offer_is_closed_when_its_window_ends(lambda_bot: LambdaBot, lang: str) -> None:
+def test_a_turncoat_offer_is_closed_when_its_window_ends(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(lambda_bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -134,7 +134,7 @@ def test_a_turncoat_offer_is_closed_when_its_window_ends(lambda_bot: LambdaBot, 
     turncoat = table.player_at(holder)
     offer = turncoat.prompt()
     told = len(turncoat.messages())
-    lambda_bot.advance(10)
+    memory_bot.advance(10)
     assert_closed(table, turncoat, offer, "closed_timeout_turncoat")
     assert len(turncoat.messages()) == told  # the offer says it: no message more
     assert late_press(table, turncoat, offer) == table.t_for(turncoat, "too_late")
@@ -184,9 +184,9 @@ def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(local_bot: LocalBo
 
 
 @LANGS
-def test_a_cancelled_game_closes_every_open_prompt(lambda_bot: LambdaBot, lang: str) -> None:
+def test_a_cancelled_game_closes_every_open_prompt(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(lambda_bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True)
     state = table.start(seed)
@@ -333,36 +333,36 @@ def test_no_live_button_is_left_in_any_private_chat_after_a_game(
 
 
 def test_a_prompt_sent_again_after_start_is_closed_when_its_wait_ends(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4, lang="zh")
+    table = Table.of(memory_bot, 4, lang="zh")
     host = table.host
     table.open()
     table.start(seed=11)
     seat = table.seat_of(host)
-    lambda_bot.fake.block(host.user)  # after the deal: the bot learns it at their turn's prompt
+    memory_bot.fake.block(host.user)  # after the deal: the bot learns it at their turn's prompt
     while table.state.turn != seat:
         turn = table.state.turn
         table.scout_and_done(turn, turn % 4 + 1)
     host.private("/start")  # the card and the prompt come again
     prompt = host.prompt()
     assert prompt is not None
-    lambda_bot.advance(90)
+    memory_bot.advance(90)
     assert_closed(table, host, prompt, "closed_timeout_turn")
     assert live(host) == []
 
 
 def test_a_prompt_telegram_held_back_still_closes_when_its_wait_ends(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     """Telegram refuses the next turn's prompt (429): it goes out again later, its id is
     remembered then, and the turn's end closes it all the same; no live button is left."""
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     first = table.start(seed=11).first
     player = table.player_at(first % 4 + 1)
-    lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=30, chat_id=player.user)
+    memory_bot.fake.fail_next("sendMessage", status=429, retry_after=30, chat_id=player.user)
     table.scout_and_done(first, first % 4 + 1)  # the next turn's prompt is refused once
-    lambda_bot.advance(90)  # the turn runs out
+    memory_bot.advance(90)  # the turn runs out
     assert live(player) == []
     assert table.t_for(player, "closed_timeout_turn") in player.texts()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import replay_command
-from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeMessage
 from handlers.playtest.players import Player, Table
 from handlers.storage.history import GAMES_KEPT
@@ -232,13 +232,13 @@ def test_a_redelivered_end_adds_the_game_to_history_once(memory_bot: Bot) -> Non
 
 
 def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_again(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     """The run that ended the game died before marking its end message delivered: the update
     comes again, its end message goes out again, and the game is still kept once."""
     from handlers.storage.host import LEASE, Host
 
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(51)
     seat, target = state.first, state.first % 4 + 1
@@ -256,22 +256,22 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Host, "acknowledge", dying)
-        update = lambda_bot.act(
-            lambda: lambda_bot.fake.press(
+        update = memory_bot.act(
+            lambda: memory_bot.fake.press(
                 player.user, player.user, player.prompt().message_id, table.t("btn_confirm")
             )
         )
     assert table.envelope()["owed"]
-    lambda_bot.clock.advance(LEASE)
-    mark = len(lambda_bot.fake.calls)
-    lambda_bot.redeliver(update)
-    for call in lambda_bot.fake.calls[mark:]:  # edits sent again find their messages done
+    memory_bot.clock.advance(LEASE)
+    mark = len(memory_bot.fake.calls)
+    memory_bot.redeliver(update)
+    for call in memory_bot.fake.calls[mark:]:  # edits sent again find their messages done
         if call.kind == "refused" and call.description == NOT_MODIFIED:
             call.kind = "error"
     assert not table.envelope().get("owed")
     ends = [m for m in table.group_messages() if m.text.startswith("🏁")]
     assert len(ends) == 2  # the end went out again, at least once as promised
-    games = lambda_bot.store.load(history_key(table.chat)).data["games"]
+    games = memory_bot.store.load(history_key(table.chat)).data["games"]
     assert [g["game"] for g in games] == [table.data()["game"]]
 
 

@@ -13,7 +13,7 @@ from engine import GameState, Variants, captains
 from engine.__main__ import replay_command
 from engine.cards import OBSERVER, SPY, color, other
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.games import after, remove
 from handlers.playtest.players import Player, Table
@@ -78,10 +78,10 @@ def test_a_removed_captain_is_virtual_so_its_colour_may_decapitate_on_its_behalf
 
 
 def test_once_a_seat_is_removed_every_decapitation_declares_and_a_wrong_no_loses(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     seed, _ = find_seed(5, Variants(), captain_beside_the_first)
-    table = Table.of(lambda_bot, 5)
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed)
     side = color(state.cards[state.first - 1])

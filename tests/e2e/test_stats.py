@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import captains
 from engine.cards import color
 from handlers.playtest.deals import a_right_prediction
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.games import worked_example
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
@@ -102,12 +102,12 @@ def test_stats_count_a_finished_game_for_the_group_and_each_player(memory_bot: B
 
 
 def test_stats_count_a_finished_game_for_the_group_and_each_player_in_chinese(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 6, lang="zh")
+    table = Table.of(memory_bot, 6, lang="zh")
     assert group_stats(table) == "📊 本群还没有打完的对局。"
-    worked_example(lambda_bot, table)
-    check_worked_example_counted(lambda_bot, table)
+    worked_example(memory_bot, table)
+    check_worked_example_counted(memory_bot, table)
     text = group_stats(table)
     assert "获胜：红方 0 局，蓝方 1 局" in text.splitlines()
     assert "平均每局：2 分 5 秒，3 回合" in text.splitlines()
@@ -187,8 +187,8 @@ def test_stats_show_nothing_of_a_game_in_play(memory_bot: Bot) -> None:
     assert own_stats(table.host) == mine
 
 
-def test_stats_show_nothing_of_a_game_in_play_in_chinese(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4, lang="zh")
+def test_stats_show_nothing_of_a_game_in_play_in_chinese(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     state = table.start(seed=13)
     table.scout_and_done(state.first, state.first % 4 + 1)
@@ -248,9 +248,9 @@ def test_forget_erases_the_players_statistics_and_their_leaderboard_lines(memory
 
 
 def test_stats_count_the_observers_role_and_a_right_prediction_as_a_win(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 5)
+    table = Table.of(memory_bot, 5)
     state, _ = a_right_prediction(table)
     observer = state.first
 

@@ -10,7 +10,7 @@ from engine import Variants, captains
 from engine.cards import color
 from engine.resolution import bodyguard_beside
 from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_can_win, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LocalBot
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
 
@@ -26,7 +26,7 @@ def group_calls_since(table: Table, mark: int) -> list[str]:
 
 
 def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     variants = Variants(virtual_players=2)
 
@@ -38,7 +38,7 @@ def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
         return state.virtual[caps[side] - 1] and not state.virtual[caps[other(side)] - 1]
 
     seed, dealt = find_seed(4, variants, proxy_deal)
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.configure(virtual_players=2)
     state = table.start(seed)
@@ -113,9 +113,9 @@ def test_first_round_offers_no_decapitation_until_the_player_has_acted(
 
 
 def test_uncertain_sides_deals_from_two_more_cards_and_sets_two_aside(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.configure(uncertain_sides=True)
     state = table.start(seed=5)
@@ -230,9 +230,9 @@ def observer_first(state) -> bool:
     return state.cards[state.first - 1] == "OBS" and None not in caps.values()
 
 
-def test_observer_who_predicts_is_revealed_skipped_and_wins(lambda_bot: LambdaBot) -> None:
+def test_observer_who_predicts_is_revealed_skipped_and_wins(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(observer=True), observer_first)
-    table = Table.of(lambda_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(observer=True)
     state = table.start(seed)
@@ -316,16 +316,16 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(memory_bot: Bot) 
     assert f"🕵 The Spy {table.seat_label(spy)} named both captains and wins." in ending
 
 
-def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot) -> None:
+def test_spy_set_aside_the_group_waits_the_same_fixed_time(memory_bot: Bot) -> None:
     def spy_aside(state):
         return state.holder("SPY") is None and color(state.cards[state.first - 1]) is not None
 
     seed, _ = find_seed(6, Variants(spy=True), spy_aside)
-    table = Table.of(lambda_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
-    mark = len(lambda_bot.fake.calls)
+    mark = len(memory_bot.fake.calls)
     table.decapitate(state.first, state.first % 6 + 1)
     # While the group waits, nobody's card view tells that the game is already resolved.
     waiting = table.player_at(state.first % 6 + 1)
@@ -335,10 +335,10 @@ def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot
     assert popup == f"🃏 Your card: {shown} (seat {state.first % 6 + 1})"
     waiting.private("/mycard")
     assert "What you know" not in waiting.last_text()
-    lambda_bot.advance(14)
+    memory_bot.advance(14)
     assert group_calls_since(table, mark) == ["editMessageText"]
     assert table.ending() is None
-    lambda_bot.advance(1)
+    memory_bot.advance(1)
     ending = table.ending().text
     assert "Set aside: Spy" in ending and "🕵" not in ending
 
