@@ -8,7 +8,7 @@ import pytest
 from engine import Variants, captains
 from engine.cards import color
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import TURN, after, miss_two_turns, remove, scout_the_next
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
@@ -99,11 +99,11 @@ def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
     assert table.ending() is not None
 
 
-def test_the_group_is_told_when_a_player_is_marked_away_in_english(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4)
+def test_the_group_is_told_when_a_player_is_marked_away_in_english(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=11)
-    away = miss_two_turns(local_bot, table)
+    away = miss_two_turns(memory_bot, table)
     marked = (
         f"⏸ {table.seat_label(away)} missed two turns: their turns are skipped until they "
         "act again."
@@ -155,8 +155,8 @@ def test_the_host_can_remove_a_player_and_their_seat_is_skipped(memory_bot: Bot)
     assert f"{table.seat_label(gone)}{table.t('removed_tag')}" in table.group_texts()[-1]
 
 
-def test_the_host_can_remove_a_player_from_the_lobby(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 5, lang="zh")
+def test_the_host_can_remove_a_player_from_the_lobby(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     leaver = table.players[2]
     table.host.say("/remove")
@@ -179,8 +179,8 @@ def test_the_host_can_remove_a_player_from_the_lobby(local_bot: LocalBot) -> Non
     assert len(table.data()["players"]) == 4
 
 
-def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 6, lang="zh")
+def test_a_removed_players_card_stays_hidden_until_the_end(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6, lang="zh")
     table.open()
     state = table.start(seed=33)
     first = state.first
@@ -258,15 +258,15 @@ def test_removing_the_last_active_player_cancels_the_game(memory_bot: Bot) -> No
 
 
 def test_no_im_back_or_remove_button_stays_live_once_the_game_is_over(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.host.say("/remove")
     lobby_keyboard = table.group_messages()[-1]
     table.start(seed=36)
     assert table.fake.message(table.group, lobby_keyboard.message_id).buttons == []
-    away = miss_two_turns(local_bot, table)
+    away = miss_two_turns(memory_bot, table)
     absent = table.player_at(away)
     told = absent.prompt()
     assert told.button_labels == [table.t("btn_back_in")]

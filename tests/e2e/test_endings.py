@@ -14,7 +14,7 @@ from handlers.playtest.deals import (
     lone_x,
     x_apart,
 )
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LambdaBot
 from handlers.playtest.games import worked_example
 from handlers.playtest.players import Table
 from handlers.telegram.texts import card_name
@@ -62,7 +62,7 @@ def test_a_right_observer_is_named_among_the_winners(memory_bot: Bot) -> None:
     assert "⏱ 0 min 0 s, turns: 2" in lines(text)
 
 
-def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -> None:
+def test_the_winners_are_the_team_each_holds_after_a_swap(memory_bot: Bot) -> None:
     def swap_changes_sides(state):
         first, second = state.first, state.first % 7 + 1
         if not x_apart(state, first, second):
@@ -71,7 +71,7 @@ def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -
         return color(state.cards[first - 1]) != x and color(state.cards[second - 1]) != x
 
     seed, _ = find_seed(7, Variants(turncoat=True), swap_changes_sides)
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -80,7 +80,7 @@ def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -
     x_colour = color(state.cards[holder - 1])
     table.scout(scout, holder)
     table.swap(holder)
-    local_bot.advance(10)
+    memory_bot.advance(10)
     table.done(scout)
     table.decapitate(second, holder)  # the holder now plays for the attacker's side: it fails
     final = table.state.cards
@@ -133,9 +133,9 @@ def card_lines(table: Table, cards: tuple[str, ...]) -> list[str]:
 
 
 def test_a_game_cancelled_by_its_host_shows_every_card_the_captains_and_play_again(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(speak_seconds=30)
     state = table.start(seed=WORKED_EXAMPLE_SEED)
@@ -224,9 +224,9 @@ def test_play_again_takes_its_button_off_the_end_and_a_late_press_says_a_game_is
 
 
 def test_play_again_from_a_cancelled_game_takes_its_button_off_in_chinese(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     table.start(seed=44)
     table.host.say("/cancel")

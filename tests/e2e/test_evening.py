@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import (
     after,
     end_now,
@@ -148,21 +148,21 @@ def test_a_removed_player_who_blocked_the_bot_is_neither_named_unreachable_nor_a
 
 
 def test_a_removed_player_lost_before_the_removal_is_not_announced_back(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 5, lang="zh")
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     leaver = table.players[2]
     table.start(seed=32)
     gone = table.seat_of(leaver)
-    local_bot.fake.block(leaver.user)  # after the deal: their turn's prompt does not reach them
+    memory_bot.fake.block(leaver.user)  # after the deal: their turn's prompt does not reach them
     while table.state.turn != gone:
         table.scout_and_done(table.state.turn, gone)
     name = table.seat_label(gone)
     assert table.group_texts()[-1].startswith(f"⚠️ {name}：你屏蔽了我，我无法私聊你。")
     assert remove(table, table.host, gone) is None
     said = len(table.group_texts())
-    local_bot.fake.unblock(leaver.user)
+    memory_bot.fake.unblock(leaver.user)
     leaver.private("/start")
     assert table.group_texts()[said:] == []
     assert table.data()["unreachable"] == []

@@ -12,7 +12,7 @@ import pytest
 from engine import Variants
 from engine.cards import OBSERVER, color
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.players import OK_ANSWERS, Table
 from handlers.telegram import presses
 from handlers.telegram.render import isolate
@@ -322,10 +322,10 @@ def test_a_stale_group_button_is_refused_cleanly(memory_bot: Bot, lang: str) -> 
     assert all(m.buttons == [] for m in table.group_messages()[:-1])
 
 
-def test_the_groups_buttons_are_removed_when_the_turn_ends(local_bot: LocalBot) -> None:
+def test_the_groups_buttons_are_removed_when_the_turn_ends(memory_bot: Bot) -> None:
     """Only the current turn message has buttons: a turn done, skipped, or ended by a
     decapitation leaves none behind, and the Turncoat's window shows only My card."""
-    table = Table.of(local_bot, 7, lang="zh")  # seven seats: the Turncoat pauses every scout
+    table = Table.of(memory_bot, 7, lang="zh")  # seven seats: the Turncoat pauses every scout
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10, turn_seconds=30)
     state = table.start(seed=36)
@@ -336,13 +336,13 @@ def test_the_groups_buttons_are_removed_when_the_turn_ends(local_bot: LocalBot) 
     first = state.first
     table.scout_in_group(first, first % 7 + 1)
     assert labels_of(table) == [table.t("btn_my_card")]  # the window: nothing to press yet
-    local_bot.advance(10)
+    memory_bot.advance(10)
     assert labels_of(table) == [table.t("btn_done"), table.t("btn_my_card")]
     table.done_in_group(first)
     assert live() == [table.board().message_id]
     skipped = table.state.turn
     table.player_at(skipped).press(table.t("btn_scout"), table.board(), table.group)
-    local_bot.advance(30)  # the turn runs out while the seats are listed
+    memory_bot.advance(30)  # the turn runs out while the seats are listed
     assert table.state.turn != skipped
     assert live() == [table.board().message_id]
     table.decapitate(table.state.turn, first)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram.refusals import REFUSAL_REF
@@ -67,8 +67,8 @@ def test_without_a_game_only_an_admin_may_switch_the_language(memory_bot: Bot) -
     assert table.lobby_message().text.startswith("🎯 斩首行动")
 
 
-def test_the_settings_language_switch_is_for_the_host_or_an_admin(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4)
+def test_the_settings_language_switch_is_for_the_host_or_an_admin(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
     menu = table.lobby_message()

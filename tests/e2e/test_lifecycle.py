@@ -52,16 +52,16 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     assert table.ending().message_id > lobby.message_id
 
 
-def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4)
+def test_host_cancels_a_running_game_and_others_may_not(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(seed=23)
     guest = table.players[1]
-    before = local_bot.item(table.chat)
+    before = memory_bot.item(table.chat)
     guest.say("/cancel")
     assert table.group_texts()[-1] == "Only the host or a group admin may do that."
     refusal = table.group_messages()[-1].message_id  # the group's one refusal message
-    assert local_bot.item(table.chat) == before
+    assert memory_bot.item(table.chat) == before
 
     first = table.player_at(state.first)
     prompt = first.prompt()

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram.world import FakeMessage
 from handlers.playtest.games import end_now, remove
 from handlers.playtest.players import Player, Table
@@ -124,21 +124,21 @@ def test_a_second_player_lost_and_one_back_edit_the_one_warning(memory_bot: Bot)
     assert edited.button_labels == [table.t("btn_open_chat")]
 
 
-def test_a_player_back_in_touch_during_their_cut_turn_still_plays_it(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+def test_a_player_back_in_touch_during_their_cut_turn_still_plays_it(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     table.start(seed=3)
     guest = table.players[1]
     seat = lose_at_their_turn(table, guest)
     assert table.t("time_left", s=CUT) in table.board().text.splitlines()
-    local_bot.advance(CUT - 10)
+    memory_bot.advance(CUT - 10)
     guest.private("/start")  # opens the chat again: the prompt comes
     assert guest.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
     target = seat % 4 + 1
     table.scout(seat, target)
     assert table.state.turn == seat  # their speaking moment, in full
     assert guest.labels() == [table.t("btn_done")]
-    local_bot.advance(CUT)
+    memory_bot.advance(CUT)
     assert table.state.turn == seat
     table.done(seat)
     assert table.state.turn == target
@@ -188,12 +188,12 @@ def test_a_player_out_of_reach_who_leaves_leaves_the_warning(memory_bot: Bot) ->
 
 @pytest.mark.parametrize("x_scouted", [True, False])
 def test_a_secret_offer_that_cannot_reach_its_player_tells_the_group_nothing(
-    local_bot: LocalBot, x_scouted: bool
+    memory_bot: Bot, x_scouted: bool
 ) -> None:
     # Whether the Turncoat's offer went out is secret: the group must read the same whether the
     # blocked player scouted holds the X card (an offer fails) or not (nothing is sent).
     seed, state = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     table.start(seed=seed)
@@ -201,10 +201,10 @@ def test_a_secret_offer_that_cannot_reach_its_player_tells_the_group_nothing(
     target = (
         holder if x_scouted else next(s for s in range(1, 8) if s not in (state.first, holder))
     )
-    local_bot.fake.block(table.player_at(target).user)
+    memory_bot.fake.block(table.player_at(target).user)
     said = len(table.group_messages())
     table.scout(state.first, target)
-    local_bot.advance(10)  # the window ends
+    memory_bot.advance(10)  # the window ends
     assert warnings(table) == []
     assert table.data()["unreachable"] == []
     assert len(table.group_messages()) == said  # nothing new: the turn message is edited

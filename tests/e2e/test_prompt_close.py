@@ -12,7 +12,7 @@ from engine.cards import OBSERVER, SPY, color
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
 from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_waits, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LambdaBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
 from handlers.telegram.texts import card_name, colour_name
@@ -78,7 +78,7 @@ def test_a_turn_prompt_is_closed_with_time_ran_out_when_the_turn_times_out(
 
 
 @LANGS
-def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) -> None:
+def test_a_decided_prompt_says_what_was_decided(memory_bot: Bot, lang: str) -> None:
     variants = Variants(virtual_players=1, bodyguards=True)
 
     def two_coloured_humans(state):
@@ -87,7 +87,7 @@ def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) 
         return all(color(state.cards[s - 1]) for s in (state.first, second))
 
     seed, _ = find_seed(4, variants, two_coloured_humans)
-    table = Table.of(local_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(virtual_players=1, bodyguards=True)
     state = table.start(seed)
@@ -142,9 +142,9 @@ def test_a_turncoat_offer_is_closed_when_its_window_ends(memory_bot: Bot, lang: 
     assert scout.labels() == [table.t_for(scout, "btn_done")]
 
 
-def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
+def test_a_turncoat_offer_says_what_was_chosen(memory_bot: Bot) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True)
     state = table.start(seed)
@@ -155,7 +155,7 @@ def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
     offer = turncoat.prompt()
     table.keep(holder)
     assert_closed(table, turncoat, offer, "closed_keep")
-    local_bot.advance(20)  # the window ends as it would have anyway
+    memory_bot.advance(20)  # the window ends as it would have anyway
     table.done(scout)
     # Later someone else scouts the X again and the holder swaps this time.
     seat = table.state.turn
@@ -168,9 +168,9 @@ def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
     assert_closed(table, turncoat, offer, "closed_swap", scout=table.seat_label(seat))
 
 
-def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(local_bot: LocalBot) -> None:
+def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(spy=True), spy_waits)
-    table = Table.of(local_bot, 6, lang="zh")
+    table = Table.of(memory_bot, 6, lang="zh")
     table.open()
     table.configure(spy=True, spy_seconds=10)
     state = table.start(seed)
@@ -178,7 +178,7 @@ def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(local_bot: LocalBo
     target = next(s for s in range(1, 7) if s not in (state.first, state.holder(SPY)))
     table.decapitate(state.first, target)
     prompt = spy.prompt()
-    local_bot.advance(10)
+    memory_bot.advance(10)
     assert_closed(table, spy, prompt, "closed_timeout_spy")
     assert table.ending() is not None
 
@@ -204,8 +204,8 @@ def test_a_cancelled_game_closes_every_open_prompt(memory_bot: Bot, lang: str) -
         assert live(player) == []
 
 
-def test_a_cancel_closes_the_turn_prompt(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+def test_a_cancel_closes_the_turn_prompt(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     state = table.start(seed=23)
     first = table.player_at(state.first)
@@ -233,16 +233,16 @@ def test_the_end_closes_the_speaking_prompt(lambda_bot: LambdaBot, lang: str) ->
 
 @LANGS
 def test_the_speaking_prompt_is_closed_when_speaking_time_is_over(
-    local_bot: LocalBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(local_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(speak_seconds=30)
     state = table.start(seed=12)
     table.scout(state.first, state.first % 4 + 1)
     scout = table.player_at(state.first)
     speak = scout.prompt()
-    local_bot.advance(30)
+    memory_bot.advance(30)
     assert_closed(table, scout, speak, "closed_timeout_speak")
     assert late_press(table, scout, speak) == table.t_for(scout, "too_late")
 

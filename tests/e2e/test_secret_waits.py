@@ -10,7 +10,7 @@ import pytest
 
 from engine import Variants
 from handlers.playtest.deals import find_seed, spy_waits, x_apart
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import after
 from handlers.playtest.players import Table
 
@@ -46,9 +46,9 @@ def test_the_spy_is_told_the_time_and_hurried_privately(memory_bot: Bot, lang: s
     assert table.ending() is not None
 
 
-def test_a_spy_who_answered_is_not_hurried(local_bot: LocalBot) -> None:
+def test_a_spy_who_answered_is_not_hurried(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(spy=True), spy_waits)
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
@@ -56,7 +56,7 @@ def test_a_spy_who_answered_is_not_hurried(local_bot: LocalBot) -> None:
     table.decapitate(state.first, next(s for s in range(1, 7) if s not in (state.first, seat)))
     table.spy_guess(seat, state.first, state.first)
     told = len(table.player_at(seat).texts())
-    local_bot.advance(10)
+    memory_bot.advance(10)
     assert table.player_at(seat).texts()[told:] == []
 
 
@@ -85,9 +85,9 @@ def test_a_scout_is_told_they_speak_after_the_pause(memory_bot: Bot, lang: str) 
     assert not table.fake.message(table.group, late["message"]["message_id"]).deleted
 
 
-def test_without_deleting_the_scout_is_told_only_to_wait(local_bot: LocalBot) -> None:
+def test_without_deleting_the_scout_is_told_only_to_wait(memory_bot: Bot) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import captains
 from engine.cards import color
 from handlers.playtest.deals import a_right_prediction
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import worked_example
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
@@ -161,8 +161,8 @@ def test_stats_in_a_private_chat_show_the_players_own_figures_across_groups(
     assert second.t("stats_games", n=1) in group_stats(second).splitlines()
 
 
-def test_stats_in_a_private_chat_speak_the_players_language(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+def test_stats_in_a_private_chat_speak_the_players_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     quick_game(table, seed=11)
     mine = own_stats(table.host).splitlines()
     assert mine[0] == "📊 你的战绩"

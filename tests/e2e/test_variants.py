@@ -10,7 +10,7 @@ from engine import Variants, captains
 from engine.cards import color
 from engine.resolution import bodyguard_beside
 from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_can_win, x_apart
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
 
@@ -81,9 +81,9 @@ def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
 
 
 def test_first_round_offers_no_decapitation_until_the_player_has_acted(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.configure(no_first_round_decapitation=True)
     state = table.start(seed=3)
@@ -95,7 +95,7 @@ def test_first_round_offers_no_decapitation_until_the_player_has_acted(
     assert prompt.button_labels == [table.t("btn_scout")]
 
     # A turn that runs out is not an action: the next turn is still a first one.
-    local_bot.advance(90)
+    memory_bot.advance(90)
     order = [state.first]
     for _ in range(3):
         seat = table.state.turn
@@ -191,7 +191,7 @@ def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(memory_bot: 
     assert f"{table.seat_label(scout)}: {x_name}" in ending
 
 
-def test_bodyguard_declared_beside_the_target_lets_the_captain_win(local_bot: LocalBot) -> None:
+def test_bodyguard_declared_beside_the_target_lets_the_captain_win(memory_bot: Bot) -> None:
     variants = Variants(bodyguards=True)
 
     def guarded(state):
@@ -202,7 +202,7 @@ def test_bodyguard_declared_beside_the_target_lets_the_captain_win(local_bot: Lo
         return bodyguard_beside(state.cards, caps[other(side)])
 
     seed, _ = find_seed(6, variants, guarded)
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(bodyguards=True)
     state = table.start(seed)
@@ -264,9 +264,9 @@ def test_observer_who_predicts_is_revealed_skipped_and_wins(memory_bot: Bot) -> 
     assert f"👁 The Observer {table.seat_label(observer)} predicted right and wins." in ending
 
 
-def test_observer_who_never_predicts_loses(local_bot: LocalBot) -> None:
+def test_observer_who_never_predicts_loses(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(observer=True), observer_first)
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(observer=True)
     state = table.start(seed)
