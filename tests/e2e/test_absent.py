@@ -8,7 +8,7 @@ import pytest
 from engine import Variants, captains
 from engine.cards import color
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import TURN, after, miss_two_turns, remove, scout_the_next
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
@@ -16,12 +16,12 @@ from handlers.telegram.texts import card_name
 
 
 def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
-    bot: Bot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=11)
-    away = miss_two_turns(bot, table)
+    away = miss_two_turns(memory_bot, table)
     absent = table.player_at(away)
     assert absent.texts()[-2:] == [
         table.t("closed_timeout_turn"),
@@ -52,19 +52,19 @@ def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(
         scout_the_next(table, seat)
         seat = table.state.turn
     assert absent.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
-    bot.advance(TURN - 1)
+    memory_bot.advance(TURN - 1)
     assert table.state.turn == away
     scout_the_next(table, away)
     assert table.state.turn == after(table, away)
 
 
 def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 5, lang="zh")
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     table.start(seed=31)
-    away = miss_two_turns(lambda_bot, table)
+    away = miss_two_turns(memory_bot, table)
     absent = table.player_at(away)
     marked = f"⏸ {table.seat_label(away)} 连续两次超时，已标为暂离；回来之前，其回合都会直接跳过。"
     assert table.t("away_marked", name=table.seat_label(away)) == marked
@@ -99,11 +99,11 @@ def test_the_group_is_told_when_a_player_is_marked_away_and_when_they_return(
     assert table.ending() is not None
 
 
-def test_the_group_is_told_when_a_player_is_marked_away_in_english(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4)
+def test_the_group_is_told_when_a_player_is_marked_away_in_english(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=11)
-    away = miss_two_turns(local_bot, table)
+    away = miss_two_turns(memory_bot, table)
     marked = (
         f"⏸ {table.seat_label(away)} missed two turns: their turns are skipped until they "
         "act again."
@@ -117,8 +117,8 @@ def test_the_group_is_told_when_a_player_is_marked_away_in_english(local_bot: Lo
     assert table.group_texts()[-2] == f"👋 {table.seat_label(away)} is back and plays again."
 
 
-def test_the_host_can_remove_a_player_and_their_seat_is_skipped(bot: Bot) -> None:
-    table = Table.of(bot, 5)
+def test_the_host_can_remove_a_player_and_their_seat_is_skipped(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=32)
     first = state.first
@@ -155,8 +155,8 @@ def test_the_host_can_remove_a_player_and_their_seat_is_skipped(bot: Bot) -> Non
     assert f"{table.seat_label(gone)}{table.t('removed_tag')}" in table.group_texts()[-1]
 
 
-def test_the_host_can_remove_a_player_from_the_lobby(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 5, lang="zh")
+def test_the_host_can_remove_a_player_from_the_lobby(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     leaver = table.players[2]
     table.host.say("/remove")
@@ -179,8 +179,8 @@ def test_the_host_can_remove_a_player_from_the_lobby(local_bot: LocalBot) -> Non
     assert len(table.data()["players"]) == 4
 
 
-def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 6, lang="zh")
+def test_a_removed_players_card_stays_hidden_until_the_end(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6, lang="zh")
     table.open()
     state = table.start(seed=33)
     first = state.first
@@ -210,16 +210,16 @@ def test_a_removed_players_card_stays_hidden_until_the_end(local_bot: LocalBot) 
     assert any(line.startswith(shown) for line in table.ending().text.splitlines())
 
 
-def test_only_the_host_or_an_admin_may_remove(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5, lang="zh")
+def test_only_the_host_or_an_admin_may_remove(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5, lang="zh")
     guest, admin = table.players[1], table.players[4]
-    lambda_bot.fake.set_admin(table.group, admin.user)
+    memory_bot.fake.set_admin(table.group, admin.user)
     table.open()
     state = table.start(seed=34)
-    before = lambda_bot.item(table.chat)
+    before = memory_bot.item(table.chat)
     guest.say("/remove")
     assert table.group_texts()[-1] == "只有发起人或群管理员可以这样做。"
-    assert lambda_bot.item(table.chat).data == before.data
+    assert memory_bot.item(table.chat).data == before.data
 
     table.host.say("/remove")
     keyboard = table.group_messages()[-1]
@@ -234,8 +234,8 @@ def test_only_the_host_or_an_admin_may_remove(lambda_bot: LambdaBot) -> None:
     assert table.seat_label(target) not in keyboard.button_labels
 
 
-def test_removing_the_last_active_player_cancels_the_game(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_removing_the_last_active_player_cancels_the_game(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(seed=35)
     order = [state.first]
@@ -258,15 +258,15 @@ def test_removing_the_last_active_player_cancels_the_game(bot: Bot) -> None:
 
 
 def test_no_im_back_or_remove_button_stays_live_once_the_game_is_over(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.host.say("/remove")
     lobby_keyboard = table.group_messages()[-1]
     table.start(seed=36)
     assert table.fake.message(table.group, lobby_keyboard.message_id).buttons == []
-    away = miss_two_turns(local_bot, table)
+    away = miss_two_turns(memory_bot, table)
     absent = table.player_at(away)
     told = absent.prompt()
     assert told.button_labels == [table.t("btn_back_in")]
@@ -278,8 +278,8 @@ def test_no_im_back_or_remove_button_stays_live_once_the_game_is_over(
     assert table.fake.message(table.group, keyboard.message_id).buttons == []
 
 
-def test_removing_the_player_waited_for_closes_their_prompt(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5, lang="zh")
+def test_removing_the_player_waited_for_closes_their_prompt(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     state = table.start(seed=32)
     first = state.first
@@ -305,12 +305,10 @@ def a_removed_seat_on_the_winning_side(state) -> int | None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_end_marks_a_removed_player_among_the_winners(
-    lambda_bot: LambdaBot, lang: str
-) -> None:
+def test_the_end_marks_a_removed_player_among_the_winners(memory_bot: Bot, lang: str) -> None:
     seed, state = find_seed(5, Variants(), lambda s: a_removed_seat_on_the_winning_side(s))
     gone = a_removed_seat_on_the_winning_side(state)
-    table = Table.of(lambda_bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.start(seed=seed)
     assert remove(table, table.host, gone) is None
@@ -321,9 +319,9 @@ def test_the_end_marks_a_removed_player_among_the_winners(
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_ends_timeline_tells_a_removal_and_the_removed_seats_passed_turns(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open()
     state = table.start(seed=33)
     first = state.first

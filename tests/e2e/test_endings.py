@@ -14,7 +14,7 @@ from handlers.playtest.deals import (
     lone_x,
     x_apart,
 )
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LambdaBot
 from handlers.playtest.games import worked_example
 from handlers.playtest.players import Table
 from handlers.telegram.texts import card_name
@@ -30,9 +30,9 @@ def lines(text: str) -> list[str]:
     return text.splitlines()
 
 
-def test_the_end_names_the_winners_the_length_and_the_turns(bot: Bot) -> None:
-    table = Table.of(bot, 6)
-    worked_example(bot, table, lobby_seconds=30)
+def test_the_end_names_the_winners_the_length_and_the_turns(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6)
+    worked_example(memory_bot, table, lobby_seconds=30)
     text = table.ending().text
     assert text.startswith("🏁 Blue wins!")
     blue = ", ".join(table.seat_label(seat) for seat in (3, 4, 6))
@@ -41,10 +41,10 @@ def test_the_end_names_the_winners_the_length_and_the_turns(bot: Bot) -> None:
 
 
 def test_the_end_names_the_winners_the_length_and_the_turns_in_chinese(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 6, lang="zh")
-    worked_example(lambda_bot, table, lobby_seconds=30)
+    table = Table.of(memory_bot, 6, lang="zh")
+    worked_example(memory_bot, table, lobby_seconds=30)
     text = table.ending().text
     assert text.startswith("🏁 蓝方获胜！")
     blue = "、".join(table.seat_label(seat) for seat in (3, 4, 6))
@@ -52,8 +52,8 @@ def test_the_end_names_the_winners_the_length_and_the_turns_in_chinese(
     assert "⏱ 用时 2 分 5 秒，共 3 回合" in lines(text)
 
 
-def test_a_right_observer_is_named_among_the_winners(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_a_right_observer_is_named_among_the_winners(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     state, winner = a_right_prediction(table)
     text = table.ending().text
     team = [table.seat_label(s) for s in range(1, 6) if color(state.cards[s - 1]) == winner]
@@ -62,7 +62,7 @@ def test_a_right_observer_is_named_among_the_winners(lambda_bot: LambdaBot) -> N
     assert "⏱ 0 min 0 s, turns: 2" in lines(text)
 
 
-def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -> None:
+def test_the_winners_are_the_team_each_holds_after_a_swap(memory_bot: Bot) -> None:
     def swap_changes_sides(state):
         first, second = state.first, state.first % 7 + 1
         if not x_apart(state, first, second):
@@ -71,7 +71,7 @@ def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -
         return color(state.cards[first - 1]) != x and color(state.cards[second - 1]) != x
 
     seed, _ = find_seed(7, Variants(turncoat=True), swap_changes_sides)
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -80,7 +80,7 @@ def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -
     x_colour = color(state.cards[holder - 1])
     table.scout(scout, holder)
     table.swap(holder)
-    local_bot.advance(10)
+    memory_bot.advance(10)
     table.done(scout)
     table.decapitate(second, holder)  # the holder now plays for the attacker's side: it fails
     final = table.state.cards
@@ -93,14 +93,14 @@ def test_the_winners_are_the_team_each_holds_after_a_swap(local_bot: LocalBot) -
 
 
 def test_a_spy_who_names_both_captains_is_named_among_the_winners_in_chinese(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     def human_spy(state):
         spy, caps = state.holder("SPY"), captains(state.cards)
         return spy not in (None, state.first) and None not in caps.values()
 
     seed, _ = find_seed(6, Variants(spy=True), human_spy)
-    table = Table.of(lambda_bot, 6, lang="zh")
+    table = Table.of(memory_bot, 6, lang="zh")
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
@@ -109,10 +109,10 @@ def test_a_spy_who_names_both_captains_is_named_among_the_winners_in_chinese(
     side = color(state.cards[state.first - 1])
     works = caps[side] == state.first and caps[other(side)] == target
     winner = side if works else other(side)
-    lambda_bot.advance(61)
+    memory_bot.advance(61)
     table.decapitate(state.first, target)
     table.spy_guess(spy, caps["red"], caps["blue"])
-    lambda_bot.advance(15)
+    memory_bot.advance(15)
     text = table.ending().text
     team = [table.seat_label(s) for s in range(1, 7) if color(state.cards[s - 1]) == winner]
     names = "、".join([*team, f"{table.seat_label(spy)}（密探）"])
@@ -133,9 +133,9 @@ def card_lines(table: Table, cards: tuple[str, ...]) -> list[str]:
 
 
 def test_a_game_cancelled_by_its_host_shows_every_card_the_captains_and_play_again(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(speak_seconds=30)
     state = table.start(seed=WORKED_EXAMPLE_SEED)
@@ -161,13 +161,13 @@ def test_a_game_cancelled_by_its_host_shows_every_card_the_captains_and_play_aga
 
 
 def test_a_game_nobody_played_is_cancelled_showing_every_card_in_chinese(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 5, lang="zh")
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     state = table.start(seed=41)
     for _ in range(5):
-        lambda_bot.advance(90)
+        memory_bot.advance(90)
     assert table.data()["status"] == "cancelled"
     message = table.group_messages()[-1]
     text = lines(message.text)
@@ -178,8 +178,8 @@ def test_a_game_nobody_played_is_cancelled_showing_every_card_in_chinese(
     assert message.button_labels == [table.t(k) for k in ("btn_play_again", *RECORD_ROW)]
 
 
-def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     table.host.say("/cancel")
     lobby = table.lobby_message()
@@ -187,8 +187,8 @@ def test_a_cancelled_lobby_shows_no_cards_and_points_to_newgame(bot: Bot) -> Non
     assert lobby.buttons == []
 
 
-def test_a_cancelled_lobby_points_to_newgame_in_chinese(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4, lang="zh")
+def test_a_cancelled_lobby_points_to_newgame_in_chinese(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     table.host.say("/cancel")
     cancelled = table.t("cancelled", name="\u2068Ann\u2069")  # 🛑 Ann 取消了游戏。
@@ -196,9 +196,9 @@ def test_a_cancelled_lobby_points_to_newgame_in_chinese(lambda_bot: LambdaBot) -
 
 
 def test_play_again_takes_its_button_off_the_end_and_a_late_press_says_a_game_is_open(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(seed=42)
     table.decapitate(state.first, state.first % 4 + 1)
@@ -224,9 +224,9 @@ def test_play_again_takes_its_button_off_the_end_and_a_late_press_says_a_game_is
 
 
 def test_play_again_from_a_cancelled_game_takes_its_button_off_in_chinese(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     table.start(seed=44)
     table.host.say("/cancel")
@@ -263,9 +263,9 @@ def test_play_again_after_the_group_became_a_supergroup_leaves_the_new_chat_alon
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("scouted", [False, True])
 def test_a_cancelled_games_turn_message_says_so_and_offers_nothing(
-    bot: Bot, lang: str, scouted: bool
+    memory_bot: Bot, lang: str, scouted: bool
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=41)
     if scouted:  # a turn message with lines of its own, and one fresh
@@ -279,9 +279,9 @@ def test_a_cancelled_games_turn_message_says_so_and_offers_nothing(
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_long_games_end_says_its_timeline_is_cut_and_where_the_whole_is(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.start(seed=41)
     for _ in range(16):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import (
     after,
     end_now,
@@ -58,17 +58,17 @@ def assert_nothing_live_but_what_lasts(bot: Bot) -> None:
 
 @LANGS
 def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyone(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.start(seed=11)
-    away = miss_two_turns(bot, table)
+    away = miss_two_turns(memory_bot, table)
     gone = next(s for s in range(1, 6) if s not in (away, table.state.turn))
     absent, leaver = table.player_at(away), table.player_at(gone)
     assert remove(table, table.host, gone) is None
     ending = end_now(table)
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
 
     # The removed player's Play again is refused like their other buttons.
     again = table.t("btn_play_again")
@@ -94,7 +94,7 @@ def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyo
         table.t_for(absent, "btn_decapitate"),
     ]
     end_now(table)
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
 
 
 # -- the bot removed from the group while a player is away -------------------------------------
@@ -103,6 +103,7 @@ def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyo
 def test_the_bot_removed_from_the_group_takes_the_buttons_off_an_away_players_im_back(
     bot: Bot,
 ) -> None:
+    """Played over HTTP both ways: the bot's own removal is a kind of update of its own."""
     table = Table.of(bot, 4)
     table.open()
     table.start(seed=11)
@@ -121,21 +122,21 @@ def test_the_bot_removed_from_the_group_takes_the_buttons_off_an_away_players_im
 
 @LANGS
 def test_a_removed_player_who_blocked_the_bot_is_neither_named_unreachable_nor_announced_back(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=32)
     gone = next(s for s in range(1, 6) if s != state.turn)
     leaver = table.player_at(gone)
-    bot.fake.block(leaver.user)  # the bot learns it when it tells them they were removed
+    memory_bot.fake.block(leaver.user)  # the bot learns it when it tells them they were removed
     said = len(table.group_texts())
     assert remove(table, table.host, gone) is None
     name = table.seat_label(gone)
     assert table.group_texts()[said:] == [
         table.t("removed_seat", name=name, by=isolate(table.host.name))
     ]
-    bot.fake.unblock(leaver.user)
+    memory_bot.fake.unblock(leaver.user)
     leaver.private("/start")
     assert table.group_texts()[said:] == [
         table.t("removed_seat", name=name, by=isolate(table.host.name))
@@ -143,25 +144,25 @@ def test_a_removed_player_who_blocked_the_bot_is_neither_named_unreachable_nor_a
     table.host.say("/status")
     assert table.t("status_unreachable", names=name) not in table.group_texts()[-1]
     end_now(table)
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
 
 
 def test_a_removed_player_lost_before_the_removal_is_not_announced_back(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 5, lang="zh")
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     leaver = table.players[2]
     table.start(seed=32)
     gone = table.seat_of(leaver)
-    local_bot.fake.block(leaver.user)  # after the deal: their turn's prompt does not reach them
+    memory_bot.fake.block(leaver.user)  # after the deal: their turn's prompt does not reach them
     while table.state.turn != gone:
         table.scout_and_done(table.state.turn, gone)
     name = table.seat_label(gone)
     assert table.group_texts()[-1].startswith(f"⚠️ {name}：你屏蔽了我，我无法私聊你。")
     assert remove(table, table.host, gone) is None
     said = len(table.group_texts())
-    local_bot.fake.unblock(leaver.user)
+    memory_bot.fake.unblock(leaver.user)
     leaver.private("/start")
     assert table.group_texts()[said:] == []
     assert table.data()["unreachable"] == []
@@ -171,8 +172,10 @@ def test_a_removed_player_lost_before_the_removal_is_not_announced_back(
 
 
 @LANGS
-def test_stats_count_the_game_but_not_for_the_player_removed_from_it(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 5, lang=lang)
+def test_stats_count_the_game_but_not_for_the_player_removed_from_it(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=32)
     gone = next(s for s in range(1, 6) if s != state.turn)
@@ -200,17 +203,17 @@ def test_stats_count_the_game_but_not_for_the_player_removed_from_it(bot: Bot, l
 
 @LANGS
 def test_a_lost_player_marked_away_who_opens_the_chat_again_plays_from_their_next_turn(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=11)
     lost = table.player_at(after(table, state.first))
-    bot.fake.block(lost.user)  # after their card came: they never see I'm back
-    away = miss_two_turns(bot, table)
+    memory_bot.fake.block(lost.user)  # after their card came: they never see I'm back
+    away = miss_two_turns(memory_bot, table)
     assert table.player_at(away) == lost
     name = table.seat_label(away)
-    bot.fake.unblock(lost.user)
+    memory_bot.fake.unblock(lost.user)
     said = len(table.group_texts())
     lost.private("/start")
     assert len(table.group_texts()) == said  # the game's warning says so
@@ -223,15 +226,17 @@ def test_a_lost_player_marked_away_who_opens_the_chat_again_plays_from_their_nex
     assert table.group_texts()[-2] == table.t("away_returned", name=name)
     assert lost.labels() == [table.t_for(lost, "btn_scout"), table.t_for(lost, "btn_decapitate")]
     end_now(table)
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
 
 
 # -- /newgame after a game: the old Play again goes ---------------------------------------------
 
 
 @LANGS
-def test_newgame_after_a_game_takes_play_again_off_its_end_message(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_newgame_after_a_game_takes_play_again_off_its_end_message(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.start(seed=11)
     ending = end_now(table)
@@ -247,9 +252,9 @@ def test_newgame_after_a_game_takes_play_again_off_its_end_message(bot: Bot, lan
 
 @LANGS
 def test_the_next_game_confirmation_loses_its_cancel_once_the_call_is_made(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     zoe = table.member("Zoe")
     seated = table.players[1]
     table.open()
@@ -276,16 +281,16 @@ def test_the_next_game_confirmation_loses_its_cancel_once_the_call_is_made(
 
 @LANGS
 def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     stranger = table.member("Zed", started=False)
     late = table.players[5]
     table.open(table.players[1:5])
     # The host looks at Settings when the countdown deals: the game starts all the same.
     assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
-    bot.seed = 11
-    bot.advance(60 * 5)
+    memory_bot.seed = 11
+    memory_bot.advance(60 * 5)
     assert table.data()["status"] == "playing"
     late.say("/extend")  # too late for the lobby
     assert table.group_texts()[-1] == table.t("extend_started")
@@ -298,14 +303,14 @@ def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
     )
 
     # Game one: a player misses two turns, another is removed, the first comes back.
-    away = miss_two_turns(bot, table)
+    away = miss_two_turns(memory_bot, table)
     absent = table.player_at(away)
     gone = next(s for s in range(1, 6) if s not in (away, table.state.turn))
     leaver = table.player_at(gone)
     assert remove(table, table.host, gone) is None
     assert absent.press(table.t_for(absent, "btn_back_in")) is None
     ending = end_now(table)
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
     assert stranger.press(table.t("btn_record"), ending, chat=table.group) == table.t(
         "open_chat_first"
     )
@@ -325,7 +330,7 @@ def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
     assert player.press(table.t("btn_scout"), table.board(), chat=table.group) is None
     table.host.say("/cancel")
     assert table.data()["status"] == "cancelled"
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
 
     # /history keeps both games; /stats counts the finished one, not for the removed player.
     table.host.say("/history")
@@ -336,14 +341,14 @@ def test_an_evening_of_two_games_leaves_only_the_buttons_meant_to_stay(
     stats = table.group_texts()[-1]
     assert table.t("stats_games", n=1) in stats.splitlines()
     assert isolate(leaver.name) not in stats
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
 
 
 @LANGS
 def test_calling_off_the_next_game_in_the_group_takes_the_cancel_off_the_confirmation(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     zoe = table.member("Zoe")
     zoe.say("/nextgame")
     confirmation = zoe.prompt()
@@ -351,24 +356,26 @@ def test_calling_off_the_next_game_in_the_group_takes_the_cancel_off_the_confirm
     zoe.say("/nextgame")  # a switch: off again
     assert zoe.last_text() == table.t_for(zoe, "next_stopped", group=isolate(table.title))
     assert table.fake.message(zoe.user, confirmation.message_id).buttons == []
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
 
 
 # -- the Settings menu left open as the countdown runs out -------------------------------------
 
 
-def test_the_reminder_shows_the_lobby_again_over_a_settings_menu_left_open(bot: Bot) -> None:
-    table = Table.of(bot, 5)
+def test_the_reminder_shows_the_lobby_again_over_a_settings_menu_left_open(
+    memory_bot: Bot,
+) -> None:
+    table = Table.of(memory_bot, 5)
     table.open(table.players[1:4])
     assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
     assert table.t("btn_join") not in table.lobby_message().button_labels
-    bot.advance(60 * 4)  # the reminder: a minute left
+    memory_bot.advance(60 * 4)  # the reminder: a minute left
     assert table.group_texts()[-1] == table.t("lobby_remind_start", left=1, n=4, m=2)
     lobby = table.lobby_message()
     assert table.t("btn_join") in lobby.button_labels
     table.join(table.players[4])  # a latecomer can still take a seat
-    bot.seed = 11
-    bot.advance(60)
+    memory_bot.seed = 11
+    memory_bot.advance(60)
     assert table.data()["status"] == "playing"
     assert len(table.state.cards) == 5
 
@@ -378,9 +385,9 @@ def test_the_reminder_shows_the_lobby_again_over_a_settings_menu_left_open(bot: 
 
 @LANGS
 def test_a_play_again_lobby_waits_for_start_since_its_players_never_pressed_join(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.start(seed=11)
     ending = end_now(table)
@@ -388,14 +395,14 @@ def test_a_play_again_lobby_waits_for_start_since_its_players_never_pressed_join
     lobby = table.lobby_message()
     countdown = next(line for line in lobby.text.splitlines() if line.startswith("⏳"))
     assert countdown.startswith(table.t("lobby_countdown_close", time="|", m=2).split("|")[0])
-    bot.advance(60 * 4)
+    memory_bot.advance(60 * 4)
     assert table.group_texts()[-1] == table.t("lobby_remind_host", left=1, m=2)
-    bot.advance(60)
+    memory_bot.advance(60)
     assert table.data()["status"] == "cancelled"
     assert table.lobby_message().text == table.t("lobby_expired")
-    assert_nothing_live_but_what_lasts(bot)
+    assert_nothing_live_but_what_lasts(memory_bot)
     # A lobby opened afresh, where everyone pressed Join, starts by itself again.
     table.open()
-    bot.seed = 11
-    bot.advance(60 * 5)
+    memory_bot.seed = 11
+    memory_bot.advance(60 * 5)
     assert table.data()["status"] == "playing"

@@ -12,7 +12,7 @@ import pytest
 from engine import Variants
 from engine.cards import OBSERVER, color
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.players import OK_ANSWERS, Table
 from handlers.telegram import presses
 from handlers.telegram.render import isolate
@@ -35,8 +35,8 @@ def turn_of(table: Table, seat: int, lang: str | None = None) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_acting_player_scouts_from_the_groups_turn_message(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 5, lang=lang)
+def test_the_acting_player_scouts_from_the_groups_turn_message(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=31)
     first, target = state.first, state.first % 5 + 1
@@ -69,9 +69,9 @@ def speak_in_group(table: Table, lang: str, seen: str | None) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_scout_from_the_group_brings_one_private_message_with_the_result_and_no_button(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(lambda_bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=32)
     first, target = state.first, state.first % 5 + 1
@@ -108,11 +108,11 @@ def test_a_scout_from_the_group_brings_one_private_message_with_the_result_and_n
 
 
 def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_speak(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     """One moment, one new message in the scout's chat (one Telegram round): the prompt they
     scouted from turns into what they saw, and the invitation to speak follows it."""
-    table = Table.of(lambda_bot, 5)
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=32)
     first, target = state.first, state.first % 5 + 1
@@ -128,8 +128,8 @@ def test_a_private_scout_sees_the_result_in_the_prompt_and_gets_one_message_to_s
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_done_from_the_group_ends_speaking(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_done_from_the_group_ends_speaking(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=33)
     first = state.first
@@ -149,8 +149,10 @@ def test_done_from_the_group_ends_speaking(bot: Bot, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_someone_else_pressing_the_groups_turn_buttons_gets_a_popup(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 6, lang=lang)
+def test_someone_else_pressing_the_groups_turn_buttons_gets_a_popup(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open(table.players[1:5])  # the sixth is in the group but does not play
     state = table.start(seed=34)
     first = state.first
@@ -194,7 +196,7 @@ def _shape(table: Table) -> list[tuple[str, str]]:
     return shape
 
 
-def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> None:
+def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(memory_bot: Bot) -> None:
     """An Observer (who may not decapitate, and may predict) and a coloured card are given the
     same group buttons at every step, on the same seating; only their private prompts differ."""
     variants = Variants(observer=True)
@@ -206,7 +208,7 @@ def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> No
     )
     shapes, prompts = [], []
     for seed in (seed_a, seed_b):
-        table = Table.of(bot, 5)
+        table = Table.of(memory_bot, 5)
         table.open()
         table.configure(observer=True)
         first = table.start(seed).first
@@ -239,10 +241,10 @@ def test_the_groups_turn_buttons_are_the_same_whatever_the_cards(bot: Bot) -> No
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_observer_who_scouted_from_the_group_may_predict_from_the_one_private_message(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     seed, _ = find_seed(5, Variants(observer=True), lambda s: s.cards[s.first - 1] == OBSERVER)
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.configure(observer=True)
     state = table.start(seed)
@@ -265,11 +267,11 @@ def test_an_observer_who_scouted_from_the_group_may_predict_from_the_one_private
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_scout_from_the_group_in_the_turncoats_pause_is_told_twice_once_a_moment(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     """The result comes at once, with the pause; the invitation to speak when it is over:
     each a new message, neither with a button."""
-    table = Table.of(lambda_bot, 7, lang=lang)  # seven seats: the Turncoat pauses every scout
+    table = Table.of(memory_bot, 7, lang=lang)  # seven seats: the Turncoat pauses every scout
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed=36)
@@ -282,7 +284,7 @@ def test_a_scout_from_the_group_in_the_turncoats_pause_is_told_twice_once_a_mome
     wait = "scout_wait_deleted" if table.data().get("silence") else "scout_wait"
     assert scout.texts()[before:] == [f"{result}\n{table.t_in(lang, wait, s=10)}"]
     assert scout.prompt() is None
-    lambda_bot.advance(10)
+    memory_bot.advance(10)
     assert table.state.phase == "speak"
     news = scout.texts()[before + 1 :]
     assert news[-1] == speak_in_group(table, lang, None), news
@@ -293,8 +295,8 @@ def test_a_scout_from_the_group_in_the_turncoats_pause_is_told_twice_once_a_mome
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_stale_group_button_is_refused_cleanly(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_a_stale_group_button_is_refused_cleanly(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=35)
     first = state.first
@@ -320,10 +322,10 @@ def test_a_stale_group_button_is_refused_cleanly(bot: Bot, lang: str) -> None:
     assert all(m.buttons == [] for m in table.group_messages()[:-1])
 
 
-def test_the_groups_buttons_are_removed_when_the_turn_ends(local_bot: LocalBot) -> None:
+def test_the_groups_buttons_are_removed_when_the_turn_ends(memory_bot: Bot) -> None:
     """Only the current turn message has buttons: a turn done, skipped, or ended by a
     decapitation leaves none behind, and the Turncoat's window shows only My card."""
-    table = Table.of(local_bot, 7, lang="zh")  # seven seats: the Turncoat pauses every scout
+    table = Table.of(memory_bot, 7, lang="zh")  # seven seats: the Turncoat pauses every scout
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10, turn_seconds=30)
     state = table.start(seed=36)
@@ -334,13 +336,13 @@ def test_the_groups_buttons_are_removed_when_the_turn_ends(local_bot: LocalBot) 
     first = state.first
     table.scout_in_group(first, first % 7 + 1)
     assert labels_of(table) == [table.t("btn_my_card")]  # the window: nothing to press yet
-    local_bot.advance(10)
+    memory_bot.advance(10)
     assert labels_of(table) == [table.t("btn_done"), table.t("btn_my_card")]
     table.done_in_group(first)
     assert live() == [table.board().message_id]
     skipped = table.state.turn
     table.player_at(skipped).press(table.t("btn_scout"), table.board(), table.group)
-    local_bot.advance(30)  # the turn runs out while the seats are listed
+    memory_bot.advance(30)  # the turn runs out while the seats are listed
     assert table.state.turn != skipped
     assert live() == [table.board().message_id]
     table.decapitate(table.state.turn, first)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import end_now
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
@@ -14,8 +14,10 @@ LANGS = ["en", "zh"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_player(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 5, lang=lang)
+def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_player(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     host, ben = table.players[0], table.players[1]
     left = host.press(table.t("btn_leave"), table.lobby_message(), chat=table.group)
@@ -26,17 +28,15 @@ def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_player(bot: Bot, lang:
     # Ben, no admin, may now do what the host does: Settings, and Start.
     assert ben.press(table.t("btn_settings"), table.lobby_message()) is None
     assert ben.press(table.t("btn_back"), table.lobby_message()) is None
-    bot.seed = 3
+    memory_bot.seed = 3
     assert ben.press(table.t("btn_start"), table.lobby_message()) is None
     assert table.data()["status"] == "playing"
     assert len(table.state.cards) == 4
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_play_again_lobby_whose_host_leaves_can_still_start(
-    lambda_bot: LambdaBot, lang: str
-) -> None:
-    table = Table.of(lambda_bot, 5, lang=lang)
+def test_a_play_again_lobby_whose_host_leaves_can_still_start(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.start(seed=11)
     ending = end_now(table)
@@ -49,7 +49,7 @@ def test_a_play_again_lobby_whose_host_leaves_can_still_start(
     assert table.data()["creator"] == heir.id
     passed = table.t("host_passed", old=isolate(cat.name), new=isolate(heir.name))
     assert passed in table.lobby_message().text
-    lambda_bot.seed = 4
+    memory_bot.seed = 4
     assert heir.press(table.t("btn_start"), table.lobby_message()) is None
     assert table.data()["status"] == "playing"
 
@@ -64,17 +64,17 @@ def never_started_host(bot: Bot, n: int, lang: str) -> Table:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_countdown_deals_without_an_unreachable_host_when_four_remain(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = never_started_host(bot, 5, lang)
+    table = never_started_host(memory_bot, 5, lang)
     host, ben = table.players[0], table.players[1]
-    bot.advance(240)
+    memory_bot.advance(240)
     reminder = table.group_texts()[-1]
     button = table.t("btn_open_chat")
     warned = table.t("lobby_remind_left_out", names=isolate(host.name), button=button)
     assert reminder.endswith("\n" + warned)
-    bot.seed = 3
-    bot.advance(60)
+    memory_bot.seed = 3
+    memory_bot.advance(60)
     assert table.data()["status"] == "playing"
     assert len(table.state.cards) == 4
     assert host.id not in table.data()["seats"]
@@ -92,14 +92,14 @@ def test_the_countdown_deals_without_an_unreachable_host_when_four_remain(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_countdown_still_closes_when_fewer_than_four_could_be_dealt(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = never_started_host(bot, 4, lang)
-    bot.advance(240)
+    table = never_started_host(memory_bot, 4, lang)
+    memory_bot.advance(240)
     button = table.t("btn_open_chat")
     away = table.t("lobby_remind_away", names=isolate(table.host.name), button=button)
     assert table.group_texts()[-1].endswith("\n" + away)
-    bot.advance(60)
+    memory_bot.advance(60)
     lobby = table.lobby_message()
     assert lobby.text == table.t("lobby_closed_away", names=isolate(table.host.name))
     assert table.data()["status"] == "cancelled"

@@ -41,14 +41,14 @@ def test_a_stranger_opening_the_join_link_is_told_privately_and_not_seated(
     assert bot.store.load(f"user#{rex.id}") is None  # nothing kept about him
 
 
-def test_strangers_cannot_fill_a_lobby_for_its_countdown(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 1)
+def test_strangers_cannot_fill_a_lobby_for_its_countdown(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 1)
     table.open([])
     link = join_link(table)
     for name in ("Rex", "Sue", "Tom"):
         stranger(table, name).open_link(link)
     assert seated(table) == [table.host.id]
-    lambda_bot.advance(5 * 60 + 1)  # the countdown ends with one player: no deal
+    memory_bot.advance(5 * 60 + 1)  # the countdown ends with one player: no deal
     assert table.data()["engine"] is None
 
 
@@ -63,18 +63,18 @@ def test_strangers_cannot_fill_a_lobby_for_its_countdown(lambda_bot: LambdaBot) 
         ("restricted, out of the group", False),
     ],
 )
-def test_who_counts_as_in_the_group(lambda_bot: LambdaBot, standing: str, joins: bool) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_who_counts_as_in_the_group(memory_bot: Bot, standing: str, joins: bool) -> None:
+    table = Table.of(memory_bot, 4)
     table.open(table.players[1:3])
-    dan, fake, group = table.players[3], lambda_bot.fake, table.group
+    dan, fake, group = table.players[3], memory_bot.fake, table.group
     if standing == "administrator":
         fake.set_admin(group, dan.user)
     elif standing == "restricted member":
         fake.restrict(dan.user, group, is_member=True)
     elif standing == "left":
-        lambda_bot.act(lambda: fake.leave(dan.user, group))
+        memory_bot.act(lambda: fake.leave(dan.user, group))
     elif standing == "kicked":
-        lambda_bot.act(lambda: fake.ban(dan.user, group, by=table.host.user))
+        memory_bot.act(lambda: fake.ban(dan.user, group, by=table.host.user))
     elif standing == "restricted, out of the group":
         fake.restrict(dan.user, group, is_member=False)
     dan.open_link(join_link(table))
@@ -86,8 +86,8 @@ def test_who_counts_as_in_the_group(lambda_bot: LambdaBot, standing: str, joins:
         assert dan.id not in seated(table)
 
 
-def test_the_groups_owner_joins_through_the_link_too(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_the_groups_owner_joins_through_the_link_too(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.players[1].say("/newgame")  # Ben hosts; Ann owns the group
     ann = table.host
     ann.open_link(join_link(table))
@@ -96,13 +96,13 @@ def test_the_groups_owner_joins_through_the_link_too(lambda_bot: LambdaBot) -> N
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_join_fails_closed_when_telegram_cannot_say_who_is_in_the_group(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(lambda_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open(table.players[1:3])
     dan = table.players[3]
     before = (seated(table), table.lobby_message().text)
-    lambda_bot.fake.fail_next("getChatMember", status=502)
+    memory_bot.fake.fail_next("getChatMember", status=502)
     dan.open_link(join_link(table))
     assert dan.last_text() == table.t_for(dan, "member_check_failed")
     assert (seated(table), table.lobby_message().text) == before

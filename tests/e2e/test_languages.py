@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram.refusals import REFUSAL_REF
@@ -24,16 +24,16 @@ def refusal(bot: Bot, table: Table) -> str:
     return table.fake.message(table.group, kept[REFUSAL_REF]).text
 
 
-def test_only_the_host_or_an_admin_may_switch_the_language(bot: Bot) -> None:
-    table = Table.of(bot, 6)
+def test_only_the_host_or_an_admin_may_switch_the_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6)
     admin = table.players[5]
-    bot.fake.set_admin(table.group, admin.user)
+    memory_bot.fake.set_admin(table.group, admin.user)
     table.open(table.players[1:4])
     guest = table.players[1]
-    before = bot.item(table.chat)
+    before = memory_bot.item(table.chat)
     guest.say("/language")
-    assert refusal(bot, table) == ONLY_HOST
-    assert bot.item(table.chat) == before
+    assert refusal(memory_bot, table) == ONLY_HOST
+    assert memory_bot.item(table.chat) == before
     assert table.lobby_message().text.startswith("🎯 Decapitation")
 
     admin.say("/language")  # an admin who does not play
@@ -43,19 +43,19 @@ def test_only_the_host_or_an_admin_may_switch_the_language(bot: Bot) -> None:
     assert table.group_texts()[-1] == "Language: English."
 
     table.start(seed=51)
-    before = bot.item(table.chat)
+    before = memory_bot.item(table.chat)
     guest.say("/language")
-    assert refusal(bot, table) == ONLY_HOST
-    assert bot.item(table.chat) == before
+    assert refusal(memory_bot, table) == ONLY_HOST
+    assert memory_bot.item(table.chat) == before
     table.host.say("/language")  # mid-game, the host may
     assert table.group_texts()[-1] == "语言：中文。"
     guest.say("/language")
-    assert refusal(bot, table) == zh("only_host")
+    assert refusal(memory_bot, table) == zh("only_host")
     assert table.data()["lang"] == "zh"
 
 
-def test_without_a_game_only_an_admin_may_switch_the_language(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_without_a_game_only_an_admin_may_switch_the_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     member, owner = table.players[2], table.players[0]
     member.say("/language")
     assert table.group_texts()[-1] == ONLY_HOST
@@ -67,8 +67,8 @@ def test_without_a_game_only_an_admin_may_switch_the_language(lambda_bot: Lambda
     assert table.lobby_message().text.startswith("🎯 斩首行动")
 
 
-def test_the_settings_language_switch_is_for_the_host_or_an_admin(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4)
+def test_the_settings_language_switch_is_for_the_host_or_an_admin(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
     menu = table.lobby_message()
@@ -78,8 +78,8 @@ def test_the_settings_language_switch_is_for_the_host_or_an_admin(local_bot: Loc
     assert table.data()["lang"] == "zh"
 
 
-def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> None:
-    table = Table.of(bot, 4)  # an English group
+def test_each_player_reads_private_messages_in_their_own_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)  # an English group
     ben, cat = table.players[1], table.players[2]
     ben.user.language_code = "zh-hans"
     table.open()
@@ -100,7 +100,7 @@ def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> N
     assert ben.labels() == [zh("btn_scout"), zh("btn_decapitate")]  # 🔍 侦查, 🗡 斩首
     assert table.board().text.startswith(f"▶️ {table.seat_label(mine)}'s turn")  # the group's
 
-    bot.advance(75)
+    memory_bot.advance(75)
     assert ben.last_text() == zh("hurry", s=15)
     target = mine % 4 + 1
     assert ben.press(zh("btn_scout")) is None  # a menu opens
@@ -123,7 +123,7 @@ def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> N
     assert zh("mycard_learned") in ben.last_text()
 
     done = ben.prompt()
-    bot.advance(60)  # the speaking moment runs out
+    memory_bot.advance(60)  # the speaking moment runs out
     closed = table.fake.message(ben.user, done.message_id)
     assert (closed.text, closed.buttons) == (zh("closed_timeout_speak"), [])  # 发言时间结束
     late = done.button(zh("btn_done")).callback_data  # a client that missed the edit
@@ -131,9 +131,9 @@ def test_each_player_reads_private_messages_in_their_own_language(bot: Bot) -> N
 
 
 def test_a_player_whose_language_telegram_does_not_say_reads_the_groups(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4, lang="zh")
+    table = Table.of(memory_bot, 4, lang="zh")
     quiet = table.players[3]
     quiet.user.language_code = None
     table.open()
@@ -148,8 +148,8 @@ def test_a_player_whose_language_telegram_does_not_say_reads_the_groups(
     assert table.players[1].last_text().startswith(zh("your_seat", seat=seat, group=CLUB))
 
 
-def test_play_again_keeps_each_players_language(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_play_again_keeps_each_players_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     ben = table.players[1]
     ben.user.language_code = "zh-hans"
     table.open()
@@ -165,10 +165,10 @@ def test_play_again_keeps_each_players_language(lambda_bot: LambdaBot) -> None:
     assert f"Your card: {card_name('en', state.cards[seat - 1])}" in "\n".join(other.texts()[-2:])
 
 
-def test_a_popup_is_in_the_language_of_the_one_who_reads_it(bot: Bot) -> None:
+def test_a_popup_is_in_the_language_of_the_one_who_reads_it(memory_bot: Bot) -> None:
     # One rule for popups: only the presser sees one, so it is in their language, whichever
     # message the button sits on (a lobby's, a game's, a record's).
-    table = Table.of(bot, 5, lang="zh")
+    table = Table.of(memory_bot, 5, lang="zh")
     ann = table.players[1]
     ann.user.language_code = "en"
     table.open(table.players[1:4])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import after, end_now, remove, scout_the_next
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
@@ -32,9 +32,9 @@ def live(player: Player, table: Table) -> list:
 
 @pytest.mark.parametrize(("lang", "own"), [("en", "zh"), ("zh", "en")])
 def test_a_player_leaves_from_the_group_after_confirming_and_the_seat_plays_on_virtual(
-    bot: Bot, lang: str, own: str
+    memory_bot: Bot, lang: str, own: str
 ) -> None:
-    table = with_player_in(bot, lang, own)
+    table = with_player_in(memory_bot, lang, own)
     table.open()
     state = table.start(seed=32)
     leaver = table.players[2]
@@ -70,9 +70,9 @@ def test_a_player_leaves_from_the_group_after_confirming_and_the_seat_plays_on_v
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_player_whose_turn_it_is_leaves_from_the_private_chat_and_the_turn_moves_on(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(lambda_bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed=33)
     first = state.first
@@ -99,8 +99,8 @@ def test_the_player_whose_turn_it_is_leaves_from_the_private_chat_and_the_turn_m
     assert leaver.last_text() == table.t_for(leaver, "you_left")
 
 
-def test_stay_keeps_the_seat_and_closes_the_question(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 5, lang="zh")
+def test_stay_keeps_the_seat_and_closes_the_question(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5, lang="zh")
     table.open()
     table.start(seed=34)
     player = table.players[1]
@@ -115,8 +115,8 @@ def test_stay_keeps_the_seat_and_closes_the_question(local_bot: LocalBot) -> Non
     )
 
 
-def test_the_question_expires_when_the_turn_moves_on_or_the_game_ends(bot: Bot) -> None:
-    table = Table.of(bot, 5)
+def test_the_question_expires_when_the_turn_moves_on_or_the_game_ends(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=35)
     first = state.first
@@ -138,8 +138,8 @@ def test_the_question_expires_when_the_turn_moves_on_or_the_game_ends(bot: Bot) 
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_leave_outside_a_game_gets_a_clear_answer(local_bot: LocalBot, lang: str) -> None:
-    table = Table.of(local_bot, 6, lang=lang)
+def test_leave_outside_a_game_gets_a_clear_answer(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open(table.players[1:5])
     joined = table.players[1]
     joined.say("/leave")  # a lobby has its own Leave
@@ -156,9 +156,9 @@ def test_leave_outside_a_game_gets_a_clear_answer(local_bot: LocalBot, lang: str
     assert not table.data().get("removed")
 
 
-def test_the_last_player_left_leaving_cancels_the_game(bot: Bot) -> None:
+def test_the_last_player_left_leaving_cancels_the_game(memory_bot: Bot) -> None:
     """As after /remove: with nobody left to play, the game is cancelled."""
-    table = Table.of(bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=37)
     for player in table.players:
@@ -170,9 +170,9 @@ def test_the_last_player_left_leaving_cancels_the_game(bot: Bot) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_end_and_status_tell_a_player_who_left_from_one_removed(
-    local_bot: LocalBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(local_bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open()
     state = table.start(seed=33)
     leaver = table.player_at(after(table, state.first))

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from handlers.playtest.deals import WORKED_EXAMPLE_SEED
-from handlers.playtest.drivers import LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
 from handlers.playtest.players import Table
 
 
 def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 5)
+    table = Table.of(memory_bot, 5)
     outsider = table.players[4]
     table.open(table.players[1:4])
     table.configure(speak_seconds=30, bodyguards=True)
@@ -44,7 +44,7 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     assert table.players[3].press(table.t("btn_start"), lobby) == (
         "Only the host or a group admin may do that."
     )
-    lambda_bot.seed = 22
+    memory_bot.seed = 22
     assert second.press(table.t("btn_start"), lobby) is None
     state = table.state
     assert table.data()["game"] == data["game"] and table.data()["status"] == "playing"
@@ -52,16 +52,16 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
     assert table.ending().message_id > lobby.message_id
 
 
-def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4)
+def test_host_cancels_a_running_game_and_others_may_not(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(seed=23)
     guest = table.players[1]
-    before = local_bot.item(table.chat)
+    before = memory_bot.item(table.chat)
     guest.say("/cancel")
     assert table.group_texts()[-1] == "Only the host or a group admin may do that."
     refusal = table.group_messages()[-1].message_id  # the group's one refusal message
-    assert local_bot.item(table.chat) == before
+    assert memory_bot.item(table.chat) == before
 
     first = table.player_at(state.first)
     prompt = first.prompt()
@@ -82,10 +82,10 @@ def test_host_cancels_a_running_game_and_others_may_not(local_bot: LocalBot) -> 
     assert latest.message_id != refusal  # posted anew, as a reply to the command
 
 
-def test_admin_who_does_not_play_may_cancel(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_admin_who_does_not_play_may_cancel(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     admin = table.players[4]
-    lambda_bot.fake.set_admin(table.group, admin.user)
+    memory_bot.fake.set_admin(table.group, admin.user)
     table.open(table.players[1:4])
     table.start(seed=24)
     admin.say("/cancel")
@@ -116,8 +116,8 @@ def test_out_of_turn_chatter_is_deleted_when_the_bot_may_delete(local_bot: Local
     assert not kept(first.say("one more thing"))
 
 
-def test_status_my_card_button_and_mycard_command(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_status_my_card_button_and_mycard_command(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     outsider = table.players[4]
     table.open(table.players[1:4])
     table.host.say("/status")
@@ -155,8 +155,8 @@ def test_status_my_card_button_and_mycard_command(lambda_bot: LambdaBot) -> None
     table.done(state.first)
 
 
-def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 6, lang="zh")
+def test_a_whole_game_in_chinese(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6, lang="zh")
     table.open()
     assert table.lobby_message().text.startswith("🎯 斩首行动 — 新的一局")
     table.configure(turncoat=True)
@@ -164,12 +164,12 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
     first = table.player_at(1)
     assert "你的人物牌：红1" in first.texts()[-1]  # with the first turn's prompt
     table.scout(1, 5)
-    lambda_bot.advance(20)  # the Turncoat window, though no X is in a six-seat game
+    memory_bot.advance(20)  # the Turncoat window, though no X is in a six-seat game
     seen = f"🔍 {table.seat_label(5)} 的人物牌是 红4。"
     assert first.texts()[-2] == f"{table.dealt(first, state)}\n{seen}"
     table.done(1)
     table.scout(2, 3)
-    lambda_bot.advance(20)
+    memory_bot.advance(20)
     table.done(2)
     table.decapitate(3, 5)
     ending = table.ending().text
@@ -179,9 +179,9 @@ def test_a_whole_game_in_chinese(lambda_bot: LambdaBot) -> None:
 
 
 def test_switching_language_mid_game_redraws_the_turn_message_in_the_new_one(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(seed=27)
     target = state.first % 4 + 1

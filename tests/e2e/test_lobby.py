@@ -42,9 +42,9 @@ def never_started_host(bot: Bot, n: int = 4, lang: str = "en") -> Table:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_lobby_names_a_host_who_never_opened_the_private_chat_with_the_link(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = never_started_host(bot, lang=lang)
+    table = never_started_host(memory_bot, lang=lang)
     lobby = table.lobby_message()
     assert warning(table, table.host) in lobby.text
     button = lobby.button(table.t("btn_open_chat"))
@@ -52,8 +52,10 @@ def test_the_lobby_names_a_host_who_never_opened_the_private_chat_with_the_link(
     assert table.host.messages() == []
 
 
-def test_a_host_who_opened_the_private_chat_is_told_where_the_card_will_come(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_host_who_opened_the_private_chat_is_told_where_the_card_will_come(
+    memory_bot: Bot,
+) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     hello = table.t("lobby_hello", group=isolate(table.title))
     assert table.host.texts() == [hello]
@@ -63,9 +65,9 @@ def test_a_host_who_opened_the_private_chat_is_told_where_the_card_will_come(bot
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_start_is_refused_while_a_player_is_unreachable_and_names_them(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = never_started_host(bot, lang=lang)
+    table = never_started_host(memory_bot, lang=lang)
     answer = table.host.press(table.t("btn_start"), table.lobby_message())
     button = table.t("btn_open_chat")
     assert answer == table.t("unreachable_start", names=isolate(table.host.name), button=button)
@@ -76,9 +78,9 @@ def test_start_is_refused_while_a_player_is_unreachable_and_names_them(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_who_opens_the_chat_is_told_back_in_the_group_and_the_warning_goes(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = never_started_host(bot, lang=lang)
+    table = never_started_host(memory_bot, lang=lang)
     lobby = table.lobby_message()
     table.host.press(table.t("btn_open_chat"), lobby)  # opens the chat and presses Start
     assert table.group_texts()[-1] == table.t("back_lobby", name=isolate(table.host.name))
@@ -92,14 +94,14 @@ def test_a_player_who_opens_the_chat_is_told_back_in_the_group_and_the_warning_g
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_lost_mid_game_is_told_back_in_the_group_with_their_card(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     guest = table.players[1]
     table.start(seed=3)
     seat = table.seat_of(guest)
-    bot.fake.block(guest.user)  # after the deal: the bot learns it at their turn's prompt
+    memory_bot.fake.block(guest.user)  # after the deal: the bot learns it at their turn's prompt
     while table.state.turn != seat:
         table.scout_and_done(table.state.turn, seat)
     assert table.data()["unreachable"] == [guest.id]
@@ -110,13 +112,13 @@ def test_a_player_lost_mid_game_is_told_back_in_the_group_with_their_card(
     assert any(told in text for text in guest.texts())
 
 
-def test_the_lobby_reminds_the_group_a_minute_before_it_closes(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_the_lobby_reminds_the_group_a_minute_before_it_closes(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open(table.players[1:3])
     before = len(table.group_messages())
-    bot.advance(239)
+    memory_bot.advance(239)
     assert len(table.group_messages()) == before
-    bot.advance(1)
+    memory_bot.advance(1)
     texts = table.group_texts()
     assert len(texts) == before + 1
     assert texts[-1] == table.t("lobby_remind_few", left=1, n=3, min=4, m=2)
@@ -124,9 +126,9 @@ def test_the_lobby_reminds_the_group_a_minute_before_it_closes(bot: Bot) -> None
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_reminder_mentions_a_player_the_bot_cannot_reach(bot: Bot, lang: str) -> None:
-    table = never_started_host(bot, lang=lang)
-    bot.advance(240)
+def test_the_reminder_mentions_a_player_the_bot_cannot_reach(memory_bot: Bot, lang: str) -> None:
+    table = never_started_host(memory_bot, lang=lang)
+    memory_bot.advance(240)
     reminder = table.group_messages()[-1]
     button = table.t("btn_open_chat")
     away = table.t("lobby_remind_away", names=isolate(table.host.name), button=button)
@@ -144,46 +146,46 @@ def clock(table: Table, when: float) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_extend_pushes_the_countdown_back(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_extend_pushes_the_countdown_back(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open(table.players[1:3])
     first = table.data()["deadline"]
     assert deadline_shown(table.lobby_message()) == int(first)
-    bot.advance(200)
+    memory_bot.advance(200)
     table.players[2].say("/extend")
     assert table.data()["deadline"] == first + 120
     assert deadline_shown(table.lobby_message()) == int(first + 120)
     told = table.group_messages()[-1]
     name = isolate(table.players[2].name)
     assert told.text == table.t("extended", name=name, m=2, time=clock(table, first + 120))
-    bot.advance(100)  # past the first end: still open, and no reminder yet
+    memory_bot.advance(100)  # past the first end: still open, and no reminder yet
     assert table.data()["status"] == "lobby" and table.group_messages()[-1] == told
-    bot.advance(60)
+    memory_bot.advance(60)
     assert table.group_texts()[-1] == table.t("lobby_remind_few", left=1, n=3, min=4, m=2)
-    bot.advance(60)
+    memory_bot.advance(60)
     assert table.data()["status"] == "cancelled"
 
 
-def test_extend_stops_at_an_hour_and_needs_a_player(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_extend_stops_at_an_hour_and_needs_a_player(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open(table.players[1:3])
     table.players[4].say("/extend")  # not in the lobby, not an admin
-    refusal = lambda_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]
+    refusal = memory_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]
     assert table.fake.message(table.group, refusal).text == table.t("extend_who")
     for _ in range(30):
         table.players[1].say("/extend")
-    refusal = lambda_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]  # the latest
+    refusal = memory_bot.store.load(prefs_key(table.chat)).data["refusal_msg"]  # the latest
     text = table.fake.message(table.group, refusal).text
     assert re.fullmatch(re.escape(table.t("extend_max")) + r" \(×\d+\)", text), text  # repeated
     assert table.data()["deadline"] == table.data()["opened"] + 3600
 
 
-def test_a_full_enough_lobby_starts_itself_when_the_countdown_ends(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_full_enough_lobby_starts_itself_when_the_countdown_ends(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     assert countdown_line(table.lobby_message()).startswith("⏳ Starts by itself at ")
-    bot.seed = 3
-    bot.advance(300)
+    memory_bot.seed = 3
+    memory_bot.advance(300)
     assert table.data()["status"] == "playing"
     assert table.lobby_message().text.startswith("🎲 The game begins.")
     for player in table.players:
@@ -194,12 +196,12 @@ def test_a_full_enough_lobby_starts_itself_when_the_countdown_ends(bot: Bot) -> 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_lobby_without_enough_players_closes_when_the_countdown_ends(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open(table.players[1:3])
-    bot.advance(300)
-    assert bot.fake.chat_actions == []  # a lobby that cannot deal asks nobody's reach
+    memory_bot.advance(300)
+    assert memory_bot.fake.chat_actions == []  # a lobby that cannot deal asks nobody's reach
     lobby = table.lobby_message()
     assert lobby.text == table.t("lobby_closed_few", n=3, min=4)
     assert lobby.buttons == []
@@ -207,33 +209,33 @@ def test_a_lobby_without_enough_players_closes_when_the_countdown_ends(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_an_unreachable_player_keeps_the_lobby_from_starting_itself(bot: Bot, lang: str) -> None:
-    table = never_started_host(bot, lang=lang)
-    bot.advance(300)
+def test_an_unreachable_player_keeps_the_lobby_from_starting_itself(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = never_started_host(memory_bot, lang=lang)
+    memory_bot.advance(300)
     lobby = table.lobby_message()
     assert lobby.text == table.t("lobby_closed_away", names=isolate(table.host.name))
     assert lobby.buttons == [] and table.data()["status"] == "cancelled"
 
 
 def test_with_auto_start_off_the_lobby_closes_unstarted_after_the_countdown_chosen(
-    bot: Bot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.configure(auto_start=False, lobby_minutes=10)
     assert countdown_line(table.lobby_message()).startswith("⏳ Closes at ")
-    bot.advance(540)
+    memory_bot.advance(540)
     assert table.group_texts()[-1] == table.t("lobby_remind_host", left=1, m=2)
-    bot.advance(60)
+    memory_bot.advance(60)
     assert table.lobby_message().text == table.t("lobby_expired")
     assert table.data()["status"] == "cancelled"
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_status_in_a_lobby_names_who_the_bot_cannot_reach(
-    lambda_bot: LambdaBot, lang: str
-) -> None:
-    table = never_started_host(lambda_bot, lang=lang)
+def test_status_in_a_lobby_names_who_the_bot_cannot_reach(memory_bot: Bot, lang: str) -> None:
+    table = never_started_host(memory_bot, lang=lang)
     table.players[1].say("/status")
     lines = table.group_texts()[-1].splitlines()
     assert table.t("status_unreachable", names=isolate(table.host.name)) in lines
@@ -251,12 +253,12 @@ def test_a_redelivered_start_tells_the_group_once(lambda_bot: LambdaBot) -> None
     assert table.group_texts().count(back) == 1
 
 
-def test_play_again_names_a_player_the_bot_lost_before_dealing(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4)
+def test_play_again_names_a_player_the_bot_lost_before_dealing(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     guest = table.players[1]
     state = table.start(seed=3)
-    lambda_bot.fake.block(guest.user)  # after the deal
+    memory_bot.fake.block(guest.user)  # after the deal
     table.decapitate(state.first, state.first % 4 + 1)
     table.players[2].press(table.t("btn_play_again"), table.ending())
     lobby = table.lobby_message()
@@ -267,25 +269,25 @@ def test_play_again_names_a_player_the_bot_lost_before_dealing(lambda_bot: Lambd
     assert table.data()["status"] == "lobby"
 
 
-def test_a_lobby_closed_by_its_countdown_leaves_no_live_remove_keyboard(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_lobby_closed_by_its_countdown_leaves_no_live_remove_keyboard(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open(table.players[1:3])
     table.host.say("/remove")
     keyboard = table.group_messages()[-1]
     assert keyboard.buttons, "the /remove keyboard offers the lobby's players"
-    bot.advance(300)
+    memory_bot.advance(300)
     assert table.data()["status"] == "cancelled"
     assert table.fake.message(table.group, keyboard.message_id).buttons == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_who_blocked_the_bot_after_joining_is_named_at_start_and_nobody_is_dealt(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     gone = table.players[2]
-    bot.fake.block(gone.user)
+    memory_bot.fake.block(gone.user)
     answer = table.host.press(table.t("btn_start"), table.lobby_message())
     button = table.t("btn_open_chat")
     assert answer == table.t("unreachable_start", names=isolate(gone.name), button=button)
@@ -296,34 +298,36 @@ def test_a_player_who_blocked_the_bot_after_joining_is_named_at_start_and_nobody
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_who_blocks_the_bot_in_the_lobby_is_named_there_at_once(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     gone = table.players[2]
-    bot.act(lambda: bot.fake.block(gone.user))  # Telegram tells the bot of the block
+    memory_bot.act(lambda: memory_bot.fake.block(gone.user))  # Telegram tells the bot of the block
     assert warning(table, gone) in table.lobby_message().text
     assert table.lobby_message().button(table.t("btn_open_chat")).url.startswith("https://t.me/")
 
 
 def test_start_deals_without_asking_again_about_players_the_bot_greeted_in_this_lobby(
-    bot: Bot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(bot, 5)
+    table = Table.of(memory_bot, 5)
     table.open()  # the host greeted, the others welcomed as they joined by the link
-    asked = len(bot.fake.calls_to("sendChatAction"))
+    asked = len(memory_bot.fake.calls_to("sendChatAction"))
     table.start(seed=3)
     assert table.data()["status"] == "playing"
-    assert len(bot.fake.calls_to("sendChatAction")) == asked
+    assert len(memory_bot.fake.calls_to("sendChatAction")) == asked
 
 
 def test_start_still_asks_about_a_player_the_bot_has_not_written_to_in_this_lobby(
-    bot: Bot,
+    memory_bot: Bot,
 ) -> None:
-    table = never_started_host(bot)
+    table = never_started_host(memory_bot)
     table.host.press(table.t("btn_open_chat"), table.lobby_message())  # back, yet not written to
     blocked = "Forbidden: bot was blocked by the user"  # a block Telegram has not told of yet
-    bot.fake.fail_next("sendChatAction", status=403, description=blocked, chat_id=table.host.user)
+    memory_bot.fake.fail_next(
+        "sendChatAction", status=403, description=blocked, chat_id=table.host.user
+    )
     answer = table.host.press(table.t("btn_start"), table.lobby_message())
     button = table.t("btn_open_chat")
     assert answer == table.t("unreachable_start", names=isolate(table.host.name), button=button)
@@ -332,14 +336,14 @@ def test_start_still_asks_about_a_player_the_bot_has_not_written_to_in_this_lobb
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_countdown_deals_without_a_player_who_blocked_the_bot_when_enough_remain(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     gone = table.players[3]
-    bot.fake.block(gone.user)
-    bot.seed = 3
-    bot.advance(300)
+    memory_bot.fake.block(gone.user)
+    memory_bot.seed = 3
+    memory_bot.advance(300)
     assert table.data()["status"] == "playing"
     assert gone.name not in table.state.names
     assert len(table.state.names) == 4

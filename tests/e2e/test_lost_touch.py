@@ -8,7 +8,7 @@ import pytest
 
 from engine import Variants
 from handlers.playtest.deals import find_seed, lone_x, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram.world import FakeMessage
 from handlers.playtest.games import end_now, remove
 from handlers.playtest.players import Player, Table
@@ -63,9 +63,9 @@ def blocked_line(table: Table, *seats: int) -> str:
 
 @LANGS
 def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_turn_cut(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table, guest, seat, warning = warned(bot, lang)
+    table, guest, seat, warning = warned(memory_bot, lang)
     assert warning.text == blocked_line(table, seat)
     assert mentioned(warning) == [guest.id]  # once, as a mention
     (button,) = warning.buttons[0]
@@ -73,9 +73,9 @@ def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_t
 
     # The bot knows the prompt never came: the turn is cut, and the turn message says so.
     assert table.t("time_left", s=CUT) in table.board().text.splitlines()
-    bot.advance(CUT - 1)
+    memory_bot.advance(CUT - 1)
     assert table.state.turn == seat
-    bot.advance(1)
+    memory_bot.advance(1)
     assert table.state.turn != seat
     skipped = table.t("skipped_line", name=table.seat_label(seat))
     assert any(skipped in text for text in table.group_texts())
@@ -92,19 +92,19 @@ def test_a_player_who_blocked_the_bot_is_warned_once_told_to_restart_and_their_t
     assert table.data()["unreachable"] == []
 
 
-def test_a_second_player_lost_and_one_back_edit_the_one_warning(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_a_second_player_lost_and_one_back_edit_the_one_warning(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed=32)
     first = table.player_at(state.first % 5 + 1)
     second = table.player_at(state.first % 5 + 2)
-    lambda_bot.fake.block(second.user)
+    memory_bot.fake.block(second.user)
     one = lose_at_their_turn(table, first)
     (warning,) = warnings(table)
     assert warning.text == blocked_line(table, one)
 
     # The first one's turn runs out: the next seat's prompt cannot reach its player either.
-    lambda_bot.advance(CUT)
+    memory_bot.advance(CUT)
     two = table.seat_of(second)
     assert table.state.turn == two
     assert [m.message_id for m in warnings(table)] == [warning.message_id]
@@ -124,34 +124,34 @@ def test_a_second_player_lost_and_one_back_edit_the_one_warning(lambda_bot: Lamb
     assert edited.button_labels == [table.t("btn_open_chat")]
 
 
-def test_a_player_back_in_touch_during_their_cut_turn_still_plays_it(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+def test_a_player_back_in_touch_during_their_cut_turn_still_plays_it(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     table.start(seed=3)
     guest = table.players[1]
     seat = lose_at_their_turn(table, guest)
     assert table.t("time_left", s=CUT) in table.board().text.splitlines()
-    local_bot.advance(CUT - 10)
+    memory_bot.advance(CUT - 10)
     guest.private("/start")  # opens the chat again: the prompt comes
     assert guest.labels() == [table.t("btn_scout"), table.t("btn_decapitate")]
     target = seat % 4 + 1
     table.scout(seat, target)
     assert table.state.turn == seat  # their speaking moment, in full
     assert guest.labels() == [table.t("btn_done")]
-    local_bot.advance(CUT)
+    memory_bot.advance(CUT)
     assert table.state.turn == seat
     table.done(seat)
     assert table.state.turn == target
 
 
-def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_player_who_never_opened_the_chat_is_told_to_press_start(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     table.start(seed=3)
     guest = table.players[1]
     seat = table.seat_of(guest)
     never = "Forbidden: bot can't initiate conversation with a user"
-    bot.fake.fail_next("sendMessage", status=403, description=never, chat_id=guest.user)
+    memory_bot.fake.fail_next("sendMessage", status=403, description=never, chat_id=guest.user)
     while table.state.turn != seat:
         table.scout_and_done(table.state.turn, seat)
     (warning,) = warnings(table)
@@ -164,8 +164,10 @@ def test_a_player_who_never_opened_the_chat_is_told_to_press_start(bot: Bot) -> 
 
 
 @LANGS
-def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: str) -> None:
-    table, _, seat, warning = warned(bot, lang)
+def test_a_player_removed_while_out_of_reach_leaves_the_warning(
+    memory_bot: Bot, lang: str
+) -> None:
+    table, _, seat, warning = warned(memory_bot, lang)
     remove(table, table.host, seat)
     # The warning no longer asks them to open the chat: it says they were removed.
     edited = table.fake.message(table.group, warning.message_id)
@@ -174,8 +176,8 @@ def test_a_player_removed_while_out_of_reach_leaves_the_warning(bot: Bot, lang: 
     assert warnings(table) == []  # nothing posted again
 
 
-def test_a_player_out_of_reach_who_leaves_leaves_the_warning(bot: Bot) -> None:
-    table, guest, seat, warning = warned(bot)
+def test_a_player_out_of_reach_who_leaves_leaves_the_warning(memory_bot: Bot) -> None:
+    table, guest, seat, warning = warned(memory_bot)
     guest.say("/leave")  # in the group: the bot still cannot message them privately
     asked = table.group_messages()[-1]
     guest.press(table.t_for(guest, "btn_leave_game"), asked)
@@ -186,12 +188,12 @@ def test_a_player_out_of_reach_who_leaves_leaves_the_warning(bot: Bot) -> None:
 
 @pytest.mark.parametrize("x_scouted", [True, False])
 def test_a_secret_offer_that_cannot_reach_its_player_tells_the_group_nothing(
-    local_bot: LocalBot, x_scouted: bool
+    memory_bot: Bot, x_scouted: bool
 ) -> None:
     # Whether the Turncoat's offer went out is secret: the group must read the same whether the
     # blocked player scouted holds the X card (an offer fails) or not (nothing is sent).
     seed, state = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     table.start(seed=seed)
@@ -199,22 +201,22 @@ def test_a_secret_offer_that_cannot_reach_its_player_tells_the_group_nothing(
     target = (
         holder if x_scouted else next(s for s in range(1, 8) if s not in (state.first, holder))
     )
-    local_bot.fake.block(table.player_at(target).user)
+    memory_bot.fake.block(table.player_at(target).user)
     said = len(table.group_messages())
     table.scout(state.first, target)
-    local_bot.advance(10)  # the window ends
+    memory_bot.advance(10)  # the window ends
     assert warnings(table) == []
     assert table.data()["unreachable"] == []
     assert len(table.group_messages()) == said  # nothing new: the turn message is edited
 
 
 @pytest.mark.parametrize("ending", ["decapitation", "cancel"])
-def test_the_warning_loses_its_button_when_the_game_ends(bot: Bot, ending: str) -> None:
-    table, _, _, warning = warned(bot)
+def test_the_warning_loses_its_button_when_the_game_ends(memory_bot: Bot, ending: str) -> None:
+    table, _, _, warning = warned(memory_bot)
     if ending == "cancel":
         table.host.say("/cancel")
     else:
-        bot.advance(CUT)  # their cut turn runs out; the next player ends the game
+        memory_bot.advance(CUT)  # their cut turn runs out; the next player ends the game
         end_now(table)
     ended = table.fake.message(table.group, warning.message_id)
     assert ended.buttons == []  # nothing to open the chat for: the game is over

@@ -35,8 +35,10 @@ def shown(player_name: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_only_the_players_sharing_a_name_are_marked_and_with_a_letter(bot: Bot, lang: str) -> None:
-    table = two_anas(bot, lang)
+def test_only_the_players_sharing_a_name_are_marked_and_with_a_letter(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = two_anas(memory_bot, lang)
     table.open()
     lobby = table.lobby_message().text
     assert f"• {shown('Ana·A')}" in lobby and f"• {shown('Ana·B')}" in lobby
@@ -65,9 +67,9 @@ def test_only_the_players_sharing_a_name_are_marked_and_with_a_letter(bot: Bot, 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_player_sharing_a_name_is_marked_by_their_username_when_they_have_one(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = two_anas(bot, lang, username="ana_k")
+    table = two_anas(memory_bot, lang, username="ana_k")
     table.open()
     lobby = table.lobby_message().text
     assert f"• {shown('Ana·A')}" in lobby and f"• {shown('Ana·ana_k')}" in lobby
@@ -78,8 +80,10 @@ def test_a_player_sharing_a_name_is_marked_by_their_username_when_they_have_one(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_warnings_name_a_player_sharing_a_name_with_their_mark(bot: Bot, lang: str) -> None:
-    table = two_anas(bot, lang)
+def test_the_warnings_name_a_player_sharing_a_name_with_their_mark(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = two_anas(memory_bot, lang)
     table.host.user.started = False
     table.open()
     lobby = table.lobby_message().text
@@ -91,8 +95,8 @@ def test_the_warnings_name_a_player_sharing_a_name_with_their_mark(bot: Bot, lan
     )
 
 
-def test_names_told_apart_stay_so_when_one_of_them_leaves(bot: Bot) -> None:
-    table = two_anas(bot, "en")
+def test_names_told_apart_stay_so_when_one_of_them_leaves(memory_bot: Bot) -> None:
+    table = two_anas(memory_bot, "en")
     table.open()
     second: Player = table.players[2]
     second.press(table.t("btn_leave"), table.lobby_message(), chat=table.group)
@@ -101,9 +105,9 @@ def test_names_told_apart_stay_so_when_one_of_them_leaves(bot: Bot) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_name_cut_to_fit_ends_with_an_ellipsis(bot: Bot, lang: str) -> None:
+def test_a_name_cut_to_fit_ends_with_an_ellipsis(memory_bot: Bot, lang: str) -> None:
     long = "Maximiliana Alexandrovna Konstantinopolskaya"
-    table = Table.of(bot, 4, lang=lang, names=(long, "Ben", "Cat", "Dan"))
+    table = Table.of(memory_bot, 4, lang=lang, names=(long, "Ben", "Cat", "Dan"))
     table.open()
     cut = long[:31] + "…"
     assert f"• {shown(cut)}" in table.lobby_message().text
@@ -114,8 +118,8 @@ def test_a_name_cut_to_fit_ends_with_an_ellipsis(bot: Bot, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_removal_names_the_remover_as_the_table_shows_them(bot: Bot, lang: str) -> None:
-    table = two_anas(bot, lang)
+def test_a_removal_names_the_remover_as_the_table_shows_them(memory_bot: Bot, lang: str) -> None:
+    table = two_anas(memory_bot, lang)
     table.open()
     state = table.start(seed=5)
     host = table.players[0]  # the first Ana: "Ana·A" at this table
@@ -130,8 +134,8 @@ def test_a_removal_names_the_remover_as_the_table_shows_them(bot: Bot, lang: str
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_cancel_names_the_host_as_the_table_shows_them(bot: Bot, lang: str) -> None:
-    table = two_anas(bot, lang)
+def test_a_cancel_names_the_host_as_the_table_shows_them(memory_bot: Bot, lang: str) -> None:
+    table = two_anas(memory_bot, lang)
     table.open()
     table.start(seed=5)
     table.players[0].say("/cancel")

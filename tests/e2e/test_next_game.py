@@ -30,9 +30,9 @@ def finish(table: Table, seed: int = 51) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_nextgame_tells_the_player_privately_when_the_next_lobby_opens_once(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     zoe = table.member()
     before = len(table.group_messages())
     zoe.say("/nextgame")
@@ -48,19 +48,19 @@ def test_nextgame_tells_the_player_privately_when_the_next_lobby_opens_once(
     table.host.say("/cancel")
     table.host.say("/newgame")
     assert len(calls(table, zoe)) == 1  # once
-    assert waiting(bot.store, table.chat) == {}
+    assert waiting(memory_bot.store, table.chat) == {}
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_end_message_calls_to_the_next_game(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_the_end_message_calls_to_the_next_game(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     finish(table)
     zoe = table.member()
     ending = table.ending()
     assert zoe.press(table.t("btn_next_game"), ending) == table.t("next_on")
     assert zoe.last_text() == table.t_for(zoe, "next_waiting", group=title(table))
-    bot.advance(60)
+    memory_bot.advance(60)
     assert table.players[1].press(table.t("btn_play_again"), ending) is None
     assert len(calls(table, zoe)) == 1
     assert all(calls(table, p) == [] for p in table.players)  # those seated need no call
@@ -72,8 +72,8 @@ def test_the_end_message_calls_to_the_next_game(bot: Bot, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_nextgame_can_be_cancelled(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_nextgame_can_be_cancelled(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     zoe, yan = table.member(), table.member("Yan")
     zoe.say("/nextgame")
     confirmation = zoe.prompt()
@@ -91,10 +91,12 @@ def test_nextgame_can_be_cancelled(bot: Bot, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_next_game_button_does_what_it_says_however_often_pressed(bot: Bot, lang: str) -> None:
+def test_the_next_game_button_does_what_it_says_however_often_pressed(
+    memory_bot: Bot, lang: str
+) -> None:
     # The button is the whole group's: its label cannot show one person's state, so a second
     # press keeps the call (and says how to cancel it) instead of silently calling it off.
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     finish(table)
     zoe = table.member()
@@ -102,61 +104,65 @@ def test_the_next_game_button_does_what_it_says_however_often_pressed(bot: Bot, 
     confirmations = len(zoe.texts())
     assert zoe.press(table.t("btn_next_game"), table.ending()) == table.t_for(zoe, "next_already")
     assert len(zoe.texts()) == confirmations  # no second confirmation
-    bot.advance(60)
+    memory_bot.advance(60)
     table.host.press(table.t("btn_play_again"), table.ending())
     assert len(calls(table, zoe)) == 1
 
 
-def test_a_player_who_blocked_the_bot_is_skipped_when_the_lobby_opens(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_player_who_blocked_the_bot_is_skipped_when_the_lobby_opens(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     zoe, yan = table.member(), table.member("Yan")
     zoe.say("/nextgame")
     yan.say("/nextgame")
-    bot.act(lambda: bot.fake.block(yan.user))
+    memory_bot.act(lambda: memory_bot.fake.block(yan.user))
     table.open()
     assert len(calls(table, zoe)) == 1
     assert calls(table, yan) == []
-    assert waiting(bot.store, table.chat) == {}  # told or not, nobody is called twice
+    assert waiting(memory_bot.store, table.chat) == {}  # told or not, nobody is called twice
     assert table.lobby_names() == [p.name for p in table.players]
     assert not any("Yan" in text for text in table.group_texts())
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_someone_who_never_opened_the_private_chat_is_shown_the_way(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_someone_who_never_opened_the_private_chat_is_shown_the_way(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     xia = table.member("Xia", started=False)
     xia.say("/nextgame")
     hint = table.group_messages()[-1]
     assert hint.text == table.t("next_open_chat", name="\u2068Xia\u2069")
-    assert waiting(bot.store, table.chat) == {}
+    assert waiting(memory_bot.store, table.chat) == {}
     xia.press(table.t("btn_open_chat"), hint)  # the link opens the chat; Start asks for it
     assert xia.last_text() == table.t_for(xia, "next_waiting", group=title(table))
     table.open()
     assert len(calls(table, xia)) == 1
 
 
-def test_the_next_game_button_sends_one_who_never_opened_the_chat_there(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_the_next_game_button_sends_one_who_never_opened_the_chat_there(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     finish(table)
     xia = table.member("Xia", started=False)
     ending = table.ending()
-    update = bot.act(
-        lambda: bot.fake.press(xia.user, table.group, ending.message_id, table.t("btn_next_game"))
+    update = memory_bot.act(
+        lambda: memory_bot.fake.press(
+            xia.user, table.group, ending.message_id, table.t("btn_next_game")
+        )
     )
     query = update["callback_query"]["id"]
-    answer = next(a for a in bot.fake.callback_answers if a.query_id == query)
+    answer = next(a for a in memory_bot.fake.callback_answers if a.query_id == query)
     assert answer.text == table.t("open_chat_first")
-    assert waiting(bot.store, table.chat) == {}
+    assert waiting(memory_bot.store, table.chat) == {}
     xia.open_link(answer.url)
-    assert xia.id in waiting(bot.store, table.chat)
+    assert xia.id in waiting(memory_bot.store, table.chat)
 
 
-def test_the_calls_are_for_the_group_s_members(bot: Bot) -> None:
-    table = Table.of(bot, 4)
-    outsider = bot.fake.add_user("Out", started=True)
-    player = Player(bot, outsider, table.group)
-    url = f"https://t.me/{bot.fake.bot_username}?start=n{table.chat}".replace("=n-", "=nm")
+def test_the_calls_are_for_the_group_s_members(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
+    outsider = memory_bot.fake.add_user("Out", started=True)
+    player = Player(memory_bot, outsider, table.group)
+    url = f"https://t.me/{memory_bot.fake.bot_username}?start=n{table.chat}".replace("=n-", "=nm")
     player.open_link(url)
     assert player.last_text() == table.t("not_in_group")
-    assert waiting(bot.store, table.chat) == {}
+    assert waiting(memory_bot.store, table.chat) == {}

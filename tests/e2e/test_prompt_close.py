@@ -12,7 +12,7 @@ from engine.cards import OBSERVER, SPY, color
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
 from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_waits, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot, LambdaBot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Player, Table
 from handlers.telegram.texts import card_name, colour_name
@@ -62,14 +62,14 @@ def late_press(table: Table, player: Player, message: FakeMessage) -> str | None
 
 @LANGS
 def test_a_turn_prompt_is_closed_with_time_ran_out_when_the_turn_times_out(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=11)
     late = table.player_at(state.first)
     prompt = late.prompt()
-    bot.advance(90)
+    memory_bot.advance(90)
     assert_closed(table, late, prompt, "closed_timeout_turn", table.dealt(late, state))
     after = [m.text for m in late.messages() if m.message_id > prompt.message_id]
     assert all(text.startswith("⏳") for text in after)  # at most a nudge: the prompt says it
@@ -78,7 +78,7 @@ def test_a_turn_prompt_is_closed_with_time_ran_out_when_the_turn_times_out(
 
 
 @LANGS
-def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) -> None:
+def test_a_decided_prompt_says_what_was_decided(memory_bot: Bot, lang: str) -> None:
     variants = Variants(virtual_players=1, bodyguards=True)
 
     def two_coloured_humans(state):
@@ -87,7 +87,7 @@ def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) 
         return all(color(state.cards[s - 1]) for s in (state.first, second))
 
     seed, _ = find_seed(4, variants, two_coloured_humans)
-    table = Table.of(local_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(virtual_players=1, bodyguards=True)
     state = table.start(seed)
@@ -112,8 +112,8 @@ def test_a_decided_prompt_says_what_was_decided(local_bot: LocalBot, lang: str) 
     assert table.ending() is not None
 
 
-def test_a_prediction_closes_the_observers_speaking_prompt(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 5)
+def test_a_prediction_closes_the_observers_speaking_prompt(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 5)
     state = observer_opens(table)
     table.scout(state.first, state.first % 5 + 1)
     observer = table.player_at(state.first)
@@ -123,9 +123,9 @@ def test_a_prediction_closes_the_observers_speaking_prompt(lambda_bot: LambdaBot
 
 
 @LANGS
-def test_a_turncoat_offer_is_closed_when_its_window_ends(lambda_bot: LambdaBot, lang: str) -> None:
+def test_a_turncoat_offer_is_closed_when_its_window_ends(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(lambda_bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -134,7 +134,7 @@ def test_a_turncoat_offer_is_closed_when_its_window_ends(lambda_bot: LambdaBot, 
     turncoat = table.player_at(holder)
     offer = turncoat.prompt()
     told = len(turncoat.messages())
-    lambda_bot.advance(10)
+    memory_bot.advance(10)
     assert_closed(table, turncoat, offer, "closed_timeout_turncoat")
     assert len(turncoat.messages()) == told  # the offer says it: no message more
     assert late_press(table, turncoat, offer) == table.t_for(turncoat, "too_late")
@@ -142,9 +142,9 @@ def test_a_turncoat_offer_is_closed_when_its_window_ends(lambda_bot: LambdaBot, 
     assert scout.labels() == [table.t_for(scout, "btn_done")]
 
 
-def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
+def test_a_turncoat_offer_says_what_was_chosen(memory_bot: Bot) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True)
     state = table.start(seed)
@@ -155,7 +155,7 @@ def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
     offer = turncoat.prompt()
     table.keep(holder)
     assert_closed(table, turncoat, offer, "closed_keep")
-    local_bot.advance(20)  # the window ends as it would have anyway
+    memory_bot.advance(20)  # the window ends as it would have anyway
     table.done(scout)
     # Later someone else scouts the X again and the holder swaps this time.
     seat = table.state.turn
@@ -168,9 +168,9 @@ def test_a_turncoat_offer_says_what_was_chosen(local_bot: LocalBot) -> None:
     assert_closed(table, turncoat, offer, "closed_swap", scout=table.seat_label(seat))
 
 
-def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(local_bot: LocalBot) -> None:
+def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(spy=True), spy_waits)
-    table = Table.of(local_bot, 6, lang="zh")
+    table = Table.of(memory_bot, 6, lang="zh")
     table.open()
     table.configure(spy=True, spy_seconds=10)
     state = table.start(seed)
@@ -178,15 +178,15 @@ def test_a_spy_prompt_is_closed_when_the_spy_runs_out_of_time(local_bot: LocalBo
     target = next(s for s in range(1, 7) if s not in (state.first, state.holder(SPY)))
     table.decapitate(state.first, target)
     prompt = spy.prompt()
-    local_bot.advance(10)
+    memory_bot.advance(10)
     assert_closed(table, spy, prompt, "closed_timeout_spy")
     assert table.ending() is not None
 
 
 @LANGS
-def test_a_cancelled_game_closes_every_open_prompt(lambda_bot: LambdaBot, lang: str) -> None:
+def test_a_cancelled_game_closes_every_open_prompt(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(lambda_bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True)
     state = table.start(seed)
@@ -204,8 +204,8 @@ def test_a_cancelled_game_closes_every_open_prompt(lambda_bot: LambdaBot, lang: 
         assert live(player) == []
 
 
-def test_a_cancel_closes_the_turn_prompt(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+def test_a_cancel_closes_the_turn_prompt(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     state = table.start(seed=23)
     first = table.player_at(state.first)
@@ -233,16 +233,16 @@ def test_the_end_closes_the_speaking_prompt(lambda_bot: LambdaBot, lang: str) ->
 
 @LANGS
 def test_the_speaking_prompt_is_closed_when_speaking_time_is_over(
-    local_bot: LocalBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(local_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(speak_seconds=30)
     state = table.start(seed=12)
     table.scout(state.first, state.first % 4 + 1)
     scout = table.player_at(state.first)
     speak = scout.prompt()
-    local_bot.advance(30)
+    memory_bot.advance(30)
     assert_closed(table, scout, speak, "closed_timeout_speak")
     assert late_press(table, scout, speak) == table.t_for(scout, "too_late")
 
@@ -304,12 +304,12 @@ def play_one_step(table: Table, bot: Bot, rng: random.Random, settings: dict, en
 
 @pytest.mark.parametrize("ending", ENDINGS)
 def test_no_live_button_is_left_in_any_private_chat_after_a_game(
-    local_bot: LocalBot, ending: str
+    memory_bot: Bot, ending: str
 ) -> None:
     rng = random.Random(f"prompts-{ending}")
     for number, settings in enumerate(VARIANT_SETS):
         humans = rng.randint(4, 7)
-        table = Table.of(local_bot, humans, lang=rng.choice(["en", "zh"]))
+        table = Table.of(memory_bot, humans, lang=rng.choice(["en", "zh"]))
         table.open()
         table.configure(**settings)
         table.start(seed=rng.randrange(10**6))
@@ -317,52 +317,52 @@ def test_no_live_button_is_left_in_any_private_chat_after_a_game(
         for _ in range(steps):
             if table.data()["status"] != "playing":
                 break
-            play_one_step(table, local_bot, rng, settings, ending)
+            play_one_step(table, memory_bot, rng, settings, ending)
         if ending == "cancel" and table.data()["status"] == "playing":
             table.host.say("/cancel")
         if ending == "removed" and table.data()["status"] == "playing":
-            local_bot.act(lambda t=table: local_bot.fake.kick_bot(t.group, by=t.host.user))
+            memory_bot.act(lambda t=table: memory_bot.fake.kick_bot(t.group, by=t.host.user))
         if ending == "decision":  # games that did not end by a decision are ended by time
             for _ in range(50):
                 if table.data()["status"] != "playing":
                     break
-                local_bot.advance(seconds_of(settings, table.state.phase))
+                memory_bot.advance(seconds_of(settings, table.state.phase))
         assert table.data()["status"] in ("over", "cancelled"), (number, ending)
         for player in table.players:
             assert live(player) == [], (number, ending, player.name, player.texts())
 
 
 def test_a_prompt_sent_again_after_start_is_closed_when_its_wait_ends(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4, lang="zh")
+    table = Table.of(memory_bot, 4, lang="zh")
     host = table.host
     table.open()
     table.start(seed=11)
     seat = table.seat_of(host)
-    lambda_bot.fake.block(host.user)  # after the deal: the bot learns it at their turn's prompt
+    memory_bot.fake.block(host.user)  # after the deal: the bot learns it at their turn's prompt
     while table.state.turn != seat:
         turn = table.state.turn
         table.scout_and_done(turn, turn % 4 + 1)
     host.private("/start")  # the card and the prompt come again
     prompt = host.prompt()
     assert prompt is not None
-    lambda_bot.advance(90)
+    memory_bot.advance(90)
     assert_closed(table, host, prompt, "closed_timeout_turn")
     assert live(host) == []
 
 
 def test_a_prompt_telegram_held_back_still_closes_when_its_wait_ends(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     """Telegram refuses the next turn's prompt (429): it goes out again later, its id is
     remembered then, and the turn's end closes it all the same; no live button is left."""
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     first = table.start(seed=11).first
     player = table.player_at(first % 4 + 1)
-    lambda_bot.fake.fail_next("sendMessage", status=429, retry_after=30, chat_id=player.user)
+    memory_bot.fake.fail_next("sendMessage", status=429, retry_after=30, chat_id=player.user)
     table.scout_and_done(first, first % 4 + 1)  # the next turn's prompt is refused once
-    lambda_bot.advance(90 + 30)  # the turn runs out, its deadline moved by the wait
+    memory_bot.advance(90 + 30)  # the turn runs out, its deadline moved by the wait
     assert live(player) == []
     assert table.t_for(player, "closed_timeout_turn") in player.texts()

@@ -29,8 +29,8 @@ def clock(table: Table, when: float) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_refused_command_repeated_is_answered_by_one_message(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_a_refused_command_repeated_is_answered_by_one_message(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     before = len(table.group_messages())
     for _ in range(3):
@@ -42,22 +42,26 @@ def test_a_refused_command_repeated_is_answered_by_one_message(bot: Bot, lang: s
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_with_the_right_to_delete_a_refusal_replaces_the_last_one(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
-    bot.act(lambda: bot.fake.set_bot_admin(table.group, True, can_delete_messages=True))
+def test_with_the_right_to_delete_a_refusal_replaces_the_last_one(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
+    memory_bot.act(
+        lambda: memory_bot.fake.set_bot_admin(table.group, True, can_delete_messages=True)
+    )
     table.open()
     for _ in range(3):
         typed = table.players[2].say("/cancel")["message"]["message_id"]
     (refusal,) = saying(table, "only_host")
     assert table.group_messages()[-1] == refusal  # it stands by the latest command
     assert refusal.reply_to_message_id == typed  # and answers it
-    deleted = [m for m in bot.fake.chat(table.group) if m.from_bot and m.deleted]
+    deleted = [m for m in memory_bot.fake.chat(table.group) if m.from_bot and m.deleted]
     assert [m.text for m in deleted] == [table.t("only_host")] * 2
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_repeated_extends_rewrite_one_line(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_repeated_extends_rewrite_one_line(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open(table.players[1:3])
     first = table.data()["deadline"]
     for player in (table.players[1], table.players[2], table.players[1]):
@@ -70,8 +74,10 @@ def test_repeated_extends_rewrite_one_line(bot: Bot, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_extend_says_the_minutes_it_really_added_under_the_hour(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_extend_says_the_minutes_it_really_added_under_the_hour(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open(table.players[1:3])
     opened = table.data()["opened"]
     while table.data()["deadline"] + EXTEND_SECONDS <= opened + LOBBY_SECONDS:

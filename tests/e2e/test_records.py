@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import replay_command
-from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeMessage
 from handlers.playtest.players import Player, Table
 from handlers.storage.history import GAMES_KEPT
@@ -57,9 +57,9 @@ def group_documents(table: Table) -> list[FakeMessage]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_end_offers_a_record_that_replays_to_the_same_result(
-    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     winner = finish(table)
     ending = table.ending()
@@ -81,8 +81,8 @@ def record_texts(player: Player, seen: int) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_record_reads_as_the_reveal_and_the_whole_timeline(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_the_record_reads_as_the_reveal_and_the_whole_timeline(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(51)
     scouts = 18  # more than the end message's timeline shows
@@ -111,9 +111,9 @@ def test_the_record_reads_as_the_reveal_and_the_whole_timeline(bot: Bot, lang: s
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_cancelled_game_offers_its_record_as_it_stood(
-    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(51)
     table.scout(state.first, state.first % 4 + 1)
@@ -127,9 +127,9 @@ def test_a_cancelled_game_offers_its_record_as_it_stood(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_record_reaches_the_presser_privately_not_the_group(
-    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     winner = finish(table)
     onlooker = table.member()
@@ -157,8 +157,8 @@ def test_the_record_reaches_the_presser_privately_not_the_group(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_there_is_no_record_button_before_the_end(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_there_is_no_record_button_before_the_end(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     assert table.t("btn_record") not in table.lobby_message().button_labels
     state = table.start(51)
@@ -176,13 +176,13 @@ def test_there_is_no_record_button_before_the_end(bot: Bot, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_history_lists_the_last_ten_games_with_their_records(
-    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     winners = [finish(table, seed=50)]
     for n in range(1, GAMES_KEPT + 1):
-        bot.advance(60)
+        memory_bot.advance(60)
         assert table.host.press(table.t("btn_play_again"), table.ending()) is None
         winners.append(finish(table, seed=50 + n))
     onlooker = table.member()
@@ -205,40 +205,40 @@ def test_history_lists_the_last_ten_games_with_their_records(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_history_says_when_there_is_none(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_history_says_when_there_is_none(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.host.say("/history")
     assert table.group_texts()[-1] == table.t("history_none")
 
 
-def test_a_redelivered_end_adds_the_game_to_history_once(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_a_redelivered_end_adds_the_game_to_history_once(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(51)
     seat, target = state.first, state.first % 4 + 1
     player = table.player_at(seat)
     player.press(table.t("btn_decapitate"))
     player.press(table.seat_label(target))
-    update = bot.act(
-        lambda: bot.fake.press(
+    update = memory_bot.act(
+        lambda: memory_bot.fake.press(
             player.user, player.user, player.prompt().message_id, table.t("btn_confirm")
         )
     )
     ends = len([m for m in table.group_messages() if m.text.startswith("🏁")])
-    bot.redeliver(update)
+    memory_bot.redeliver(update)
     assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == ends == 1
-    games = bot.store.load(history_key(table.chat)).data["games"]
+    games = memory_bot.store.load(history_key(table.chat)).data["games"]
     assert [g["game"] for g in games] == [table.data()["game"]]
 
 
 def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_again(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     """The run that ended the game died before marking its end message delivered: the update
     comes again, its end message goes out again, and the game is still kept once."""
     from handlers.storage.host import LEASE, Host
 
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     state = table.start(51)
     seat, target = state.first, state.first % 4 + 1
@@ -256,31 +256,31 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Host, "acknowledge", dying)
-        update = lambda_bot.act(
-            lambda: lambda_bot.fake.press(
+        update = memory_bot.act(
+            lambda: memory_bot.fake.press(
                 player.user, player.user, player.prompt().message_id, table.t("btn_confirm")
             )
         )
     assert table.envelope()["owed"]
-    lambda_bot.clock.advance(LEASE)
-    mark = len(lambda_bot.fake.calls)
-    lambda_bot.redeliver(update)
-    for call in lambda_bot.fake.calls[mark:]:  # edits sent again find their messages done
+    memory_bot.clock.advance(LEASE)
+    mark = len(memory_bot.fake.calls)
+    memory_bot.redeliver(update)
+    for call in memory_bot.fake.calls[mark:]:  # edits sent again find their messages done
         if call.kind == "refused" and call.description == NOT_MODIFIED:
             call.kind = "error"
     assert not table.envelope().get("owed")
     ends = [m for m in table.group_messages() if m.text.startswith("🏁")]
     assert len(ends) == 2  # the end went out again, at least once as promised
-    games = lambda_bot.store.load(history_key(table.chat)).data["games"]
+    games = memory_bot.store.load(history_key(table.chat)).data["games"]
     assert [g["game"] for g in games] == [table.data()["game"]]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_game_in_play_is_not_in_history(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_a_game_in_play_is_not_in_history(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     first = finish(table)
-    bot.advance(60)
+    memory_bot.advance(60)
     assert table.host.press(table.t("btn_play_again"), table.ending()) is None
     state = table.start(52)
     table.scout(state.first, state.first % 4 + 1)
@@ -299,9 +299,9 @@ def test_a_game_in_play_is_not_in_history(bot: Bot, lang: str) -> None:
 
 
 def test_forget_takes_a_player_s_name_out_of_the_kept_games(
-    bot: Bot, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    table = Table.of(bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     winner = finish(table)
     ben = table.players[1]

@@ -13,7 +13,7 @@ from engine import GameState, Variants, captains
 from engine.__main__ import replay_command
 from engine.cards import OBSERVER, SPY, color, other
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.games import after, remove
 from handlers.playtest.players import Player, Table
@@ -50,10 +50,10 @@ def record_of(table: Table, ending: FakeMessage, tmp_path, capsys) -> dict:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_removed_captain_is_virtual_so_its_colour_may_decapitate_on_its_behalf(
-    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     seed, _ = find_seed(5, Variants(), captain_beside_the_first)
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     state = table.start(seed)
     side = color(state.cards[state.first - 1])
@@ -78,10 +78,10 @@ def test_a_removed_captain_is_virtual_so_its_colour_may_decapitate_on_its_behalf
 
 
 def test_once_a_seat_is_removed_every_decapitation_declares_and_a_wrong_no_loses(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     seed, _ = find_seed(5, Variants(), captain_beside_the_first)
-    table = Table.of(lambda_bot, 5)
+    table = Table.of(memory_bot, 5)
     table.open()
     state = table.start(seed)
     side = color(state.cards[state.first - 1])
@@ -107,10 +107,10 @@ def neutral_apart(card: str):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_removed_observer_has_no_effect_and_neither_wins_nor_loses(
-    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     seed, _ = find_seed(5, Variants(observer=True), neutral_apart(OBSERVER))
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.configure(observer=True)
     state = table.start(seed)
@@ -130,10 +130,10 @@ def test_a_removed_observer_has_no_effect_and_neither_wins_nor_loses(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_removed_spy_has_no_effect_and_the_wait_is_the_same(
-    bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
+    memory_bot: Bot, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     seed, _ = find_seed(5, Variants(spy=True), neutral_apart(SPY))
-    table = Table.of(bot, 5, lang=lang)
+    table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
@@ -141,7 +141,7 @@ def test_a_removed_spy_has_no_effect_and_the_wait_is_the_same(
     assert remove(table, table.host, seat) is None
     table.decapitate(state.first, after(table, state.first), proxy=False)
     assert table.ending() is None  # the sealed wait runs its full time
-    bot.advance(15)
+    memory_bot.advance(15)
     ending = table.ending().text
     name = table.seat_label(seat)
     assert table.t("neutral_removed", name=name, card=table.t("role_spy")) in ending

@@ -26,8 +26,10 @@ def reopen(table: Table, player: Player, how: str, game: int) -> None:
 
 @pytest.mark.parametrize("how", ["start", "open_chat", "join_link"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_reopening_the_chat_mid_game_answers_with_the_game(bot: Bot, lang: str, how: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_reopening_the_chat_mid_game_answers_with_the_game(
+    memory_bot: Bot, lang: str, how: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(51)
     table.scout_and_done(state.first, state.first % 4 + 1)
@@ -46,8 +48,8 @@ def test_reopening_the_chat_mid_game_answers_with_the_game(bot: Bot, lang: str, 
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_someone_in_no_game_is_welcomed(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_someone_in_no_game_is_welcomed(memory_bot: Bot, lang: str) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.start(51)
     onlooker = table.member("Yan")
@@ -56,8 +58,10 @@ def test_someone_in_no_game_is_welcomed(bot: Bot, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_player_in_a_lobby_reopening_the_chat_is_told_which_game(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 4, lang=lang)
+def test_a_player_in_a_lobby_reopening_the_chat_is_told_which_game(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     guest = table.players[2]
     seen = len(guest.messages())

@@ -10,7 +10,7 @@ import pytest
 
 from engine import Variants
 from handlers.playtest.deals import find_seed, spy_waits, x_apart
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import after
 from handlers.playtest.players import Table
 
@@ -28,9 +28,9 @@ def group_calls_since(table: Table, mark: int) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_spy_is_told_the_time_and_hurried_privately(bot: Bot, lang: str) -> None:
+def test_the_spy_is_told_the_time_and_hurried_privately(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(6, Variants(spy=True), spy_waits)
-    table = Table.of(bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
@@ -38,17 +38,17 @@ def test_the_spy_is_told_the_time_and_hurried_privately(bot: Bot, lang: str) -> 
     table.decapitate(state.first, next(s for s in range(1, 7) if s not in (state.first,)))
     question = spy.prompt().text
     assert question.endswith("\n" + table.t_for(spy, "spy_time", s=15))
-    mark, told = len(bot.fake.calls), len(spy.texts())
-    bot.advance(10)
+    mark, told = len(memory_bot.fake.calls), len(spy.texts())
+    memory_bot.advance(10)
     assert spy.texts()[told:] == [table.t_for(spy, "hurry", s=5)]
     assert group_calls_since(table, mark) == []  # the group sees nothing of it
-    bot.advance(5)
+    memory_bot.advance(5)
     assert table.ending() is not None
 
 
-def test_a_spy_who_answered_is_not_hurried(local_bot: LocalBot) -> None:
+def test_a_spy_who_answered_is_not_hurried(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(spy=True), spy_waits)
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
@@ -56,14 +56,14 @@ def test_a_spy_who_answered_is_not_hurried(local_bot: LocalBot) -> None:
     table.decapitate(state.first, next(s for s in range(1, 7) if s not in (state.first, seat)))
     table.spy_guess(seat, state.first, state.first)
     told = len(table.player_at(seat).texts())
-    local_bot.advance(10)
+    memory_bot.advance(10)
     assert table.player_at(seat).texts()[told:] == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_scout_is_told_they_speak_after_the_pause(bot: Bot, lang: str) -> None:
+def test_a_scout_is_told_they_speak_after_the_pause(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(bot, 7, lang=lang, bot_admin=True)
+    table = Table.of(memory_bot, 7, lang=lang, bot_admin=True)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=20)
     state = table.start(seed)
@@ -77,7 +77,7 @@ def test_a_scout_is_told_they_speak_after_the_pause(bot: Bot, lang: str) -> None
     assert waits in table.board().text
     early = player.say("seat 2 is red")
     assert table.fake.message(table.group, early["message"]["message_id"]).deleted
-    bot.advance(20)
+    memory_bot.advance(20)
     board = table.board().text
     assert waits in board  # what the turn message said stays, and the moment follows
     assert plain(table.t("speak_line", name=table.seat_label(scout))) in board
@@ -85,9 +85,9 @@ def test_a_scout_is_told_they_speak_after_the_pause(bot: Bot, lang: str) -> None
     assert not table.fake.message(table.group, late["message"]["message_id"]).deleted
 
 
-def test_without_deleting_the_scout_is_told_only_to_wait(local_bot: LocalBot) -> None:
+def test_without_deleting_the_scout_is_told_only_to_wait(memory_bot: Bot) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), x_apart)
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.fake_telegram import FakeMessage
 from handlers.playtest.players import Table
 from handlers.telegram import presses
@@ -59,9 +59,9 @@ def press_in_row(table: Table, header: str, label: str) -> str | None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_each_time_limit_is_a_row_of_direct_choices_with_the_chosen_one_marked(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(lambda_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
     menu = table.lobby_message()
@@ -76,13 +76,13 @@ def test_each_time_limit_is_a_row_of_direct_choices_with_the_chosen_one_marked(
     assert row_after(menu, TURN[lang])[0] == f"✓ {thirty}"
     assert sum(label.startswith("✓") for label in row_after(menu, TURN[lang])) == 1
     assert table.data()["settings"]["turn_seconds"] == 30
-    saved = lambda_bot.store.load(f"prefs#{table.chat}").data
+    saved = memory_bot.store.load(f"prefs#{table.chat}").data
     assert saved["settings"]["turn_seconds"] == 30
 
     # The row's name tells the value in a popup and changes nothing.
-    before = lambda_bot.item(table.chat)
+    before = memory_bot.item(table.chat)
     assert table.host.press(TURN[lang], menu) == TURN_POPUP[lang]
-    assert lambda_bot.item(table.chat) == before
+    assert memory_bot.item(table.chat) == before
 
     # A forged value that is not one of the choices is refused.
     forged = raw_data(presses.LOBBY, table.chat, table.data()["game"], 0, "v:turn_seconds:100")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import captains
 from engine.cards import color
 from handlers.playtest.deals import a_right_prediction
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import worked_example
 from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
@@ -93,35 +93,35 @@ def check_worked_example_counted(bot: Bot, table: Table) -> None:
         assert decapitations in mine
 
 
-def test_stats_count_a_finished_game_for_the_group_and_each_player(bot: Bot) -> None:
-    table = Table.of(bot, 6)
+def test_stats_count_a_finished_game_for_the_group_and_each_player(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6)
     assert group_stats(table) == table.t("stats_none")
     assert own_stats(table.host) == table.t("stats_own_none")
-    worked_example(bot, table)
-    check_worked_example_counted(bot, table)
+    worked_example(memory_bot, table)
+    check_worked_example_counted(memory_bot, table)
 
 
 def test_stats_count_a_finished_game_for_the_group_and_each_player_in_chinese(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 6, lang="zh")
+    table = Table.of(memory_bot, 6, lang="zh")
     assert group_stats(table) == "📊 本群还没有打完的对局。"
-    worked_example(lambda_bot, table)
-    check_worked_example_counted(lambda_bot, table)
+    worked_example(memory_bot, table)
+    check_worked_example_counted(memory_bot, table)
     text = group_stats(table)
     assert "获胜：红方 0 局，蓝方 1 局" in text.splitlines()
     assert "平均每局：2 分 5 秒，3 回合" in text.splitlines()
 
 
-def test_a_redelivered_end_counts_once(bot: Bot) -> None:
-    table = Table.of(bot, 6)
-    end = worked_example(bot, table)
-    counted = {key: stored(bot, key) for key in stats_keys(table)}
+def test_a_redelivered_end_counts_once(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6)
+    end = worked_example(memory_bot, table)
+    counted = {key: stored(memory_bot, key) for key in stats_keys(table)}
     text = group_stats(table)
 
-    bot.redeliver(end)
+    memory_bot.redeliver(end)
 
-    assert {key: stored(bot, key) for key in stats_keys(table)} == counted
+    assert {key: stored(memory_bot, key) for key in stats_keys(table)} == counted
     assert counted[f"stats#group#{table.chat}"]["games"] == 1
     assert group_stats(table) == text
 
@@ -139,8 +139,10 @@ def same_people_elsewhere(table: Table, title: str, lang: str = "en") -> Table:
     return Table(table.bot, players, group, lang, title)
 
 
-def test_stats_in_a_private_chat_show_the_players_own_figures_across_groups(bot: Bot) -> None:
-    first = Table.of(bot, 4)
+def test_stats_in_a_private_chat_show_the_players_own_figures_across_groups(
+    memory_bot: Bot,
+) -> None:
+    first = Table.of(memory_bot, 4)
     second = same_people_elsewhere(first, "Saturday club")
     quick_game(first, seed=11)
     quick_game(second, seed=12)
@@ -159,16 +161,16 @@ def test_stats_in_a_private_chat_show_the_players_own_figures_across_groups(bot:
     assert second.t("stats_games", n=1) in group_stats(second).splitlines()
 
 
-def test_stats_in_a_private_chat_speak_the_players_language(local_bot: LocalBot) -> None:
-    table = Table.of(local_bot, 4, lang="zh")
+def test_stats_in_a_private_chat_speak_the_players_language(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     quick_game(table, seed=11)
     mine = own_stats(table.host).splitlines()
     assert mine[0] == "📊 你的战绩"
     assert "已完成：1 局（1 个群）" in mine
 
 
-def test_stats_show_nothing_of_a_game_in_play(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_stats_show_nothing_of_a_game_in_play(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     quick_game(table, seed=11)
     before = group_stats(table)
     mine = own_stats(table.host)
@@ -185,8 +187,8 @@ def test_stats_show_nothing_of_a_game_in_play(bot: Bot) -> None:
     assert own_stats(table.host) == mine
 
 
-def test_stats_show_nothing_of_a_game_in_play_in_chinese(lambda_bot: LambdaBot) -> None:
-    table = Table.of(lambda_bot, 4, lang="zh")
+def test_stats_show_nothing_of_a_game_in_play_in_chinese(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     table.open()
     state = table.start(seed=13)
     table.scout_and_done(state.first, state.first % 4 + 1)
@@ -194,8 +196,8 @@ def test_stats_show_nothing_of_a_game_in_play_in_chinese(lambda_bot: LambdaBot) 
     assert own_stats(table.host) == "📊 你还没有打完过一局。"
 
 
-def test_the_leaderboard_keeps_the_top_fifty(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_the_leaderboard_keeps_the_top_fifty(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     # Fifty earlier players: the ten last to play have one game, the rest two or more.
     board = {str(9000 + n): [f"P{n}", 2 + n % 3 if n < 40 else 1, 1, 0, n] for n in range(50)}
     earlier = {
@@ -208,10 +210,10 @@ def test_the_leaderboard_keeps_the_top_fifty(bot: Bot) -> None:
         "roles": {},
         "players": board,
     }
-    bot.store.save(Item(f"stats#group#{table.chat}", 0, earlier))
+    memory_bot.store.save(Item(f"stats#group#{table.chat}", 0, earlier))
     quick_game(table, seed=11)
 
-    data = stored(bot, f"stats#group#{table.chat}")
+    data = stored(memory_bot, f"stats#group#{table.chat}")
     kept = data["players"]
     assert len(kept) == 50
     # The four newcomers, who played last, push out the four longest idle of the one-game ones.
@@ -230,8 +232,8 @@ def test_the_leaderboard_keeps_the_top_fifty(bot: Bot) -> None:
     assert len(winners) == 1
 
 
-def test_forget_erases_the_players_statistics_and_their_leaderboard_lines(bot: Bot) -> None:
-    table = Table.of(bot, 4)
+def test_forget_erases_the_players_statistics_and_their_leaderboard_lines(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4)
     quick_game(table, seed=11)
     leaving = table.players[1]
     assert isolate(leaving.name) in group_stats(table)
@@ -246,9 +248,9 @@ def test_forget_erases_the_players_statistics_and_their_leaderboard_lines(bot: B
 
 
 def test_stats_count_the_observers_role_and_a_right_prediction_as_a_win(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 5)
+    table = Table.of(memory_bot, 5)
     state, _ = a_right_prediction(table)
     observer = state.first
 
@@ -260,8 +262,8 @@ def test_stats_count_the_observers_role_and_a_right_prediction_as_a_win(
     assert table.t("stats_own_colours", rp=0, rw=0, bp=0, bw=0) in seen
 
 
-def test_the_leaderboard_ranks_by_wins_then_by_fewer_games(bot: Bot) -> None:
-    table = Table.of(bot, 4, lang="zh")
+def test_the_leaderboard_ranks_by_wins_then_by_fewer_games(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 4, lang="zh")
     board = {
         "1": ["Often", 9, 1, 0, 9, 0],  # many games, one win
         "2": ["Sure", 2, 2, 1, 8, 0],  # two wins of two
@@ -269,7 +271,7 @@ def test_the_leaderboard_ranks_by_wins_then_by_fewer_games(bot: Bot) -> None:
     }
     figures = {"games": 9, "wins": {"red": 5, "blue": 4}, "tried": 9, "worked": 3}
     earlier = {**figures, "seconds": 900, "turns": 27, "roles": {}, "players": board}
-    bot.store.save(Item(f"stats#group#{table.chat}", 0, earlier))
+    memory_bot.store.save(Item(f"stats#group#{table.chat}", 0, earlier))
     lines = group_stats(table).splitlines()
     board_lines = lines[lines.index(table.t("stats_leaders")) + 1 :]
     assert board_lines == [

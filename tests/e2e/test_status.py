@@ -11,7 +11,7 @@ import pytest
 from engine import Variants
 from engine.cards import SPY, color
 from handlers.playtest.deals import find_seed, lone_x, x_apart
-from handlers.playtest.drivers import LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
 
 FSI, PDI = "\u2068", "\u2069"
@@ -70,10 +70,10 @@ def status(table: Table) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_status_in_a_lobby_names_the_players_and_the_settings_in_play(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     say = SAY[lang]
-    table = Table.of(lambda_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(bodyguards=True, spy=True, turn_seconds=60)
     names = [f"• {FSI}{p.name}{PDI}" for p in table.players]
@@ -87,10 +87,10 @@ def test_status_in_a_lobby_names_the_players_and_the_settings_in_play(
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_status_in_a_game_shows_the_circle_whose_turn_the_time_left_and_what_is_public(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     say = SAY[lang]
-    table = Table.of(lambda_bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(virtual_players=1)
     state = table.start(seed=8)
@@ -109,7 +109,7 @@ def test_status_in_a_game_shows_the_circle_whose_turn_the_time_left_and_what_is_
             say["nothing"],
         ]
     )
-    lambda_bot.advance(30)
+    memory_bot.advance(30)
     assert say["left"].format(60) in status(table).splitlines()
 
     target = first % 5 + 1
@@ -134,7 +134,7 @@ def test_status_in_a_game_shows_the_circle_whose_turn_the_time_left_and_what_is_
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     """While a Turncoat may swap, or the Spy may guess, /status tells what the group was told:
     the scout or the attacker, when the wait ends; a swap only once it is announced."""
@@ -151,7 +151,7 @@ def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
         )
 
     seed, _ = find_seed(7, Variants(turncoat=True, spy=True), deal)
-    table = Table.of(lambda_bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True, spy=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -160,7 +160,7 @@ def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
     holder = lone_x(state)
 
     table.scout(first, holder)
-    lambda_bot.advance(4)
+    memory_bot.advance(4)
     table.swap(holder)
     scouted = say["scout_line"].format(label(first), label(holder))
     lines = status(table).splitlines()
@@ -171,7 +171,7 @@ def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
         scouted,
     ]
 
-    lambda_bot.advance(6)  # the window closes: the swap is announced
+    memory_bot.advance(6)  # the window closes: the swap is announced
     x = say["x"][state.cards[holder - 1][0]]
     swapped = say["swap_line"].format(label(holder), x, label(first))
     lines = status(table).splitlines()
@@ -194,5 +194,5 @@ def test_status_during_a_secret_wait_shows_its_end_and_no_secret(
         swapped,
         say["announced"].format(label(nxt)),
     ]
-    lambda_bot.advance(15)
+    memory_bot.advance(15)
     assert table.ending() is not None

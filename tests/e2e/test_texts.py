@@ -10,7 +10,7 @@ import pytest
 from engine import Variants, captains
 from engine.cards import SPY, color
 from handlers.playtest.deals import find_seed, x_holders
-from handlers.playtest.drivers import Bot, LambdaBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.leaks import versions
 from handlers.playtest.players import Table
 
@@ -35,7 +35,7 @@ def everything_shown(table: Table) -> list[str]:
 
 
 def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     """Seats read "N号位" (the card's word; "4号" would read like the card 红4), and Chinese
     text is punctuated with 、：；， rather than ASCII , : ;, in every message, button and popup
@@ -56,7 +56,7 @@ def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
         )
 
     seed, _ = find_seed(6, variants, deal)
-    table = Table.of(lambda_bot, 6, lang="zh")
+    table = Table.of(memory_bot, 6, lang="zh")
     table.open()
     table.configure(virtual_players=1, bodyguards=True, turncoat=True, spy=True)
     state = table.start(seed)
@@ -74,7 +74,7 @@ def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
     assert table.player_at(holder).labels() == [table.t("btn_swap"), table.t("btn_keep")]
     assert "⏳ 你有 20 秒。" in table.player_at(holder).texts()[-1]
     table.keep(holder)
-    lambda_bot.advance(20)  # the Turncoat's window
+    memory_bot.advance(20)  # the Turncoat's window
     table.player_at(first).press("🃏 我的人物牌", table.board())
     table.host.say("/status")
     table.player_at(first).private("/mycard")
@@ -83,7 +83,7 @@ def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
     assert "斩首目标已锁定" in table.board().text
     spy = state.holder(SPY)
     table.spy_guess(spy, 1, 2)
-    lambda_bot.advance(15)
+    memory_bot.advance(15)
     assert table.ending() is not None
 
     shown = everything_shown(table)
@@ -102,7 +102,7 @@ def test_a_chinese_game_names_seats_haowei_and_writes_chinese_punctuation(
     ],
 )
 def test_the_spys_wrong_guess_is_told_as_seats_not_as_cards(
-    lambda_bot: LambdaBot, lang: str, line: str
+    memory_bot: Bot, lang: str, line: str
 ) -> None:
     """The reveal names the seats the Spy guessed ("Red 3" would read like a card)."""
 
@@ -111,7 +111,7 @@ def test_the_spys_wrong_guess_is_told_as_seats_not_as_cards(
         return spy not in (None, state.first) and bool(color(state.cards[state.first - 1]))
 
     seed, _ = find_seed(6, Variants(spy=True), deal)
-    table = Table.of(lambda_bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open()
     table.configure(spy=True)
     state = table.start(seed)
@@ -120,7 +120,7 @@ def test_the_spys_wrong_guess_is_told_as_seats_not_as_cards(
     wrong = next(s for s in range(1, 7) if s != caps["red"])
     table.decapitate(state.first, state.first % 6 + 1)
     table.spy_guess(spy, wrong, caps["blue"] or 1)
-    lambda_bot.advance(15)
+    memory_bot.advance(15)
     label = table.seat_label
     expected = line.format(spy=label(spy), red=label(wrong), blue=label(caps["blue"] or 1))
     assert expected in table.ending().text.splitlines()
@@ -131,11 +131,11 @@ def test_the_spys_wrong_guess_is_told_as_seats_not_as_cards(
     [("en", "✅ {name}'s turn is over."), ("zh", "✅ {name} 的回合结束。")],
 )
 def test_a_turn_ended_with_done_does_not_claim_anyone_spoke(
-    bot: Bot, lang: str, line: str
+    memory_bot: Bot, lang: str, line: str
 ) -> None:
     """Done ends the speaking moment whether or not the scout said a word: the turn message
     says the turn is over, not that they spoke ("发言结束")."""
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     state = table.start(seed=27)
     first = state.first
@@ -165,13 +165,13 @@ def not_isolated(text: str, name: str) -> bool:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_name_a_user_chose_is_isolated_in_messages_and_on_buttons(
-    lambda_bot: LambdaBot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
     """An Arabic or Hebrew name followed by digits ("علي 3", then a seat number or a card)
     cannot reorder the line around it: every player's name and the group's title is wrapped in
     FSI ... PDI wherever it is shown, in the group and privately, on buttons too; and a name
     that looks like HTML is still shown as typed."""
-    table = Table.of(lambda_bot, 5, lang=lang, names=RTL_NAMES, title=RTL_TITLE)
+    table = Table.of(memory_bot, 5, lang=lang, names=RTL_NAMES, title=RTL_TITLE)
     table.open()
     table.host.say("/status")
     state = table.start(seed=27)

@@ -10,7 +10,7 @@ import pytest
 from engine import Variants
 from engine.cards import is_x
 from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.games import after
 from handlers.playtest.players import Table
 
@@ -23,9 +23,9 @@ def plain(text: str) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_lobby_says_the_turncoat_has_no_effect_at_six_seats_or_fewer(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open(table.players[1:5])
     table.configure(turncoat=True, virtual_players=1)
     idle = table.t("lobby_turncoat_idle", n=6)
@@ -39,9 +39,9 @@ def test_the_lobby_says_the_turncoat_has_no_effect_at_six_seats_or_fewer(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_at_six_seats_or_fewer_a_scout_speaks_at_once_and_the_seating_says_why(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 6, lang=lang)
+    table = Table.of(memory_bot, 6, lang=lang)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=30)
     state = table.start(seed=7)
@@ -60,9 +60,9 @@ def test_at_six_seats_or_fewer_a_scout_speaks_at_once_and_the_seating_says_why(
     assert table.state.turn == after(table, scout)
 
 
-def test_at_seven_seats_the_pause_stays_whatever_the_cards(local_bot: LocalBot) -> None:
+def test_at_seven_seats_the_pause_stays_whatever_the_cards(memory_bot: Bot) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), lambda s: not any(map(is_x, s.cards)))
-    table = Table.of(local_bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -70,5 +70,5 @@ def test_at_seven_seats_the_pause_stays_whatever_the_cards(local_bot: LocalBot) 
     scout = state.first
     table.scout(scout, after(table, scout))
     assert table.player_at(scout).labels() == []  # the window runs though no X is out
-    local_bot.advance(10)
+    memory_bot.advance(10)
     assert table.player_at(scout).labels() == [table.t("btn_done")]

@@ -10,7 +10,7 @@ from engine import Variants, captains
 from engine.cards import color
 from engine.resolution import bodyguard_beside
 from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_can_win, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
+from handlers.playtest.drivers import Bot
 from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
 
@@ -26,7 +26,7 @@ def group_calls_since(table: Table, mark: int) -> list[str]:
 
 
 def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
     variants = Variants(virtual_players=2)
 
@@ -38,7 +38,7 @@ def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
         return state.virtual[caps[side] - 1] and not state.virtual[caps[other(side)] - 1]
 
     seed, dealt = find_seed(4, variants, proxy_deal)
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.configure(virtual_players=2)
     state = table.start(seed)
@@ -81,9 +81,9 @@ def test_virtual_captain_lets_any_human_of_its_colour_decapitate_by_proxy(
 
 
 def test_first_round_offers_no_decapitation_until_the_player_has_acted(
-    local_bot: LocalBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(local_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.configure(no_first_round_decapitation=True)
     state = table.start(seed=3)
@@ -95,7 +95,7 @@ def test_first_round_offers_no_decapitation_until_the_player_has_acted(
     assert prompt.button_labels == [table.t("btn_scout")]
 
     # A turn that runs out is not an action: the next turn is still a first one.
-    local_bot.advance(90)
+    memory_bot.advance(90)
     order = [state.first]
     for _ in range(3):
         seat = table.state.turn
@@ -113,9 +113,9 @@ def test_first_round_offers_no_decapitation_until_the_player_has_acted(
 
 
 def test_uncertain_sides_deals_from_two_more_cards_and_sets_two_aside(
-    lambda_bot: LambdaBot,
+    memory_bot: Bot,
 ) -> None:
-    table = Table.of(lambda_bot, 4)
+    table = Table.of(memory_bot, 4)
     table.open()
     table.configure(uncertain_sides=True)
     state = table.start(seed=5)
@@ -129,11 +129,11 @@ def test_uncertain_sides_deals_from_two_more_cards_and_sets_two_aside(
     assert f"Set aside: {aside}" in ending
 
 
-def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) -> None:
+def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(memory_bot: Bot) -> None:
     variants = Variants(turncoat=True)
 
     seed, _ = find_seed(7, variants, lambda s: x_apart(s, s.first, s.first % 7 + 1))
-    table = Table.of(bot, 7)
+    table = Table.of(memory_bot, 7)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
@@ -145,22 +145,22 @@ def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) ->
 
     def scout_through_the_window(seat: int, target: int, swap: bool | None) -> list[list[str]]:
         """Scout, let the holder choose, and see what the group got at each moment."""
-        mark = len(bot.fake.calls)
+        mark = len(memory_bot.fake.calls)
         table.scout(seat, target)
         at_scout = group_calls_since(table, mark)
         assert table.t("speak_line", name=table.seat_label(seat)) not in table.board().text
         assert table.player_at(seat).labels() == []  # no speaking moment yet
-        mark = len(bot.fake.calls)
+        mark = len(memory_bot.fake.calls)
         if swap is not None:
             (table.swap if swap else table.keep)(target)
         # Someone else looks at what they know: nothing tells them the window's outcome.
         third = table.player_at(next(s for s in range(1, 8) if s not in (seat, target)))
         third.press(table.t("btn_my_card"), table.board())
         third.private("/mycard")
-        bot.advance(9)
+        memory_bot.advance(9)
         during = group_calls_since(table, mark)
-        mark = len(bot.fake.calls)
-        bot.advance(1)
+        mark = len(memory_bot.fake.calls)
+        memory_bot.advance(1)
         at_end = group_calls_since(table, mark)
         assert table.player_at(seat).labels() == [table.t("btn_done")]
         return [at_scout, during, at_end]
@@ -191,7 +191,7 @@ def test_turncoat_swap_is_announced_only_when_the_fixed_window_ends(bot: Bot) ->
     assert f"{table.seat_label(scout)}: {x_name}" in ending
 
 
-def test_bodyguard_declared_beside_the_target_lets_the_captain_win(local_bot: LocalBot) -> None:
+def test_bodyguard_declared_beside_the_target_lets_the_captain_win(memory_bot: Bot) -> None:
     variants = Variants(bodyguards=True)
 
     def guarded(state):
@@ -202,7 +202,7 @@ def test_bodyguard_declared_beside_the_target_lets_the_captain_win(local_bot: Lo
         return bodyguard_beside(state.cards, caps[other(side)])
 
     seed, _ = find_seed(6, variants, guarded)
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(bodyguards=True)
     state = table.start(seed)
@@ -230,9 +230,9 @@ def observer_first(state) -> bool:
     return state.cards[state.first - 1] == "OBS" and None not in caps.values()
 
 
-def test_observer_who_predicts_is_revealed_skipped_and_wins(lambda_bot: LambdaBot) -> None:
+def test_observer_who_predicts_is_revealed_skipped_and_wins(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(observer=True), observer_first)
-    table = Table.of(lambda_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(observer=True)
     state = table.start(seed)
@@ -264,9 +264,9 @@ def test_observer_who_predicts_is_revealed_skipped_and_wins(lambda_bot: LambdaBo
     assert f"👁 The Observer {table.seat_label(observer)} predicted right and wins." in ending
 
 
-def test_observer_who_never_predicts_loses(local_bot: LocalBot) -> None:
+def test_observer_who_never_predicts_loses(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(observer=True), observer_first)
-    table = Table.of(local_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(observer=True)
     state = table.start(seed)
@@ -280,9 +280,9 @@ def test_observer_who_never_predicts_loses(local_bot: LocalBot) -> None:
     assert f"👁 The Observer {table.seat_label(state.first)} never predicted and loses." in ending
 
 
-def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None:
+def test_spy_who_names_both_captains_wins_after_the_fixed_wait(memory_bot: Bot) -> None:
     seed, _ = find_seed(6, Variants(spy=True), spy_can_win)
-    table = Table.of(bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
@@ -290,7 +290,7 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     caps = captains(state.cards)
     target = next(s for s in range(1, 7) if s not in (state.first, spy))
 
-    mark = len(bot.fake.calls)
+    mark = len(memory_bot.fake.calls)
     table.decapitate(state.first, target)
     assert group_calls_since(table, mark) == ["editMessageText"]
     board = table.board().text
@@ -299,7 +299,7 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     assert table.player_at(spy).prompt().text == (
         "🕵 A decapitation was announced. Guess the Red captain:\n⏳ You have 15 s."
     )
-    mark = len(bot.fake.calls)
+    mark = len(memory_bot.fake.calls)
     table.spy_guess(spy, caps["red"], caps["blue"])
     sealed = table.t(
         "spy_sealed", red=table.seat_label(caps["red"]), blue=table.seat_label(caps["blue"])
@@ -308,24 +308,24 @@ def test_spy_who_names_both_captains_wins_after_the_fixed_wait(bot: Bot) -> None
     for seat in (spy, target):  # resolved, but nobody can tell from their own card view
         table.player_at(seat).press(table.t("btn_my_card"), table.board())
         table.player_at(seat).private("/mycard")
-    bot.advance(14)
+    memory_bot.advance(14)
     assert group_calls_since(table, mark) == []  # the group cannot tell the Spy answered
     assert table.ending() is None
-    bot.advance(1)
+    memory_bot.advance(1)
     ending = table.ending().text
     assert f"🕵 The Spy {table.seat_label(spy)} named both captains and wins." in ending
 
 
-def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot) -> None:
+def test_spy_set_aside_the_group_waits_the_same_fixed_time(memory_bot: Bot) -> None:
     def spy_aside(state):
         return state.holder("SPY") is None and color(state.cards[state.first - 1]) is not None
 
     seed, _ = find_seed(6, Variants(spy=True), spy_aside)
-    table = Table.of(lambda_bot, 6)
+    table = Table.of(memory_bot, 6)
     table.open()
     table.configure(spy=True, spy_seconds=15)
     state = table.start(seed)
-    mark = len(lambda_bot.fake.calls)
+    mark = len(memory_bot.fake.calls)
     table.decapitate(state.first, state.first % 6 + 1)
     # While the group waits, nobody's card view tells that the game is already resolved.
     waiting = table.player_at(state.first % 6 + 1)
@@ -335,19 +335,19 @@ def test_spy_set_aside_the_group_waits_the_same_fixed_time(lambda_bot: LambdaBot
     assert popup == f"🃏 Your card: {shown} (seat {state.first % 6 + 1})"
     waiting.private("/mycard")
     assert "What you know" not in waiting.last_text()
-    lambda_bot.advance(14)
+    memory_bot.advance(14)
     assert group_calls_since(table, mark) == ["editMessageText"]
     assert table.ending() is None
-    lambda_bot.advance(1)
+    memory_bot.advance(1)
     ending = table.ending().text
     assert "Set aside: Spy" in ending and "🕵" not in ending
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_group_line_in_the_first_round_says_nobody_may_decapitate_yet(
-    bot: Bot, lang: str
+    memory_bot: Bot, lang: str
 ) -> None:
-    table = Table.of(bot, 4, lang=lang)
+    table = Table.of(memory_bot, 4, lang=lang)
     table.open()
     table.configure(no_first_round_decapitation=True)
     state = table.start(seed=3)
@@ -360,8 +360,10 @@ def test_the_group_line_in_the_first_round_says_nobody_may_decapitate_yet(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_observers_private_turn_prompt_asks_only_for_a_scout(bot: Bot, lang: str) -> None:
-    table = Table.of(bot, 5, lang=lang)
+def test_the_observers_private_turn_prompt_asks_only_for_a_scout(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
     state = observer_opens(table)
     observer = table.player_at(state.first)
     title = isolate(table.group.title)
@@ -374,16 +376,16 @@ def test_the_observers_private_turn_prompt_asks_only_for_a_scout(bot: Bot, lang:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_mycard_after_a_swap_says_the_face_up_x_has_no_power(bot: Bot, lang: str) -> None:
+def test_mycard_after_a_swap_says_the_face_up_x_has_no_power(memory_bot: Bot, lang: str) -> None:
     seed, _ = find_seed(7, Variants(turncoat=True), lambda s: x_apart(s, s.first))
-    table = Table.of(bot, 7, lang=lang)
+    table = Table.of(memory_bot, 7, lang=lang)
     table.open()
     table.configure(turncoat=True, turncoat_seconds=10)
     state = table.start(seed)
     scout, holder = state.first, lone_x(state)
     table.scout(scout, holder)
     table.swap(holder)
-    bot.advance(10)
+    memory_bot.advance(10)
     scouting = table.player_at(scout)
     scouting.private("/mycard")
     told = scouting.last_text()

@@ -15,8 +15,8 @@ def test_the_seed_deals_the_worked_example() -> None:
     assert state.set_aside == ()
 
 
-def test_worked_example_captain_decapitates_captain_and_blue_wins(bot: Bot) -> None:
-    table = Table.of(bot, 6)
+def test_worked_example_captain_decapitates_captain_and_blue_wins(memory_bot: Bot) -> None:
+    table = Table.of(memory_bot, 6)
     table.open()
     state = table.start(seed=WORKED_EXAMPLE_SEED)
     expected, _ = new_game(table.lobby_names(), Variants(), WORKED_EXAMPLE_SEED)

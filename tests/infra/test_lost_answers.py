@@ -26,6 +26,7 @@ from infra import aws, dynamo_store
 from infra.aws import wire
 from infra.dynamo_store import DynamoStore, create_table
 from infra.store import Conflict, Item
+from tests.support.faults import give_up_on_stalls_soon
 
 KEY = "game#-100123"
 GET_ITEM = "DynamoDB_20120810.GetItem"
@@ -55,8 +56,10 @@ def store(
     monkeypatch: pytest.MonkeyPatch,
 ) -> DynamoStore:
     """A DynamoStore with the process's default client, as on Lambda (the bot's own, or boto3's
-    under DECAPITATION_AWS_CLIENT=boto3), reaching DynamoDB through the proxy."""
+    under DECAPITATION_AWS_CLIENT=boto3), reaching DynamoDB through the proxy; a stalled answer
+    is given up on soon."""
     monkeypatch.setenv(aws.SWITCH, request.param)
+    give_up_on_stalls_soon(monkeypatch)
     monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", faults.url)
     monkeypatch.setattr(dynamo_store, "_client", None)
     made = DynamoStore(table, clock=clock)

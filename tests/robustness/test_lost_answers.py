@@ -16,6 +16,7 @@ from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
 from infra.aws import MAX_ATTEMPTS, SWITCH
+from tests.support.faults import give_up_on_stalls_soon
 
 SEED = 11
 
@@ -25,8 +26,9 @@ def faults(
     request: pytest.FixtureRequest, aws: Any, moto_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[AwsProxy]:
     """The proxy, set as the bot's DynamoDB endpoint (with the AWS client under test) before
-    the bot's first call builds its client."""
+    the bot's first call builds its client, which gives up on a stalled answer soon."""
     monkeypatch.setenv(SWITCH, request.param)
+    give_up_on_stalls_soon(monkeypatch)
     with proxy(moto_server) as started:
         monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", started.url)
         yield started
