@@ -693,9 +693,11 @@ TEXTS.update(
         "winner_spy": {EN: "{name} (Spy)", ZH: "{name}（密探）"},
         "name_sep": {EN: ", ", ZH: "、"},
         "end_length": {
-            EN: "⏱ {m} min {s} s, turns: {turns}",
-            ZH: "⏱ 用时 {m} 分 {s} 秒，共 {turns} 回合",
+            EN: "⏱ {length}, turns: {turns}",
+            ZH: "⏱ 用时 {length}，共 {turns} 回合",
         },
+        "duration_m_s": {EN: "{m} min {s} s", ZH: "{m} 分 {s} 秒"},
+        "duration_s": {EN: "{s} s", ZH: "{s} 秒"},
         "again_open": {EN: "A new game is already open.", ZH: "新的一局已经开了。"},
         "cancelled_lobby": {
             EN: "{text} /newgame opens a new one.",
@@ -988,8 +990,8 @@ TEXTS.update(
             ZH: "斩首：{tried} 次，成功 {worked} 次",
         },
         "stats_average": {
-            EN: "Average game: {m} min {s} s, turns: {turns}",
-            ZH: "平均每局：{m} 分 {s} 秒，{turns} 回合",
+            EN: "Average game: {length}, turns: {turns}",
+            ZH: "平均每局：{length}，{turns} 回合",
         },
         "stats_roles": {EN: "By role: {roles}", ZH: "按角色：{roles}"},
         "stats_role": {
@@ -1084,6 +1086,12 @@ def card_name(lang: str, card: str) -> str:
     if card in names:
         return names[card]
     return names[card[0]].format(n=card[1:])
+
+
+def duration(lang: str, seconds: int) -> str:
+    """A length of time as read: "24 s" under a minute, "3 min 5 s" from one."""
+    m, s = divmod(seconds, 60)
+    return t(lang, "duration_m_s", m=m, s=s) if m else t(lang, "duration_s", s=s)
 
 
 def colour_name(lang: str, colour: str) -> str:

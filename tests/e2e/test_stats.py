@@ -66,7 +66,7 @@ def check_worked_example_counted(bot: Bot, table: Table) -> None:
     assert table.t("stats_games", n=1) in lines
     assert table.t("stats_wins", red=0, blue=1) in lines
     assert table.t("stats_decapitations", tried=1, worked=1) in lines
-    assert table.t("stats_average", m=2, s=5, turns=3) in lines
+    assert table.t("stats_average", length=table.t("duration_m_s", m=2, s=5), turns=3) in lines
     captain_won = sum(1 for seat in caps.values() if color(state.cards[seat - 1]) == "blue")
     role = table.t("stats_role", role=table.t("role_captain"), won=captain_won, played=2)
     assert table.t("stats_roles", roles=role) in lines
