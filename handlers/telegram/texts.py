@@ -867,6 +867,21 @@ TEXTS.update(
             EN: "🚪 {by} removed you from the lobby in {group}.",
             ZH: "🚪 {by} 将你移出了「{group}」的房间。",
         },
+        "removed_self_seat": {
+            EN: "🚪 {name} removed themselves from the game. The seat's turns pass at once; its "
+            "card is shown at the end.",
+            ZH: "🚪 {name} 将自己移出了游戏。轮到该座位时直接跳过，其人物牌在结算时公开。",
+        },
+        "removed_self_private": {
+            EN: "🚪 You removed yourself from the game in {group}. Your seat plays on without "
+            "you; every card is shown at the end.",
+            ZH: "🚪 你将自己移出了「{group}」的游戏。轮到你的座位时会直接跳过；所有人物牌在结算时公开。",
+        },
+        "removed_self_lobby": {EN: "🚪 {name} left the lobby.", ZH: "🚪 {name} 退出了房间。"},
+        "removed_self_private_lobby": {
+            EN: "🚪 You left the lobby in {group}.",
+            ZH: "🚪 你已退出「{group}」的房间。",
+        },
         "already_removed": {
             EN: "That player is no longer in the game.",
             ZH: "该玩家已不在游戏中。",
