@@ -238,7 +238,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "speak_line": {
         EN: "🗣 {name} may speak now (write in the group).",
-        ZH: "🗣 {name} 现在可以发言（请在群里发言）。",
+        ZH: "🗣 {name} 现在可以在群里发言。",
     },
     "swapped_line": {
         EN: "🔄 {holder} reveals <b>{card}</b> and swaps cards with {scout}!",
