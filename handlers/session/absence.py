@@ -93,9 +93,12 @@ class Absence(Part):
         self.record.absences = absences.back(seat)
         return [ev.event(ev.RETURNED, seat=seat)]
 
-    def mark_removed(self, seat: int, by: str | None, left: str | None = None) -> list[Event]:
-        """Take the seat's player out of the game, removed `by` someone or `left` by /leave
-        (where they confirmed it); the seat stays and keeps its card."""
+    def mark_removed(
+        self, seat: int, by: str | None, left: str | None = None, themselves: bool = False
+    ) -> list[Event]:
+        """Take the seat's player out of the game, removed `by` someone (`themselves`: by their
+        own /remove) or `left` by /leave (where they confirmed it); the seat stays and keeps its
+        card."""
         table = self.table
         if not 1 <= seat <= len(self.record.seats) or not table.user_at(seat):
             raise Refused("bad_button")
@@ -107,7 +110,8 @@ class Absence(Part):
         if left is None:
             self.record.removing = False  # the /remove keyboard pressed tells what was done
         asked = self.leave_closed(user, "removed") if left is None else []
-        gone = ev.event(ev.SEAT_REMOVED, seat=seat, by=by, **({"left": left} if left else {}))
+        said = {"left": left} if left else {"themselves": True} if themselves else {}
+        gone = ev.event(ev.SEAT_REMOVED, seat=seat, by=by, **said)
         news = [*asked, gone]
         if user in lost:  # the game's warning names them no more
             news.append(ev.event(ev.REACH_SHOWN, removed=seat, left=bool(left)))
@@ -149,8 +153,9 @@ class Absence(Part):
         """Every open /leave question closes: the turn moved on, or the game ended."""
         return [e for user in list(self.record.leaving) for e in self.leave_closed(int(user), why)]
 
-    def remove_from_lobby(self, user: int, by: str) -> list[Event]:
-        """The host or an admin takes a joined player out of the lobby."""
+    def remove_from_lobby(self, user: int, by: str, themselves: bool = False) -> list[Event]:
+        """The host or an admin takes a joined player out of the lobby (`themselves`: their
+        own)."""
         table = self.table
         if table.status != LOBBY:
             raise Refused("lobby_gone")
@@ -163,7 +168,8 @@ class Absence(Part):
         roster.langs.pop(str(user), None)
         roster.handles.pop(str(user), None)
         self.record.removing = False  # the /remove keyboard pressed tells what was done
-        removed = ev.event(ev.LOBBY_REMOVED, user=user, name=name, by=by, lang=lang)
+        said = {"themselves": True} if themselves else {}
+        removed = ev.event(ev.LOBBY_REMOVED, user=user, name=name, by=by, lang=lang, **said)
         return [removed, ev.event(ev.LOBBY_SHOWN)]
 
     def offer_removal(self) -> None:

@@ -201,14 +201,16 @@ class Play(Part):
             return self._cancel_idle(events)
         return self.deliver(events, now)
 
-    def remove(self, seat: int, by: str, now: float) -> list[Event]:
-        """The host or an admin removes the seat's player: the seat plays on, its turns passing
-        at once (a secret window of theirs still runs its full time)."""
+    def remove(self, seat: int, by: str, now: float, themselves: bool = False) -> list[Event]:
+        """The host or an admin removes the seat's player (`themselves`: their own seat): the
+        seat plays on, its turns passing at once (a secret window of theirs still runs its full
+        time)."""
         table = self.table
         news = table.catch_up(now)
         if table.status != PLAYING:
             raise Refused("too_late")
-        return news + self._plays_on(seat, table.absence.mark_removed(seat, by), "removed", now)
+        gone = table.absence.mark_removed(seat, by, themselves=themselves)
+        return news + self._plays_on(seat, gone, "removed", now)
 
     def leave_game(self, user: int, now: float) -> list[Event]:
         """Leave, on the /leave question: the player's seat plays on as after a removal."""

@@ -126,9 +126,15 @@ def add_to_group(data: dict[str, Any], figures: Figures) -> dict[str, Any]:
 
 
 def leaders(board: dict[str, list]) -> list[tuple[str, list]]:
-    """A group's players as the leaderboard ranks them: the most wins first, then the fewest
-    games for them (the better rate), then who played last."""
-    return sorted(board.items(), key=lambda entry: (-entry[1][2], entry[1][1], -entry[1][4]))
+    """A group's players as the leaderboard ranks them: the most wins first, then the most
+    decapitations that worked, then the fewest games (the better rate), then by name."""
+    return sorted(board.items(), key=_rank)
+
+
+def _rank(entry: tuple[str, list]) -> tuple[int, int, int, str, str]:
+    """A leaderboard line's place: wins, decapitations, games, then name and user for a tie."""
+    user, (name, games, wins, worked, *_) = entry
+    return (-wins, -worked, games, name.casefold(), user)
 
 
 def add_to_players(players: dict[str, dict[str, Any]], figures: Figures) -> dict[str, Any]:

@@ -236,8 +236,8 @@ class Table(Seats):
     def act(self, user: int, action: Action, now: float) -> list[Event]:
         return self.play.act(user, action, now)
 
-    def remove(self, seat: int, by: str, now: float) -> list[Event]:
-        return self.play.remove(seat, by, now)
+    def remove(self, seat: int, by: str, now: float, themselves: bool = False) -> list[Event]:
+        return self.play.remove(seat, by, now, themselves)
 
     def leave_game(self, user: int, now: float) -> list[Event]:
         return self.play.leave_game(user, now)
@@ -292,8 +292,8 @@ class Table(Seats):
     def stay(self, user: int) -> list[Event]:
         return self.absence.stay(user)
 
-    def remove_from_lobby(self, user: int, by: str) -> list[Event]:
-        return self.absence.remove_from_lobby(user, by)
+    def remove_from_lobby(self, user: int, by: str, themselves: bool = False) -> list[Event]:
+        return self.absence.remove_from_lobby(user, by, themselves)
 
     def offer_removal(self) -> None:
         self.absence.offer_removal()

@@ -111,9 +111,10 @@ def _removal(
         if isinstance(press, RemoveSeat) != (current.status == PLAYING):
             raise Refused("stale_button")  # a lobby's keyboard once the game began
         if isinstance(press, RemoveSeat):
-            news = current.remove(press.seat, by, now)
+            themselves = current.user_at(press.seat) == presser[0]
+            news = current.remove(press.seat, by, now, themselves)
         elif isinstance(press, RemovePlayer):
-            news = current.remove_from_lobby(press.user, by)
+            news = current.remove_from_lobby(press.user, by, press.user == presser[0])
         newest = ids.remove
         ids.remove = msg  # the pressed keyboard tells what was done
         decided = shown(context, current, ids, news)

@@ -300,7 +300,7 @@ async def open_menu(
             text, kb = render.decapitation_menu(table, seat, press)
         case SpyRed(red):
             text = t(table.lang, "prompt_spy_blue")
-            kb = render.seat_keyboard(table, lambda blue: presses.SpyGuess(red, blue), None)
+            kb = render.spy_keyboard(table, lambda blue: presses.SpyGuess(red, blue), seat)
     menu = Edit(user.id, text, kb, msg=query.message.message_id, private=True)
     answer.ready = ""  # a menu changes no game: answer while it opens
     await asyncio.gather(deliver(context.bot, [menu]), answer.send())

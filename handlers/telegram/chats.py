@@ -15,7 +15,7 @@ from handlers.session.table import NAME_MAX, Table, fitted
 from handlers.storage.keys import prefs_key
 from handlers.telegram.context import BotContext
 from handlers.telegram.item import Read
-from handlers.telegram.texts import EN, ZH, language_for
+from handlers.telegram.texts import EN, ZH, language_for, t
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,20 @@ def own_lang(user) -> str | None:
     """The language a Telegram user reads, when Telegram says (None when it does not)."""
     code = getattr(user, "language_code", None)
     return language_for(code) if code else None
+
+
+def anonymous_answer(context: BotContext, loaded: Read | None, title: str | None) -> str:
+    """What an admin posting as the group is told: in the group's language, or in both (Chinese
+    first for a title in Chinese characters) while the group has none yet."""
+    table = loaded.table if loaded is not None else None
+    chat = loaded.chat if loaded is not None else 0
+    prefs = context.runtime.host.get(prefs_key(chat)) if table is None and chat < 0 else None
+    known = table.lang if table is not None else (prefs or {}).get("lang")
+    if known in (EN, ZH):
+        return t(known, "anonymous_admin")
+    chinese = any("\u4e00" <= ch <= "\u9fff" for ch in title or "")
+    order = (ZH, EN) if chinese else (EN, ZH)
+    return "\n\n".join(t(lang, "anonymous_admin") for lang in order)
 
 
 def group_lang(context: BotContext, loaded: Read | None, user) -> str:

@@ -9,9 +9,8 @@ from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
 from handlers.telegram import hub
-from handlers.telegram.chats import anonymous_admin, group_lang, reply
+from handlers.telegram.chats import anonymous_admin, anonymous_answer, reply
 from handlers.telegram.context import BotContext
-from handlers.telegram.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +82,8 @@ async def guard(update: Update, context: BotContext) -> None:
             return
         if command == "/newgame" and update.message is not None:
             loaded = await hub.read(context, update.effective_chat.id)
-            await reply(update, t(group_lang(context, loaded, None), "anonymous_admin"))
+            title = update.effective_chat.title
+            await reply(update, anonymous_answer(context, loaded, title))
         raise ApplicationHandlerStop
     if message is not None and message.sender_chat is not None:
         raise ApplicationHandlerStop  # written on behalf of a channel

@@ -30,6 +30,7 @@ REACH = "reach_msg"  # the game's warning naming the players the bot cannot reac
 PROMPT, AWAY = "prompt.", "away_msg_"
 LEAVING = "leave_msg_"  # a player's /leave question, by user
 REACHED = "reached."  # a lobby's private greeting or welcome, by user: the bot reached them
+CALL = "call_msg_"  # the private call to a lobby (its Join) of someone waiting for it, by user
 
 
 def prompt_ref(user: int, tag: int | None) -> str:
@@ -45,6 +46,11 @@ def leave_ref(user: int) -> str:
 def reached_ref(user: int) -> str:
     """The name a lobby's private greeting (the host's) or welcome (a joiner's) goes by."""
     return f"{REACHED}{user}"
+
+
+def call_ref(user: int) -> str:
+    """The name the private call telling `user` the lobby is open is remembered by."""
+    return f"{CALL}{user}"
 
 
 def away_ref(seat: int) -> str:
@@ -69,6 +75,7 @@ class Ids:
     reach: int | None = None
     leaving: dict[int, int] = field(default_factory=dict)  # user -> their /leave question
     reached: dict[int, int] = field(default_factory=dict)  # user -> the game greeting them
+    calls: dict[int, int] = field(default_factory=dict)  # user -> their call to the lobby
 
     def reached_in(self, game: int) -> set[int]:
         """The users the bot wrote to privately in game `game`'s lobby (a greeting delivered)."""
@@ -96,6 +103,8 @@ class Ids:
             return self.away.get(int(ref[len(AWAY) :]))
         if ref and ref.startswith(LEAVING):
             return self.leaving.get(int(ref[len(LEAVING) :]))
+        if ref and ref.startswith(CALL):
+            return self.calls.get(int(ref[len(CALL) :]))
         return None
 
     def opening_board(self, tag: int) -> None:
@@ -117,6 +126,11 @@ class Ids:
     def taking_leave(self, user: int) -> int | None:
         """The user's /leave question is answered or expires: its id, if known."""
         return self.leaving.pop(user, None)
+
+    def taking_calls(self) -> list[tuple[int, int]]:
+        """The lobby is gone: each call to it (user, message id) loses its Join."""
+        calls, self.calls = list(self.calls.items()), {}
+        return calls
 
     def taking_remove(self) -> int | None:
         """The /remove keyboard is used up: its id, if known."""
@@ -163,6 +177,8 @@ class Ids:
                     self.leaving[user] = message_id
             elif ref.startswith(REACHED):
                 self.reached[int(ref[len(REACHED) :])] = game
+            elif ref.startswith(CALL):
+                self.calls[int(ref[len(CALL) :])] = message_id
             elif ref == LOBBY:
                 self.lobby = message_id
             elif ref == END:
@@ -191,6 +207,8 @@ class Ids:
             stored["leaving"] = {str(user): msg for user, msg in self.leaving.items()}
         if self.reached:
             stored["reached"] = {str(user): game for user, game in self.reached.items()}
+        if self.calls:
+            stored["calls"] = {str(user): msg for user, msg in self.calls.items()}
         return stored
 
     @classmethod
@@ -215,6 +233,7 @@ class Ids:
             reach=stored.get("reach"),  # absent from an item stored before the warning had one
             leaving={int(user): msg for user, msg in (stored.get("leaving") or {}).items()},
             reached={int(user): game for user, game in (stored.get("reached") or {}).items()},
+            calls={int(user): msg for user, msg in (stored.get("calls") or {}).items()},
         )
 
     @classmethod

@@ -4,6 +4,7 @@ button; anyone in the group may ask, and nothing of a game in play is shown."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from telegram import InputFile, Update
 from telegram.constants import ParseMode
@@ -15,6 +16,7 @@ from handlers.telegram import hub, presses, render
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import group_lang, is_group, membership, own_lang, reply
 from handlers.telegram.context import BotContext
+from handlers.telegram.ids import call_ref
 from handlers.telegram.messages import DropButtons, Edit, Out
 from handlers.telegram.outbox import deliver, markup
 from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord, StopWaiting
@@ -38,8 +40,8 @@ def next_lobby_calls(
             outs.append(DropButtons(user, msg))
         if table.is_player(user):
             continue
-        call = shown.next_lobby_call(lang or table.lang, group, join)
-        outs.append(render.send_private(user, *call))
+        call = render.send_private(user, *shown.next_lobby_call(lang or table.lang, group, join))
+        outs.append(replace(call, remember=call_ref(user)))  # its Join goes with the lobby
     return outs
 
 

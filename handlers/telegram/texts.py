@@ -238,7 +238,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "speak_line": {
         EN: "🗣 {name} may speak now (write in the group).",
-        ZH: "🗣 {name} 现在可以发言（请在群里发言）。",
+        ZH: "🗣 {name} 现在可以在群里发言。",
     },
     "swapped_line": {
         EN: "🔄 {holder} reveals <b>{card}</b> and swaps cards with {scout}!",
@@ -693,9 +693,11 @@ TEXTS.update(
         "winner_spy": {EN: "{name} (Spy)", ZH: "{name}（密探）"},
         "name_sep": {EN: ", ", ZH: "、"},
         "end_length": {
-            EN: "⏱ {m} min {s} s, turns: {turns}",
-            ZH: "⏱ 用时 {m} 分 {s} 秒，共 {turns} 回合",
+            EN: "⏱ {length}, turns: {turns}",
+            ZH: "⏱ 用时 {length}，共 {turns} 回合",
         },
+        "duration_m_s": {EN: "{m} min {s} s", ZH: "{m} 分 {s} 秒"},
+        "duration_s": {EN: "{s} s", ZH: "{s} 秒"},
         "again_open": {EN: "A new game is already open.", ZH: "新的一局已经开了。"},
         "cancelled_lobby": {
             EN: "{text} /newgame opens a new one.",
@@ -865,6 +867,21 @@ TEXTS.update(
             EN: "🚪 {by} removed you from the lobby in {group}.",
             ZH: "🚪 {by} 将你移出了「{group}」的房间。",
         },
+        "removed_self_seat": {
+            EN: "🚪 {name} removed themselves from the game. The seat's turns pass at once; its "
+            "card is shown at the end.",
+            ZH: "🚪 {name} 将自己移出了游戏。轮到该座位时直接跳过，其人物牌在结算时公开。",
+        },
+        "removed_self_private": {
+            EN: "🚪 You removed yourself from the game in {group}. Your seat plays on without "
+            "you; every card is shown at the end.",
+            ZH: "🚪 你将自己移出了「{group}」的游戏。轮到你的座位时会直接跳过；所有人物牌在结算时公开。",
+        },
+        "removed_self_lobby": {EN: "🚪 {name} left the lobby.", ZH: "🚪 {name} 退出了房间。"},
+        "removed_self_private_lobby": {
+            EN: "🚪 You left the lobby in {group}.",
+            ZH: "🚪 你已退出「{group}」的房间。",
+        },
         "already_removed": {
             EN: "That player is no longer in the game.",
             ZH: "该玩家已不在游戏中。",
@@ -988,8 +1005,8 @@ TEXTS.update(
             ZH: "斩首：{tried} 次，成功 {worked} 次",
         },
         "stats_average": {
-            EN: "Average game: {m} min {s} s, turns: {turns}",
-            ZH: "平均每局：{m} 分 {s} 秒，{turns} 回合",
+            EN: "Average game: {length}, turns: {turns}",
+            ZH: "平均每局：{length}，{turns} 回合",
         },
         "stats_roles": {EN: "By role: {roles}", ZH: "按角色：{roles}"},
         "stats_role": {
@@ -1084,6 +1101,12 @@ def card_name(lang: str, card: str) -> str:
     if card in names:
         return names[card]
     return names[card[0]].format(n=card[1:])
+
+
+def duration(lang: str, seconds: int) -> str:
+    """A length of time as read: "24 s" under a minute, "3 min 5 s" from one."""
+    m, s = divmod(seconds, 60)
+    return t(lang, "duration_m_s", m=m, s=s) if m else t(lang, "duration_s", s=s)
 
 
 def colour_name(lang: str, colour: str) -> str:

@@ -336,3 +336,20 @@ def test_the_ends_timeline_tells_a_removal_and_the_removed_seats_passed_turns(
     assert table.t("replay_removed", name=name) in lines
     assert table.t("passed_removed_line", name=name) in lines
     assert table.t("skipped_line", name=name) not in lines
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_host_who_removes_themselves_reads_as_having_removed_themselves(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
+    table.open()
+    table.start(seed=32)
+    seat = table.seat_of(table.host)
+    table.host.say("/remove")
+    keyboard = table.group_messages()[-1]
+    assert table.host.press(table.seat_label(seat), keyboard) is None
+    said = table.fake.message(table.group, keyboard.message_id).text
+    assert said == table.t("removed_self_seat", name=table.seat_label(seat))
+    told = table.t("removed_self_private", group=isolate(table.title))
+    assert table.host.last_text() == told

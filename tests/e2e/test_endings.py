@@ -59,7 +59,7 @@ def test_a_right_observer_is_named_among_the_winners(memory_bot: Bot) -> None:
     team = [table.seat_label(s) for s in range(1, 6) if color(state.cards[s - 1]) == winner]
     names = ", ".join([*team, f"{table.seat_label(state.first)} (Observer)"])
     assert f"🏆 Winners: {names}" in lines(text)
-    assert "⏱ 0 min 0 s, turns: 2" in lines(text)
+    assert "⏱ 0 s, turns: 2" in lines(text)
 
 
 def test_the_winners_are_the_team_each_holds_after_a_swap(memory_bot: Bot) -> None:
@@ -89,7 +89,7 @@ def test_the_winners_are_the_team_each_holds_after_a_swap(memory_bot: Bot) -> No
     team = [table.seat_label(s) for s in range(1, 8) if color(final[s - 1]) == x_colour]
     assert table.seat_label(scout) in team and table.seat_label(holder) not in team
     assert f"🏆 Winners: {', '.join(team)}" in lines(text)
-    assert "⏱ 0 min 10 s, turns: 2" in lines(text)
+    assert "⏱ 10 s, turns: 2" in lines(text)
 
 
 def test_a_spy_who_names_both_captains_is_named_among_the_winners_in_chinese(

@@ -166,3 +166,27 @@ def test_the_calls_are_for_the_group_s_members(memory_bot: Bot) -> None:
     player.open_link(url)
     assert player.last_text() == table.t("not_in_group")
     assert waiting(memory_bot.store, table.chat) == {}
+
+
+def live_calls(table: Table, player: Player) -> list[list[str]]:
+    """The buttons still on the private calls that told `player` a lobby opened."""
+    opened = table.t_for(player, "next_opened", group=title(table))
+    return [m.button_labels for m in player.messages() if m.text == opened and m.buttons]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_call_to_a_lobby_loses_its_join_once_the_lobby_is_cancelled_or_dealt(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
+    zoe = table.member()
+    zoe.say("/nextgame")
+    table.open()
+    assert live_calls(table, zoe) == [[table.t_for(zoe, "btn_join")]]
+    table.host.say("/cancel")
+    assert live_calls(table, zoe) == []  # cancelled
+    zoe.say("/nextgame")
+    table.open()
+    assert live_calls(table, zoe) == [[table.t_for(zoe, "btn_join")]]
+    table.start(51)
+    assert live_calls(table, zoe) == []  # dealt

@@ -315,3 +315,41 @@ def test_forget_takes_a_player_s_name_out_of_the_kept_games(
     names = [seat["name"] for seat in json.loads(document.document.data)["seats"]]
     assert "Ben" not in names and "—" in names
     assert replayed(document, tmp_path, capsys)["winner"] == winner
+
+
+def date_times(message: FakeMessage) -> list[int]:
+    """The moments a message shows as date-time entities (each reader's app in their zone)."""
+    return [e["unix_time"] for e in message.entities if e["type"] == "date_time"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_history_and_the_record_show_when_a_game_was_dealt_in_each_readers_time_zone(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
+    table.open()
+    finish(table)
+    (entry,) = memory_bot.store.load(history_key(table.chat)).data["games"]
+    onlooker = table.member()
+    onlooker.say("/history")
+    assert date_times(table.group_messages()[-1]) == [entry["at"]]
+    seen = len(onlooker.messages())
+    onlooker.press(table.t("btn_record"), table.ending())
+    title, *_ = [m for m in onlooker.messages()[seen:] if m.document is None]
+    assert date_times(title) == [entry["at"]]
+    (document,) = documents(onlooker)
+    assert date_times(document) == [entry["at"]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_shorter_than_a_minute_reads_its_length_in_seconds(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
+    table.open()
+    state = table.start(51)
+    memory_bot.advance(24)
+    table.decapitate(state.first, state.first % 4 + 1)
+    length = next(line for line in table.ending().text.splitlines() if line.startswith("⏱"))
+    assert length == table.t("end_length", length=table.t("duration_s", s=24), turns=1)
+    assert "0" not in length  # no "0 min"

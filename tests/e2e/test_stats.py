@@ -66,7 +66,7 @@ def check_worked_example_counted(bot: Bot, table: Table) -> None:
     assert table.t("stats_games", n=1) in lines
     assert table.t("stats_wins", red=0, blue=1) in lines
     assert table.t("stats_decapitations", tried=1, worked=1) in lines
-    assert table.t("stats_average", m=2, s=5, turns=3) in lines
+    assert table.t("stats_average", length=table.t("duration_m_s", m=2, s=5), turns=3) in lines
     captain_won = sum(1 for seat in caps.values() if color(state.cards[seat - 1]) == "blue")
     role = table.t("stats_role", role=table.t("role_captain"), won=captain_won, played=2)
     assert table.t("stats_roles", roles=role) in lines
@@ -262,11 +262,13 @@ def test_stats_count_the_observers_role_and_a_right_prediction_as_a_win(
     assert table.t("stats_own_colours", rp=0, rw=0, bp=0, bw=0) in seen
 
 
-def test_the_leaderboard_ranks_by_wins_then_by_fewer_games(memory_bot: Bot) -> None:
+def test_the_leaderboard_ranks_equal_wins_and_decapitations_by_fewer_games(
+    memory_bot: Bot,
+) -> None:
     table = Table.of(memory_bot, 4, lang="zh")
     board = {
         "1": ["Often", 9, 1, 0, 9, 0],  # many games, one win
-        "2": ["Sure", 2, 2, 1, 8, 0],  # two wins of two
+        "2": ["Sure", 2, 2, 0, 8, 0],  # two wins of two
         "3": ["Keen", 3, 2, 0, 7, 0],  # two wins of three
     }
     figures = {"games": 9, "wins": {"red": 5, "blue": 4}, "tried": 9, "worked": 3}
@@ -275,7 +277,7 @@ def test_the_leaderboard_ranks_by_wins_then_by_fewer_games(memory_bot: Bot) -> N
     lines = group_stats(table).splitlines()
     board_lines = lines[lines.index(table.t("stats_leaders")) + 1 :]
     assert board_lines == [
-        leader_line(table, 1, "Sure", 2, 2, 1),
+        leader_line(table, 1, "Sure", 2, 2, 0),
         leader_line(table, 2, "Keen", 3, 2, 0),
         leader_line(table, 3, "Often", 9, 1, 0),
     ]

@@ -391,3 +391,35 @@ def test_mycard_after_a_swap_says_the_face_up_x_has_no_power(memory_bot: Bot, la
     told = scouting.last_text()
     assert table.t_for(scouting, "x_spent_scout") in told
     assert table.t_for(scouting, "hint_x_turncoat") not in told
+
+
+def observer_then_spy(state) -> bool:
+    """The Observer opens; the next seat holds a colour; the Spy sits elsewhere."""
+    attacker = state.first % 6 + 1
+    spy = state.holder("SPY")
+    return (
+        state.cards[state.first - 1] == "OBS"
+        and color(state.cards[attacker - 1]) is not None
+        and spy not in (None, state.first, attacker)
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_spy_is_offered_neither_their_own_seat_nor_a_revealed_observer(
+    memory_bot: Bot, lang: str
+) -> None:
+    seed, _ = find_seed(6, Variants(observer=True, spy=True), observer_then_spy)
+    table = Table.of(memory_bot, 6, lang=lang)
+    table.open()
+    table.configure(observer=True, spy=True)
+    state = table.start(seed)
+    observer, attacker, spy = state.first, state.first % 6 + 1, state.holder("SPY")
+    target = next(s for s in range(1, 7) if s not in (observer, attacker, spy))
+    table.scout(observer, attacker)
+    table.predict(observer, "red")
+    table.decapitate(attacker, target)
+    offered = [s for s in range(1, 7) if s not in (observer, spy)]
+    player = table.player_at(spy)
+    assert player.labels() == [table.seat_label(s) for s in offered]  # the Red captain
+    player.press(table.seat_label(offered[0]))
+    assert player.labels() == [table.seat_label(s) for s in offered]  # the Blue captain

@@ -62,3 +62,9 @@ def test_no_chinese_text_spaces_a_chinese_character_from_chinese_punctuation() -
         if re.search(rf"[{CHINESE}] +[{CHINESE}]", text)
     }
     assert not faults
+
+
+def test_the_chinese_speaking_line_says_speak_once() -> None:
+    line = TEXTS["speak_line"][ZH]
+    assert line.count("发言") == 1, line
+    assert "{name}" in line and "群里" in line  # who speaks, and where

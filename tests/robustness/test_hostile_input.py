@@ -16,6 +16,7 @@ from handlers.entry import lambda_webhook as lambda_entry
 from handlers.playtest.drivers import WEBHOOK_SECRET, LambdaBot
 from handlers.playtest.instances import webhook_event
 from handlers.playtest.players import Table
+from handlers.telegram.texts import EN, ZH, t
 
 
 def raw_data(where: str, chat: int, game: int, version: int, arg: str) -> str:
@@ -272,3 +273,16 @@ def test_a_redelivered_update_id_with_other_content_changes_nothing(
     update["update_id"] = applied
     with unchanged(lambda_bot, playing):
         assert lambda_entry.webhook(webhook_event(update))["statusCode"] == 200
+
+
+def test_an_anonymous_admin_is_answered_in_the_groups_language_and_in_chinese_when_unknown(
+    lambda_bot: LambdaBot,
+) -> None:
+    table = Table.of(lambda_bot, 4, lang="zh", title="周五桌游")  # no game yet: no language
+    group = {"id": table.chat, "type": "group", "title": table.group.title}
+    lambda_bot.post(group_update(table, "/newgame", ANONYMOUS, sender_chat=group))
+    told = table.group_texts()[-1]
+    assert told.startswith(t(ZH, "anonymous_admin")) and t(EN, "anonymous_admin") in told
+    table.open()
+    lambda_bot.post(group_update(table, "/newgame", ANONYMOUS, sender_chat=group))
+    assert table.group_texts()[-1] == t(ZH, "anonymous_admin")  # the lobby's language

@@ -16,6 +16,7 @@ from handlers.session.stats import (
     add_to_player,
     add_to_players,
     finished_game,
+    leaders,
 )
 from handlers.session.table import Table
 from tests.support.tables import NOW, started
@@ -169,3 +170,13 @@ def test_a_game_is_added_to_the_players_it_counted_for_and_no_others() -> None:
     after = add_to_players(before, figures)
     assert after["1"] == add_to_player({"games": 2}, figures, "1")
     assert after["9"] == {"games": 7, "wins": 1}
+
+
+def test_the_leaderboard_breaks_a_tie_in_wins_by_decapitations_then_by_name() -> None:
+    board = {
+        "1": ["Zed", 4, 2, 0, 9, 0],  # two wins, no decapitation
+        "2": ["Cora", 5, 2, 1, 1, 0],  # two wins, one decapitation, more games
+        "3": ["bea", 4, 2, 0, 2, 0],  # as Zed: by name, whatever the case
+        "4": ["Alma", 3, 1, 3, 8, 0],  # fewer wins: after all, however many decapitations
+    }
+    assert [line[0] for _, line in leaders(board)] == ["Cora", "bea", "Zed", "Alma"]

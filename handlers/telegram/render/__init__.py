@@ -16,6 +16,7 @@ from handlers.telegram.render.common import (
     send_group,
     send_private,
     shown_name,
+    spy_keyboard,
     start_url,
     t_,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "show",
     "shown_name",
     "speak_prompt",
+    "spy_keyboard",
     "start_refused",
     "start_url",
     "status",

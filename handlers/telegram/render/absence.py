@@ -78,9 +78,13 @@ def seat_removed(table: Table, ids: Ids, e: dict) -> list[Out]:
         return seat_left(table, ids, e)
     seat, by = e["seat"], shown_name(e["by"])
     user = table.user_at(seat)
-    text = t_(table, "removed_seat", name=seat_name(table, seat), by=by)
     mine = table.speaking_to(user)
-    told = t_(mine, "removed_private", by=by, group=group_title(mine))
+    if e.get("themselves"):
+        text = t_(table, "removed_self_seat", name=seat_name(table, seat))
+        told = t_(mine, "removed_self_private", group=group_title(mine))
+    else:
+        text = t_(table, "removed_seat", name=seat_name(table, seat), by=by)
+        told = t_(mine, "removed_private", by=by, group=group_title(mine))
     outs = [_group_edit(table, ids.taking_remove(), text), send_private(user, told)]
     away = ids.taking_away(seat)
     if away:
@@ -148,10 +152,13 @@ def seat_left(table: Table, ids: Ids, e: dict) -> list[Out]:
 def lobby_removed(table: Table, ids: Ids, e: dict) -> list[Out]:
     """The group (on the /remove keyboard, if known) and the player taken out of the lobby are
     told."""
-    by = shown_name(e["by"])
-    text = t_(table, "removed_lobby", name=shown_name(e["name"]), by=by)
-    mine = table.speaking(e["lang"])
-    told = t_(mine, "removed_private_lobby", by=by, group=group_title(mine))
+    by, name, mine = shown_name(e["by"]), shown_name(e["name"]), table.speaking(e["lang"])
+    if e.get("themselves"):
+        text = t_(table, "removed_self_lobby", name=name)
+        told = t_(mine, "removed_self_private_lobby", group=group_title(mine))
+    else:
+        text = t_(table, "removed_lobby", name=name, by=by)
+        told = t_(mine, "removed_private_lobby", by=by, group=group_title(mine))
     return [_group_edit(table, ids.taking_remove(), text), send_private(e["user"], told)]
 
 

@@ -132,9 +132,10 @@ def seat_keyboard(
     exclude: int | None,
     version: int | None = None,
     where: str = PROMPT,
+    also: tuple[int, ...] = (),
 ) -> Keyboard:
-    """Buttons for the seats, two a row, each pressing `press(seat)` (on a private prompt by
-    default; `where` BOARD: on the group's turn message)."""
+    """Buttons for the seats but `exclude` (and `also`), two a row, each pressing `press(seat)`
+    (on a private prompt by default; `where` BOARD: on the group's turn message)."""
     state = table.state
     version = table.public_version if version is None else version
     buttons = [
@@ -146,6 +147,15 @@ def seat_keyboard(
             press(s),
         )
         for s in range(1, state.seats + 1)
-        if s != exclude
+        if s != exclude and s not in also
     ]
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+
+
+def spy_keyboard(
+    table: Table, press: Callable[[int], Press], spy: int, version: int | None = None
+) -> Keyboard:
+    """The seats the Spy may name as a captain: none is the Spy's own, nor an Observer who
+    revealed themselves by predicting."""
+    revealed = table.state.prediction
+    return seat_keyboard(table, press, spy, version, also=(revealed[0],) if revealed else ())

@@ -29,9 +29,9 @@ from handlers.telegram.render.common import (
     card,
     game_button,
     group_title,
-    seat_keyboard,
     seat_name,
     send_private,
+    spy_keyboard,
     t_,
 )
 from handlers.telegram.render.table_links import private_keyboard
@@ -156,7 +156,7 @@ def private_event(table: Table, event: dict, version: int, tag: int | None = Non
     if kind == kinds.KEPT:
         return []
     if kind == kinds.SPY_TURN:
-        kb = seat_keyboard(table, SpyRed, None, version)
+        kb = spy_keyboard(table, SpyRed, event["to"], version)
         text = (
             t_(table, "prompt_spy_red")
             + "\n"

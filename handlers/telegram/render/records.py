@@ -40,8 +40,10 @@ def end_buttons(table: Table) -> list[list[str]]:
 
 
 def when(at: float) -> str:
-    """A game's date and time as the list shows it (UTC)."""
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
+    """A game's date and time as each reader's app shows it, in their own time zone (in UTC
+    where it cannot)."""
+    shown = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
+    return f'<tg-time unix="{int(at)}" format="dt">{shown}</tg-time>'
 
 
 def players(entry: dict[str, Any]) -> list[str]:

@@ -31,7 +31,7 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.prompts import card_hint
 from handlers.telegram.render.records import end_buttons, when
-from handlers.telegram.texts import colour_name
+from handlers.telegram.texts import colour_name, duration
 
 # The public events a timeline names: the decisions, not the turns that frame them.
 TIMELINE_KINDS = (
@@ -48,8 +48,8 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     captains, set-aside cards, why, neutrals, a timeline."""
     r = finished["resolved"]
     lines = verdict(table, r)
-    m, s = divmod(finished["seconds"], 60)
-    lines.append(t_(table, "end_length", m=m, s=s, turns=finished["turns"]))
+    length = duration(table.lang, finished["seconds"])
+    lines.append(t_(table, "end_length", length=length, turns=finished["turns"]))
     lines += ["", *every_card(table, r["cards"], r["captains"], r["set_aside"])]
     lines += neutral_lines(table, r)
     lines += ["", t_(table, "timeline")]

@@ -11,6 +11,7 @@ from engine.events import SCOUT_RESULT
 from handlers.session import events as ev
 from handlers.session.table import Table
 from handlers.telegram.ids import BOARD, END, LOBBY, Ids
+from handlers.telegram.messages import DropButtons
 from handlers.telegram.render import absence
 from handlers.telegram.render.board import board, edit_board
 from handlers.telegram.render.closed import closed_prompt
@@ -130,7 +131,16 @@ def results_in_place(events: list[dict]) -> list[dict]:
     return [e for e in shown if e is not None]
 
 
+LOBBY_GONE = (ev.SEATING, ev.LOBBY_EXPIRED, ev.CANCELLED)  # dealt, closed, or cancelled
+
+
 def _shown(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
+    """An event's messages; a lobby that goes takes the Join off each private call to it."""
+    gone = ids.taking_calls() if e["type"] in LOBBY_GONE else []
+    return [*(DropButtons(user, msg) for user, msg in gone), *_shown_one(table, ids, e, bot)]
+
+
+def _shown_one(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
     if e["type"] == ev.LOBBY_OPENED:
         ids.new_game()  # the group's last game: none of its messages is edited again
         return [send_group(table, *lobby(table, bot), remember=LOBBY), hello(table)]

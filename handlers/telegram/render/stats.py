@@ -6,7 +6,7 @@ from typing import Any
 
 from handlers.session.stats import ROLES, leaders
 from handlers.telegram.render.common import shown_name
-from handlers.telegram.texts import t
+from handlers.telegram.texts import duration, t
 
 SHOWN_LEADERS = 20  # leaderboard lines in the message (the item keeps more: it stays short)
 
@@ -24,8 +24,8 @@ def _turns(total: int, games: int) -> str:
 def _average(lang: str, data: dict[str, Any]) -> str:
     """The average game's length and turns."""
     games = data["games"]
-    m, s = divmod(round(data.get("seconds", 0) / games), 60)
-    return t(lang, "stats_average", m=m, s=s, turns=_turns(data.get("turns", 0), games))
+    length = duration(lang, round(data.get("seconds", 0) / games))
+    return t(lang, "stats_average", length=length, turns=_turns(data.get("turns", 0), games))
 
 
 def _roles(lang: str, roles: dict[str, list[int]]) -> list[str]:
