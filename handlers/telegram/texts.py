@@ -580,6 +580,12 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "⚠️ 我还无法私聊 {names}，人物牌发不过去，游戏还不能开始。"
         "请点击下方的「{button}」，然后在私聊中按「开始」。",
     },
+    "lobby_unreachable_blocked": {
+        EN: "⚠️ {names} blocked me, so no card could reach them and the game can't start. "
+        "Press “{button}” below, then Restart in my chat to unblock me.",
+        ZH: "⚠️ {names} 屏蔽了我，人物牌发不过去，游戏还不能开始。"
+        "请点击下方的「{button}」，然后在私聊中按「重新开始」（Restart）解除屏蔽。",
+    },
     "unreachable_start": {
         EN: "I can't message {names} privately yet: press “{button}” under the lobby, "
         "then Start in my chat.",

@@ -17,9 +17,10 @@ from handlers.telegram.render import isolate
 LANGS = ["en", "zh"]
 
 
-def warning(table: Table, *players) -> str:
+def warning(table: Table, *players, blocked: bool = False) -> str:
     names = table.t("sep_list").join(isolate(p.name) for p in players)
-    return table.t("lobby_unreachable", names=names, button=table.t("btn_open_chat"))
+    key = "lobby_unreachable_blocked" if blocked else "lobby_unreachable"
+    return table.t(key, names=names, button=table.t("btn_open_chat"))
 
 
 def countdown_line(message: FakeMessage) -> str:
@@ -290,19 +291,20 @@ def test_a_player_who_blocked_the_bot_after_joining_is_named_at_start_and_nobody
     button = table.t("btn_open_chat")
     assert answer == table.t("unreachable_start", names=isolate(gone.name), button=button)
     assert table.data()["status"] == "lobby"
-    assert warning(table, gone) in table.lobby_message().text
+    assert warning(table, gone, blocked=True) in table.lobby_message().text
     assert not any("🃏" in text for p in table.players for text in p.texts())  # no card dealt
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_player_who_blocks_the_bot_in_the_lobby_is_named_there_at_once(
+def test_a_player_who_blocks_the_bot_in_the_lobby_is_asked_there_at_once_to_unblock_it(
     bot: Bot, lang: str
 ) -> None:
     table = Table.of(bot, 5, lang=lang)
     table.open()
     gone = table.players[2]
     bot.act(lambda: bot.fake.block(gone.user))  # Telegram tells the bot of the block
-    assert warning(table, gone) in table.lobby_message().text
+    assert warning(table, gone, blocked=True) in table.lobby_message().text
+    assert warning(table, gone) not in table.lobby_message().text  # Start would not help
     assert table.lobby_message().button(table.t("btn_open_chat")).url.startswith("https://t.me/")
 
 
