@@ -567,7 +567,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sep_clause": {EN: "; ", ZH: "；"},
     "labelled": {EN: "{label}: {value}", ZH: "{label}：{value}"},
     "popup_seat": {EN: " (seat {seat})", ZH: "（{seat}号位）"},
-    "popup_fact": {EN: "{seat}: {card}", ZH: "{seat}号位：{card}"},
+    "popup_fact": {EN: "seat {seat}: {card}", ZH: "{seat}号位：{card}"},
     # lobby reach and countdown
     "lobby_hello": {
         EN: "You opened a game of Decapitation in {group}. Your card and your buttons will "

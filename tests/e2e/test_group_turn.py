@@ -348,3 +348,16 @@ def test_the_groups_buttons_are_removed_when_the_turn_ends(local_bot: LocalBot) 
     assert [m.message_id for m in table.group_messages() if m.buttons] == [
         table.ending().message_id
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_my_card_popup_names_the_seat_of_each_card_learned(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    first = table.start(seed=3).first
+    target = first % 4 + 1
+    table.scout(first, target)
+    popup = table.player_at(first).press(table.t("btn_my_card"), table.board())
+    seen = card_name(lang, table.state.cards[target - 1])
+    fact = {"en": f"seat {target}: {seen}", "zh": f"{target}号位：{seen}"}[lang]
+    assert fact in popup
