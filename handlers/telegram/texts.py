@@ -366,6 +366,10 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🕵 你的猜测已锁定：红方队长 {red}，蓝方队长 {blue}。游戏结束时揭晓。",
     },
     "hurry": {EN: "⏳ {s} s left to decide.", ZH: "⏳ 还剩 {s} 秒，请尽快决定。"},
+    "hurry_speak": {
+        EN: "⏳ {s} s left to speak: press Done when you have finished.",
+        ZH: "⏳ 发言还剩 {s} 秒，说完请点击「结束」。",
+    },
     # end
     "end_title": {EN: "🏁 <b>{colour} wins!</b>", ZH: "🏁 <b>{colour}获胜！</b>"},
     "end_attack": {
