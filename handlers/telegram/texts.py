@@ -498,6 +498,23 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "▶️ 轮到 {name}：侦查（第一轮禁止斩首）。",
     },
     "status_speak": {EN: "🗣 It is {name}'s speaking moment.", ZH: "🗣 现在是 {name} 的发言时间。"},
+    "status_turn_you": {
+        EN: "▶️ It is your turn: scout or decapitate.",
+        ZH: "▶️ 轮到你了：侦查或斩首。",
+    },
+    "status_turn_first_you": {
+        EN: "▶️ It is your turn: scout (no decapitation in the first round).",
+        ZH: "▶️ 轮到你了：侦查（第一轮禁止斩首）。",
+    },
+    "status_speak_you": {EN: "🗣 It is your speaking moment.", ZH: "🗣 现在是你的发言时间。"},
+    "status_scouted_you": {
+        EN: "🔍 You have scouted; your speaking moment begins when this wait ends.",
+        ZH: "🔍 你已侦查，等待结束后开始发言。",
+    },
+    "status_sealed_you": {
+        EN: "🗡 You announced a decapitation; the target stays sealed until this wait ends.",
+        ZH: "🗡 你宣布了斩首行动，斩首目标已锁定，等待结束后公开。",
+    },
     "status_scouted": {
         EN: "🔍 {name} has scouted; their speaking moment begins when this wait ends.",
         ZH: "🔍 {name} 已侦查，等待结束后开始发言。",

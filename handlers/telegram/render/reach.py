@@ -155,10 +155,13 @@ def start_refused(table: Table) -> dict[str, str]:
 
 def rejoined(table: Table, seat: int, now: float) -> str:
     """What a seated player reads on opening the private chat again during the game: their seat,
-    card and what they know (as /mycard), and the turn's state as the group knows it."""
+    card and what they know (as /mycard), and the turn's state as the group knows it (their own
+    turn addressed to them)."""
     view = table.speaking_to(table.user_at(seat))
     turn = seat_name(view, view.state.turn)
-    lines = [my_card(table, seat, False), "", t_(view, f"status_{now_doing(view)}", name=turn)]
+    own = "_you" if view.state.turn == seat else ""  # their own turn: told to them as "you"
+    doing = t_(view, f"status_{now_doing(view)}{own}", name=turn)
+    lines = [my_card(table, seat, False), "", doing]
     deadline = table.deadline()
     if deadline is not None:
         lines.append(t_(view, "status_left", s=max(int(deadline - now), 0)))
