@@ -43,13 +43,16 @@ def reminder(table: Table, e: dict) -> Out:
     """The group told, once, that the lobby is about to start or close; the players the bot
     cannot reach are mentioned, so their phones ring."""
     n, left, m = len(table.players), e["minutes"], e["extend"]
+    away = table.unreachable()
+    without = table.starts_itself() and n >= MIN_PLAYERS and table.deals_without(away)
+    if without:
+        n -= len(away)  # those the bot cannot reach are not dealt: counted as not playing
     if not table.starts_itself():
         text = t_(table, "lobby_remind_host", left=left, m=m)
     elif n < MIN_PLAYERS:
         text = t_(table, "lobby_remind_few", left=left, n=n, min=MIN_PLAYERS, m=m)
     else:
         text = t_(table, "lobby_remind_start", left=left, n=n, m=m)
-    away = table.unreachable()
     if away:
         names = table.lobby_names()
         mentions = [
@@ -57,9 +60,7 @@ def reminder(table: Table, e: dict) -> Out:
             for user in away
         ]
         button = t_(table, "btn_open_chat")
-        key = "lobby_remind_away"
-        if table.starts_itself() and n >= MIN_PLAYERS and table.deals_without(away):
-            key = "lobby_remind_left_out"  # the others play without them
+        key = "lobby_remind_left_out" if without else "lobby_remind_away"
         text += "\n" + t_(table, key, names=joined(table, mentions), button=button)
     return send_group(table, text, None)
 
