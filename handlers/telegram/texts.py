@@ -641,6 +641,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "more.",
         ZH: "⏳ 游戏将在 {left} 分钟后以 {n} 人自动开始。发送 /extend 可延长 {m} 分钟。",
     },
+    "lobby_remind_start_last": {
+        EN: "⏳ The game starts by itself in {left} min with {n} players.",
+        ZH: "⏳ 游戏将在 {left} 分钟后以 {n} 人自动开始。",
+    },
+    "lobby_remind_few_last": {
+        EN: "⏳ This lobby closes in {left} min: {n} of the {min} players needed have joined. "
+        "Join now.",
+        ZH: "⏳ 房间将在 {left} 分钟后关闭：需要 {min} 人，现有 {n} 人。快来加入。",
+    },
+    "lobby_remind_host_last": {
+        EN: "⏳ This lobby closes in {left} min unless the host presses Start.",
+        ZH: "⏳ 若发起人未点击「开始」，房间将在 {left} 分钟后关闭。",
+    },
     "lobby_remind_few": {
         EN: "⏳ This lobby closes in {left} min: {n} of the {min} players needed have joined. "
         "Join now, or /extend to wait {m} min more.",

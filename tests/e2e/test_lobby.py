@@ -345,3 +345,15 @@ def test_a_countdown_deals_without_a_player_who_blocked_the_bot_when_enough_rema
     assert table.data()["status"] == "playing"
     assert gone.name not in table.state.names
     assert len(table.state.names) == 4
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_last_reminder_of_an_hour_long_lobby_offers_no_extend(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    for _ in range(28):  # 5 minutes and 28 times 2 more: the hour is reached
+        table.host.say("/extend")
+    bot.advance(3600 - 60)
+    reminder = table.group_texts()[-1]
+    assert reminder == table.t("lobby_remind_start_last", left=1, n=4)
+    assert "/extend" not in reminder

@@ -47,12 +47,13 @@ def reminder(table: Table, e: dict) -> Out:
     without = table.starts_itself() and n >= MIN_PLAYERS and table.deals_without(away)
     if without:
         n -= len(away)  # those the bot cannot reach are not dealt: counted as not playing
+    last = "" if m else "_last"  # the hour is over: /extend can add nothing, so it is not offered
     if not table.starts_itself():
-        text = t_(table, "lobby_remind_host", left=left, m=m)
+        text = t_(table, f"lobby_remind_host{last}", left=left, m=m)
     elif n < MIN_PLAYERS:
-        text = t_(table, "lobby_remind_few", left=left, n=n, min=MIN_PLAYERS, m=m)
+        text = t_(table, f"lobby_remind_few{last}", left=left, n=n, min=MIN_PLAYERS, m=m)
     else:
-        text = t_(table, "lobby_remind_start", left=left, n=n, m=m)
+        text = t_(table, f"lobby_remind_start{last}", left=left, n=n, m=m)
     if away:
         names = table.lobby_names()
         mentions = [
