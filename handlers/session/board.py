@@ -19,7 +19,9 @@ class Board(Part):
     def open(self, seat: int) -> Event:
         """A new turn message for `seat`'s turn."""
         table = self.table
-        board = TurnBoard(table.state.version, [["turn", seat]])
+        state = table.state
+        first = state.variants.no_first_round_decapitation and not state.acted[seat - 1]
+        board = TurnBoard(state.version, [["turn", seat, *(["first"] if first else [])]])
         self.record.board = board
         seconds = table.settings["turn_seconds"]
         return ev.event(ev.BOARD_OPENED, board=self._snapshot(board), seconds=seconds)

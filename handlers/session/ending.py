@@ -23,13 +23,16 @@ class Ending:
 
 def kept_game(table: Seats, winner: str | None) -> dict[str, Any]:
     """What the group's history keeps of a game that has just ended (`winner`: its colour, None
-    when it was cancelled): its number, when it was dealt, the result and its record."""
+    when it was cancelled): its number, when it was dealt, the result, its record and the
+    seats whose player left with /leave (the record tells only that they were removed)."""
+    left = sorted(table.record.absences.left)
     return {
         "game": table.game,
         "at": int(table.record.start or table.opened or 0),
         "winner": winner,
         "record": to_record(table.state),
         "users": list(table.seat_users),  # whose names they are: for /forget
+        **({"left": left} if left else {}),
     }
 
 

@@ -202,11 +202,18 @@ class Lobby(Part):
         open shows the lobby again)."""
         record = self.record
         left = max(round(((record.deadline or now) - now) / 60), 1)
-        reminder = ev.event(ev.LOBBY_REMINDER, minutes=left, extend=EXTEND_SECONDS // 60)
+        reminder = ev.event(ev.LOBBY_REMINDER, minutes=left, extend=self._can_extend(now))
         if not record.menu:
             return [reminder]
         record.menu = False  # a menu left open: the last minute shows who plays, and Join
         return [ev.event(ev.LOBBY_SHOWN), reminder]
+
+    def _can_extend(self, now: float) -> int:
+        """The minutes /extend would add now: none once the countdown ends at the hour's end."""
+        record = self.record
+        cap = (record.opened or now) + LOBBY_SECONDS
+        room = min(EXTEND_SECONDS, cap - (record.deadline or now))
+        return max(round(room / 60), 1) if room > 0 else 0
 
     def ends(self, now: float) -> list[Event]:
         """The countdown ran out: deal if it may and can (without those the bot cannot reach,

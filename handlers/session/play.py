@@ -189,6 +189,7 @@ class Play(Part):
         state = table.state
         seat, phase = waiting_for(state), state.phase
         why = "removed" if table.absence.is_removed(seat) else "away"
+        why = "left" if table.absence.has_left(seat) else why
         state, events = apply(state, Action(TIMEOUT))
         table.set_state(state)
         events = [{**e, "passed": why} if e["type"] == kinds.TIMED_OUT else e for e in events]

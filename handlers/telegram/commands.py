@@ -450,7 +450,16 @@ async def stats(update: Update, context: BotContext) -> None:
         await reply(update, group_stats(lang, chat.title or "", figures))
     else:
         figures = host.get(player_stats_key(user.id))
-        await reply(update, own_stats(language_for(user.language_code), figures))
+        await reply(update, own_stats(await own_stats_lang(context, user, figures), figures))
+
+
+async def own_stats_lang(context: BotContext, user, figures: dict | None) -> str:
+    """The language of a player's own /stats: their app's, else (it sends none) that of the
+    group they last finished a game in."""
+    groups = (figures or {}).get("groups") or []
+    if own_lang(user) or not groups:
+        return language_for(user.language_code)
+    return group_lang(context, await hub.read(context, groups[0]), user)
 
 
 async def unknown(update: Update, context: BotContext) -> None:

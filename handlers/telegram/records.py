@@ -59,6 +59,12 @@ def presser_lang(user) -> str:
     return language_for(getattr(user, "language_code", None))
 
 
+async def reader_lang(context: BotContext, user, chat: int) -> str:
+    """The language of a private answer about a group's games: the reader's own, else (their
+    app sends none) the group's."""
+    return own_lang(user) or group_lang(context, await hub.read(context, chat), user)
+
+
 async def send_record(context: BotContext, user, chat: int, game: int) -> bool:
     """Send a kept game to `user` privately: the reveal and the whole timeline to read, then the
     record's file; False when they never opened (or have blocked) the private chat. `Refused`
@@ -66,9 +72,10 @@ async def send_record(context: BotContext, user, chat: int, game: int) -> bool:
     entry = history.game(context.runtime.host.store, chat, game)
     if entry is None or not entry.get("record"):
         raise Refused("record_gone")
-    table = (await hub.read(context, chat)).table
+    loaded = await hub.read(context, chat)
+    table = loaded.table
     title = table.title if table else ""
-    lang = presser_lang(user)
+    lang = own_lang(user) or group_lang(context, loaded, user)
     told = shown.pages(render.kept_game(lang, title, entry))
     delivery = await deliver(context.bot, [render.send_private(user.id, text) for text in told])
     if delivery.unreachable:
@@ -159,7 +166,7 @@ async def press_records(
     Cancel button of a private call's confirmation."""
     query = update.callback_query
     user = query.from_user
-    lang = presser_lang(user)
+    lang = await reader_lang(context, user, button.chat)
     message = query.message
     where = message.chat.id if message is not None else None
     chat = button.chat

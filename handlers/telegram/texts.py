@@ -366,6 +366,10 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "🕵 你的猜测已锁定：红方队长 {red}，蓝方队长 {blue}。游戏结束时揭晓。",
     },
     "hurry": {EN: "⏳ {s} s left to decide.", ZH: "⏳ 还剩 {s} 秒，请尽快决定。"},
+    "hurry_speak": {
+        EN: "⏳ {s} s left to speak: press Done when you have finished.",
+        ZH: "⏳ 发言还剩 {s} 秒，说完请点击「结束」。",
+    },
     # end
     "end_title": {EN: "🏁 <b>{colour} wins!</b>", ZH: "🏁 <b>{colour}获胜！</b>"},
     "end_attack": {
@@ -494,6 +498,23 @@ TEXTS: dict[str, dict[str, str]] = {
         ZH: "▶️ 轮到 {name}：侦查（第一轮禁止斩首）。",
     },
     "status_speak": {EN: "🗣 It is {name}'s speaking moment.", ZH: "🗣 现在是 {name} 的发言时间。"},
+    "status_turn_you": {
+        EN: "▶️ It is your turn: scout or decapitate.",
+        ZH: "▶️ 轮到你了：侦查或斩首。",
+    },
+    "status_turn_first_you": {
+        EN: "▶️ It is your turn: scout (no decapitation in the first round).",
+        ZH: "▶️ 轮到你了：侦查（第一轮禁止斩首）。",
+    },
+    "status_speak_you": {EN: "🗣 It is your speaking moment.", ZH: "🗣 现在是你的发言时间。"},
+    "status_scouted_you": {
+        EN: "🔍 You have scouted; your speaking moment begins when this wait ends.",
+        ZH: "🔍 你已侦查，等待结束后开始发言。",
+    },
+    "status_sealed_you": {
+        EN: "🗡 You announced a decapitation; the target stays sealed until this wait ends.",
+        ZH: "🗡 你宣布了斩首行动，斩首目标已锁定，等待结束后公开。",
+    },
     "status_scouted": {
         EN: "🔍 {name} has scouted; their speaking moment begins when this wait ends.",
         ZH: "🔍 {name} 已侦查，等待结束后开始发言。",
@@ -567,7 +588,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sep_clause": {EN: "; ", ZH: "；"},
     "labelled": {EN: "{label}: {value}", ZH: "{label}：{value}"},
     "popup_seat": {EN: " (seat {seat})", ZH: "（{seat}号位）"},
-    "popup_fact": {EN: "{seat}: {card}", ZH: "{seat}号位：{card}"},
+    "popup_fact": {EN: "seat {seat}: {card}", ZH: "{seat}号位：{card}"},
     # lobby reach and countdown
     "lobby_hello": {
         EN: "You opened a game of Decapitation in {group}. Your card and your buttons will "
@@ -579,6 +600,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "game can't start. Press “{button}” below, then Start in my chat.",
         ZH: "⚠️ 我还无法私聊 {names}，人物牌发不过去，游戏还不能开始。"
         "请点击下方的「{button}」，然后在私聊中按「开始」。",
+    },
+    "lobby_unreachable_blocked": {
+        EN: "⚠️ {names} blocked me, so no card could reach them and the game can't start. "
+        "Press “{button}” below, then Restart in my chat to unblock me.",
+        ZH: "⚠️ {names} 屏蔽了我，人物牌发不过去，游戏还不能开始。"
+        "请点击下方的「{button}」，然后在私聊中按「重新开始」（Restart）解除屏蔽。",
     },
     "unreachable_start": {
         EN: "I can't message {names} privately yet: press “{button}” under the lobby, "
@@ -613,6 +640,19 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "⏳ The game starts by itself in {left} min with {n} players. /extend waits {m} min "
         "more.",
         ZH: "⏳ 游戏将在 {left} 分钟后以 {n} 人自动开始。发送 /extend 可延长 {m} 分钟。",
+    },
+    "lobby_remind_start_last": {
+        EN: "⏳ The game starts by itself in {left} min with {n} players.",
+        ZH: "⏳ 游戏将在 {left} 分钟后以 {n} 人自动开始。",
+    },
+    "lobby_remind_few_last": {
+        EN: "⏳ This lobby closes in {left} min: {n} of the {min} players needed have joined. "
+        "Join now.",
+        ZH: "⏳ 房间将在 {left} 分钟后关闭：需要 {min} 人，现有 {n} 人。快来加入。",
+    },
+    "lobby_remind_host_last": {
+        EN: "⏳ This lobby closes in {left} min unless the host presses Start.",
+        ZH: "⏳ 若发起人未点击「开始」，房间将在 {left} 分钟后关闭。",
     },
     "lobby_remind_few": {
         EN: "⏳ This lobby closes in {left} min: {n} of the {min} players needed have joined. "

@@ -350,3 +350,28 @@ def test_the_groups_buttons_are_removed_when_the_turn_ends(memory_bot: Bot) -> N
     assert [m.message_id for m in table.group_messages() if m.buttons] == [
         table.ending().message_id
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_my_card_popup_names_the_seat_of_each_card_learned(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    first = table.start(seed=3).first
+    target = first % 4 + 1
+    table.scout(first, target)
+    popup = table.player_at(first).press(table.t("btn_my_card"), table.board())
+    seen = card_name(lang, table.state.cards[target - 1])
+    fact = {"en": f"seat {target}: {seen}", "zh": f"{target}号位：{seen}"}[lang]
+    assert fact in popup
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_speaking_hurry_asks_to_finish_speaking_not_to_decide(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    first = table.start(seed=3).first
+    table.scout(first, first % 4 + 1)
+    bot.advance(60 - 15)
+    speaker = table.player_at(first)
+    assert table.t("hurry_speak", s=15) in speaker.texts()
+    assert table.t("hurry", s=15) not in speaker.texts()

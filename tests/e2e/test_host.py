@@ -73,6 +73,8 @@ def test_the_countdown_deals_without_an_unreachable_host_when_four_remain(
     button = table.t("btn_open_chat")
     warned = table.t("lobby_remind_left_out", names=isolate(host.name), button=button)
     assert reminder.endswith("\n" + warned)
+    # It counts only the players it will deal.
+    assert reminder.startswith(table.t("lobby_remind_start", left=1, n=4, m=2) + "\n")
     memory_bot.seed = 3
     memory_bot.advance(60)
     assert table.data()["status"] == "playing"

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Variants, captains
+from engine.cards import color
+from handlers.playtest.deals import find_seed
 from handlers.playtest.drivers import Bot
 from handlers.playtest.games import after, end_now, remove, scout_the_next
-from handlers.playtest.players import Player, Table
+from handlers.playtest.players import NAMES, Player, Table
 from handlers.telegram.render import isolate
 
 
@@ -63,8 +66,11 @@ def test_a_player_leaves_from_the_group_after_confirming_and_the_seat_plays_on_v
         turn = table.state.turn
     scout_the_next(table, turn)
     assert table.state.turn == after(table, seat)
-    passed = table.t("passed_removed_line", name=table.seat_label(seat))
+    # The turn message tells that the seat's player left, not that they were removed.
+    passed = table.t("passed_left_line", name=table.seat_label(seat))
     assert any(passed in text for text in table.group_texts())
+    removed = table.t("passed_removed_line", name=table.seat_label(seat))
+    assert not any(removed in text for text in table.group_texts())
     assert leaver.prompt() is None
 
 
@@ -189,3 +195,53 @@ def test_the_end_and_status_tell_a_player_who_left_from_one_removed(
     assert table.t("replay_left", name=table.seat_label(seat)) in ending
     assert table.t("replay_removed", name=table.seat_label(removed)) in ending
     assert table.t("replay_removed", name=table.seat_label(seat)) not in ending
+
+
+def two_winners_besides_the_host(state) -> tuple[int, int] | None:
+    """Two seats, neither the host's nor the first player's nor the next (whom the first player
+    strikes), holding the colour that wins that decapitation; None if there are not two."""
+    attacker, target = state.first, state.first % 6 + 1
+    caps, side = captains(state.cards), color(state.cards[attacker - 1])
+    other = "blue" if side == "red" else "red"
+    winner = side if caps[side] == attacker and caps[other] == target else other
+    seats = [
+        s
+        for s in range(1, 7)
+        if s not in (attacker, target)
+        and state.names[s - 1] != NAMES[0]
+        and color(state.cards[s - 1]) == winner
+    ]
+    return (seats[0], seats[1]) if len(seats) >= 2 else None
+
+
+def record_lines(table: Table, ending) -> str:
+    """The text of the Record as an onlooker pressing 📄 on the end message gets it."""
+    onlooker = table.member()
+    seen = len(onlooker.messages())
+    onlooker.press(table.t("btn_record"), ending)
+    return "\n".join(m.text or "" for m in onlooker.messages()[seen:] if m.document is None)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_record_tells_a_player_who_left_from_one_removed_winners_included(
+    bot: Bot, lang: str
+) -> None:
+    seed, state = find_seed(6, Variants(), two_winners_besides_the_host)
+    left, removed = two_winners_besides_the_host(state)
+    table = Table.of(bot, 6, lang=lang)
+    table.open()
+    table.start(seed=seed)
+    leaver = table.player_at(left)
+    leaver.say("/leave")
+    leaver.press(table.t_for(leaver, "btn_leave_game"), table.group_messages()[-1])
+    remove(table, table.host, removed)
+    table.decapitate(state.first, state.first % 6 + 1)
+    ending = table.ending()
+    record = record_lines(table, ending)
+    for told in (ending.text, record):
+        winners = next(line for line in told.splitlines() if line.startswith("🏆"))
+        assert f"{table.seat_label(left)}{table.t('left_tag')}" in winners
+        assert f"{table.seat_label(removed)}{table.t('removed_tag')}" in winners
+        assert table.t("replay_left", name=table.seat_label(left)) in told
+        assert table.t("replay_removed", name=table.seat_label(removed)) in told
+        assert table.t("replay_removed", name=table.seat_label(left)) not in told

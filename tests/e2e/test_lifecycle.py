@@ -138,7 +138,7 @@ def test_status_my_card_button_and_mycard_command(memory_bot: Bot) -> None:
     board = table.board()
     popup = first.press(table.t("btn_my_card"), board)
     mine, seen = card(state.cards[state.first - 1]), card(state.cards[target - 1])
-    assert popup == f"🃏 Your card: {mine} (seat {state.first}) | {target}: {seen}"
+    assert popup == f"🃏 Your card: {mine} (seat {state.first}) | seat {target}: {seen}"
     assert outsider.press(table.t("btn_my_card"), board) == "You are not playing in this game."
 
     first.private("/mycard")

@@ -17,9 +17,10 @@ from handlers.telegram.render import isolate
 LANGS = ["en", "zh"]
 
 
-def warning(table: Table, *players) -> str:
+def warning(table: Table, *players, blocked: bool = False) -> str:
     names = table.t("sep_list").join(isolate(p.name) for p in players)
-    return table.t("lobby_unreachable", names=names, button=table.t("btn_open_chat"))
+    key = "lobby_unreachable_blocked" if blocked else "lobby_unreachable"
+    return table.t(key, names=names, button=table.t("btn_open_chat"))
 
 
 def countdown_line(message: FakeMessage) -> str:
@@ -292,19 +293,20 @@ def test_a_player_who_blocked_the_bot_after_joining_is_named_at_start_and_nobody
     button = table.t("btn_open_chat")
     assert answer == table.t("unreachable_start", names=isolate(gone.name), button=button)
     assert table.data()["status"] == "lobby"
-    assert warning(table, gone) in table.lobby_message().text
+    assert warning(table, gone, blocked=True) in table.lobby_message().text
     assert not any("🃏" in text for p in table.players for text in p.texts())  # no card dealt
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_player_who_blocks_the_bot_in_the_lobby_is_named_there_at_once(
+def test_a_player_who_blocks_the_bot_in_the_lobby_is_asked_there_at_once_to_unblock_it(
     memory_bot: Bot, lang: str
 ) -> None:
     table = Table.of(memory_bot, 5, lang=lang)
     table.open()
     gone = table.players[2]
     memory_bot.act(lambda: memory_bot.fake.block(gone.user))  # Telegram tells the bot of the block
-    assert warning(table, gone) in table.lobby_message().text
+    assert warning(table, gone, blocked=True) in table.lobby_message().text
+    assert warning(table, gone) not in table.lobby_message().text  # Start would not help
     assert table.lobby_message().button(table.t("btn_open_chat")).url.startswith("https://t.me/")
 
 
@@ -347,3 +349,15 @@ def test_a_countdown_deals_without_a_player_who_blocked_the_bot_when_enough_rema
     assert table.data()["status"] == "playing"
     assert gone.name not in table.state.names
     assert len(table.state.names) == 4
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_last_reminder_of_an_hour_long_lobby_offers_no_extend(bot: Bot, lang: str) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    for _ in range(28):  # 5 minutes and 28 times 2 more: the hour is reached
+        table.host.say("/extend")
+    bot.advance(3600 - 60)
+    reminder = table.group_texts()[-1]
+    assert reminder == table.t("lobby_remind_start_last", left=1, n=4)
+    assert "/extend" not in reminder

@@ -221,3 +221,18 @@ def test_the_warning_loses_its_button_when_the_game_ends(memory_bot: Bot, ending
     ended = table.fake.message(table.group, warning.message_id)
     assert ended.buttons == []  # nothing to open the chat for: the game is over
     assert ended.text == warning.text
+
+
+@LANGS
+def test_a_speaker_back_in_their_private_chat_is_told_it_is_their_own_speaking_moment(
+    bot: Bot, lang: str
+) -> None:
+    table = Table.of(bot, 4, lang=lang)
+    table.open()
+    first = table.start(seed=3).first
+    table.scout(first, first % 4 + 1)
+    speaker = table.player_at(first)
+    speaker.private("/start")
+    told = next(text for text in reversed(speaker.texts()) if "🗣" in text)
+    assert table.t_for(speaker, "status_speak_you") in told
+    assert table.t_for(speaker, "status_speak", name=table.seat_label(first)) not in told

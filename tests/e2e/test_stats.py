@@ -282,3 +282,18 @@ def test_the_leaderboard_ranks_equal_wins_and_decapitations_by_fewer_games(
         leader_line(table, 3, "Often", 9, 1, 0),
     ]
     assert "2 局胜 2 局" in board_lines[0]
+
+
+def test_a_player_whose_app_sends_no_language_reads_record_and_own_stats_in_the_groups(
+    bot: Bot,
+) -> None:
+    table = Table.of(bot, 4, lang="zh")
+    player = table.players[2]
+    player.user.language_code = None
+    quick_game(table, seed=51)
+    seen = len(player.messages())
+    assert player.press(table.t("btn_record"), table.ending()) == table.t("record_sent")
+    record = [m.text or "" for m in player.messages()[seen:] if m.document is None]
+    assert record[0].startswith(table.t("record_title", group=isolate(table.title), date="")[:3])
+    assert table.t("timeline") in "\n".join(record)
+    assert own_stats(player).startswith(table.t("stats_own_title"))

@@ -360,6 +360,19 @@ def test_the_group_line_in_the_first_round_says_nobody_may_decapitate_yet(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_round_header_keeps_its_wording_once_the_player_has_scouted(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 4, lang=lang)
+    table.open()
+    table.configure(no_first_round_decapitation=True)
+    state = table.start(seed=3)
+    table.scout(state.first, state.first % 4 + 1)
+    first_line = table.board().text.splitlines()[0]
+    assert first_line == table.t("turn_line_first", name=table.seat_label(state.first))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_observers_private_turn_prompt_asks_only_for_a_scout(
     memory_bot: Bot, lang: str
 ) -> None:

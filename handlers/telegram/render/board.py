@@ -25,10 +25,12 @@ from handlers.telegram.render.table_links import group_rows
 from handlers.telegram.texts import colour_name
 
 
-def turn_line(table: Table, seat: int) -> str:
+def turn_line(table: Table, seat: int, first: bool | None = None) -> str:
     """The header of a turn message: the same for every seat, whatever its card (in the first
-    round of variant 2 it says nobody may decapitate)."""
-    key = "turn_line_first" if first_round(table.state, seat) else "turn_line"
+    round of variant 2 it says nobody may decapitate, as it did when the turn began: `first`,
+    or as the game stands when the stored line does not say)."""
+    first = first_round(table.state, seat) if first is None else first
+    key = "turn_line_first" if first else "turn_line"
     return t_(table, key, name=mention(table, seat))
 
 
@@ -82,12 +84,13 @@ def public_line(table: Table, event: dict) -> str | None:
 
 def board_line(table: Table, spec: list | dict) -> str:
     """One stored line of the turn message in the table's language as of now: a public event,
-    ["turn", seat], ["pause", seat, seconds] (the scout speaks after the Turncoat's window),
+    ["turn", seat] (["turn", seat, "first"] in the first round of variant 2),
+    ["pause", seat, seconds] (the scout speaks after the Turncoat's window),
     ["sealed", seconds] or ["cancelled"]."""
     if isinstance(spec, dict):
         return public_line(table, spec) or ""
     if spec[0] == "turn":
-        return turn_line(table, spec[1])
+        return turn_line(table, spec[1], spec[2] == "first" if len(spec) > 2 else None)
     if spec[0] == "pause":
         return t_(table, "pause_line", name=seat_name(table, spec[1]), s=spec[2])
     if spec[0] == "cancelled":

@@ -94,18 +94,25 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
     return "\n".join(lines), kb
 
 
-def away_names(table: Table) -> str:
-    """The lobby's players the bot cannot message privately, by name."""
+def away_names(table: Table, users: list[int]) -> str:
+    """The lobby's players `users`, by name."""
     names = table.lobby_names()
-    return joined(table, [shown_name(names.get(user, "?")) for user in table.unreachable()])
+    return joined(table, [shown_name(names.get(user, "?")) for user in users])
 
 
 def unreachable_line(table: Table) -> str | None:
-    """The warning naming the players who would get no card, and what to press."""
-    if not table.unreachable():
-        return None
+    """The warning naming the players who would get no card, and what to press: Start for
+    those who never opened the private chat, Restart (to unblock) for those who blocked it."""
+    shut = set(table.blocked())
     button = t_(table, "btn_open_chat")
-    return t_(table, "lobby_unreachable", names=away_names(table), button=button)
+    lines = []
+    for key, users in (
+        ("lobby_unreachable", [user for user in table.unreachable() if user not in shut]),
+        ("lobby_unreachable_blocked", [user for user in table.unreachable() if user in shut]),
+    ):
+        if users:
+            lines.append(t_(table, key, names=away_names(table, users), button=button))
+    return "\n".join(lines) or None
 
 
 def countdown(table: Table) -> str | None:

@@ -43,13 +43,17 @@ def reminder(table: Table, e: dict) -> Out:
     """The group told, once, that the lobby is about to start or close; the players the bot
     cannot reach are mentioned, so their phones ring."""
     n, left, m = len(table.players), e["minutes"], e["extend"]
-    if not table.starts_itself():
-        text = t_(table, "lobby_remind_host", left=left, m=m)
-    elif n < MIN_PLAYERS:
-        text = t_(table, "lobby_remind_few", left=left, n=n, min=MIN_PLAYERS, m=m)
-    else:
-        text = t_(table, "lobby_remind_start", left=left, n=n, m=m)
     away = table.unreachable()
+    without = table.starts_itself() and n >= MIN_PLAYERS and table.deals_without(away)
+    if without:
+        n -= len(away)  # those the bot cannot reach are not dealt: counted as not playing
+    last = "" if m else "_last"  # the hour is over: /extend can add nothing, so it is not offered
+    if not table.starts_itself():
+        text = t_(table, f"lobby_remind_host{last}", left=left, m=m)
+    elif n < MIN_PLAYERS:
+        text = t_(table, f"lobby_remind_few{last}", left=left, n=n, min=MIN_PLAYERS, m=m)
+    else:
+        text = t_(table, f"lobby_remind_start{last}", left=left, n=n, m=m)
     if away:
         names = table.lobby_names()
         mentions = [
@@ -57,9 +61,7 @@ def reminder(table: Table, e: dict) -> Out:
             for user in away
         ]
         button = t_(table, "btn_open_chat")
-        key = "lobby_remind_away"
-        if table.starts_itself() and n >= MIN_PLAYERS and table.deals_without(away):
-            key = "lobby_remind_left_out"  # the others play without them
+        key = "lobby_remind_left_out" if without else "lobby_remind_away"
         text += "\n" + t_(table, key, names=joined(table, mentions), button=button)
     return send_group(table, text, None)
 
@@ -155,10 +157,13 @@ def start_refused(table: Table) -> dict[str, str]:
 
 def rejoined(table: Table, seat: int, now: float) -> str:
     """What a seated player reads on opening the private chat again during the game: their seat,
-    card and what they know (as /mycard), and the turn's state as the group knows it."""
+    card and what they know (as /mycard), and the turn's state as the group knows it (their own
+    turn addressed to them)."""
     view = table.speaking_to(table.user_at(seat))
     turn = seat_name(view, view.state.turn)
-    lines = [my_card(table, seat, False), "", t_(view, f"status_{now_doing(view)}", name=turn)]
+    own = "_you" if view.state.turn == seat else ""  # their own turn: told to them as "you"
+    doing = t_(view, f"status_{now_doing(view)}{own}", name=turn)
+    lines = [my_card(table, seat, False), "", doing]
     deadline = table.deadline()
     if deadline is not None:
         lines.append(t_(view, "status_left", s=max(int(deadline - now), 0)))

@@ -11,6 +11,7 @@ from engine.cards import color
 from engine.records import replay_record
 from engine.state import TURN, GameState
 from engine.views import events_for, known_cards
+from handlers.session.absences import Absences
 from handlers.session.record import TableRecord
 from handlers.session.table import OVER_STATUS, Table
 from handlers.telegram.ids import Ids
@@ -259,10 +260,14 @@ def my_card(table: Table, seat: int, popup: bool, lang: str | None = None) -> st
 
 def kept_game(lang: str, title: str, entry: dict[str, Any]) -> list[str]:
     """A kept game told in `lang` from its record: which game, the reveal (for a game cancelled,
-    every card as it stood) and its whole timeline, line by line."""
+    every card as it stood) and its whole timeline, line by line; a seat whose player left or
+    was removed is told as such."""
     state = replay_record(entry["record"])
     engine = state_to_dict(state)
-    record = TableRecord(0, entry["game"], OVER_STATUS, lang, {}, title=title, engine=engine)
+    gone = Absences(removed=tuple(sorted(state.removed)), left=tuple(entry.get("left", ())))
+    record = TableRecord(
+        0, entry["game"], OVER_STATUS, lang, {}, title=title, engine=engine, absences=gone
+    )
     table = Table(record)
     group = shown_name(title) if title else "—"
     lines = [t_(table, "record_title", group=group, date=when(entry["at"])), ""]

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engine.actions import SCOUT
 from engine.events import SCOUT_RESULT
+from engine.state import SPEAK
 from handlers.session import events as ev
 from handlers.session.table import Table
 from handlers.telegram.ids import BOARD, END, LOBBY, Ids
@@ -59,8 +60,10 @@ def _board_shown(table: Table, ids: Ids, e: dict) -> list[Out]:
 
 
 def _hurry(table: Table, ids: Ids, e: dict) -> list[Out]:
+    """The player waited for is told privately how long is left: to decide, or to speak."""
     user = table.user_at(e["seat"])
-    text = t_(table.speaking_to(user), "hurry", s=e["seconds"])
+    key = "hurry_speak" if table.state.phase == SPEAK else "hurry"
+    text = t_(table.speaking_to(user), key, s=e["seconds"])
     return [send_private(user, text, quiet=True)]
 
 

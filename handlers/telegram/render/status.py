@@ -34,7 +34,7 @@ def lobby_status(table: Table) -> str:
     chatter = t_(table, "on" if settings["delete_chatter"] else "off")
     lines.append(t_(table, "set_delete_chatter", v=chatter))
     if table.unreachable():
-        lines.append(t_(table, "status_unreachable", names=away_names(table)))
+        lines.append(t_(table, "status_unreachable", names=away_names(table, table.unreachable())))
     lines += [line for line in (countdown(table),) if line]
     return "\n".join(lines)
 
