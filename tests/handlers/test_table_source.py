@@ -493,3 +493,25 @@ def test_an_unchanged_view_is_answered_304_without_building_it(
     moved = game.ask("GET", "/api/table", user, "g=" + table_selector(CHAT, 1), headers=held)
     assert moved.status == 200 and moved.headers["ETag"] != shown.headers["ETag"]
     assert built == [first, first]
+
+
+@pytest.mark.parametrize("given", ["é" * 32, "0" * 4000, "", " "])
+def test_a_pass_that_is_no_pass_is_taken_for_none(game: Game, given: str) -> None:
+    table = game.put(started(4, seed=5))
+    user = table.user_at(1)
+    stored = game.store.load(game_key(CHAT))
+
+    seat = game.ask(
+        "GET", "/api/table", user, "g=" + table_selector(CHAT, 1), headers={"X-Table-Pass": given}
+    )
+    stranger = game.ask(
+        "GET",
+        "/api/table",
+        STRANGER,
+        "g=" + table_selector(CHAT, 1),
+        headers={"X-Table-Pass": given},
+    )
+
+    assert seat.status == 200 and game.asked == [user, STRANGER]  # Telegram asked, as without one
+    assert (stranger.status, body(stranger)) == (403, {"error": "not_yours"})
+    assert game.store.load(game_key(CHAT)) == stored
