@@ -24,7 +24,6 @@ from handlers.table.selector import Selector
 from handlers.telegram import item
 from handlers.telegram.table_source import StoreTables
 from infra import redact
-from infra.timers import SqsTimers
 
 MAX_BODY = 16 * 1024  # bytes taken from a request (a move is under 2 KB: more is refused)
 _state: dict[str, Any] = {}
@@ -43,9 +42,9 @@ def reader() -> StoreTables:
 def reading_host() -> Host:
     """The store read as the webhook reads it: an item the bot cannot read is set aside and
     its group told (by the timer), as the group's next update would."""
-    queue = os.environ.get("TIMER_QUEUE_URL")
-    timers = SqsTimers(queue, clock=lambda_webhook.clock) if queue else None
-    host = Host(lambda_webhook.storage(), timers, lambda_webhook.clock, aside=True)
+    clock = lambda_webhook.clock
+    timers = lambda_webhook.timers(os.environ, clock)
+    host = Host(lambda_webhook.storage(), timers, clock, aside=True)
     host.reading(item.check, item.notice)
     return host
 

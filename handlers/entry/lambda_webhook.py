@@ -98,6 +98,12 @@ def webhook_secret(env: dict | os._Environ = os.environ) -> str:
     return cached[1]
 
 
+def timers(env: dict | os._Environ, clock: Callable[[], float]) -> SqsTimers | None:
+    """The stack's timer queue (TIMER_QUEUE_URL), or None without one."""
+    queue = env.get("TIMER_QUEUE_URL")
+    return SqsTimers(queue, clock=clock) if queue else None
+
+
 def application():
     """The process's Application (webhook mode, DynamoDB store, SQS timers), initialized once.
 
@@ -117,10 +123,8 @@ def application():
     redact.quiet_libraries()
     clock = _hooks.get("clock") or time.time  # read once: the store and the rest call it as is
     store = ReadCache(storage(env, clock))
-    queue = env.get("TIMER_QUEUE_URL")
-    timers = SqsTimers(queue, clock=clock) if queue else None
     runtime = Runtime(
-        Host(store, timers, clock, aside=True),
+        Host(store, timers(env, clock), clock, aside=True),
         clock,
         _hooks.get("seed") or (lambda: None),
         username=(env.get("BOT_USERNAME") or "").strip().lstrip("@"),
