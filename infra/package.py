@@ -54,6 +54,10 @@ _DROP_DIRS = {"__pycache__", "bin", "tests", "test"}
 _DROP_SUFFIXES = {".pyc", ".pyo"}
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 LAMBDA_ROOT = "/var/task"  # where Lambda unpacks the zip
+# certifi's bundle, one certificate a file named by subject hash (see infra/aws/connections.py:
+# a context made from the folder reads only the issuers a handshake needs).
+TRUST_FOLDER = "certs"
+_PEM = re.compile(r"-----BEGIN CERTIFICATE-----\n.*?\n-----END CERTIFICATE-----\n", re.S)
 
 
 def requirement_name(requirement: str) -> str:
@@ -199,6 +203,26 @@ def compile_for_lambda(folder: Path, python: str | None) -> bool:
     return True
 
 
+def split_trust_store(bundle: Path, folder: Path) -> int:
+    """Write each certificate of a PEM `bundle` into `folder` as `<subject hash>.<n>` (the
+    layout OpenSSL's hashed lookup reads, as `openssl rehash` makes); how many were written.
+
+    The hash comes from the `openssl` command; without one, nothing is written (0) and the
+    functions load the whole bundle instead."""
+    if shutil.which("openssl") is None:
+        return 0
+    folder.mkdir(parents=True, exist_ok=True)
+    taken: dict[str, int] = {}
+    for certificate in _PEM.findall(bundle.read_text(encoding="ascii")):
+        command = ["openssl", "x509", "-noout", "-subject_hash"]
+        digest = subprocess.run(
+            command, input=certificate, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        n = taken[digest] = taken.get(digest, -1) + 1
+        (folder / f"{digest}.{n}").write_text(certificate, encoding="ascii")
+    return sum(taken.values()) + len(taken)
+
+
 def write_zip(source: Path, destination: Path) -> None:
     """Zip `source` with sorted entries and fixed times, so equal inputs give equal bytes."""
     tmp = destination.with_suffix(".zip.tmp")
@@ -230,6 +254,7 @@ def build(out: Path = BUILD / "lambda.zip", *, quiet: bool = False) -> Path:
     install_dependencies(staging, lambda_requirements())
     copy_project(staging)
     prune(staging)
+    hashed = split_trust_store(staging / "certifi" / "cacert.pem", staging / TRUST_FOLDER)
     compiled = compile_for_lambda(staging, python312())
     write_zip(staging, out)
     if not quiet:
@@ -237,6 +262,11 @@ def build(out: Path = BUILD / "lambda.zip", *, quiet: bool = False) -> Path:
             f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "
             f"{out.stat().st_size / 1e6:.2f} MB zipped, "
             + ("compiled for Python 3.12" if compiled else "sources only (no Python 3.12 here)")
+            + (
+                f", {hashed} CA certificates by hash"
+                if hashed
+                else ", CA bundle whole (no openssl)"
+            )
         )
         for name, size in sizes(staging)[:8]:
             print(f"  {size / 1e6:7.2f} MB  {name}")

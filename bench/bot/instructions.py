@@ -1,7 +1,8 @@
 """The cold start in instructions, a figure the machine's noise does not move: `import telegram,
 boto3` (the floor), the webhook's imports, and a first update (/newgame in a new group, the
 stack's BOT_USERNAME set), each counted by valgrind's callgrind in a fresh process with its
-compiled files present, and the share of the first update spent loading the TLS trust store.
+compiled files present, and the share of the first update spent loading the TLS trust store
+(the zip's hashed folder of certifi's certificates, as infra/package.py builds it).
 
 `python -m bench.bot.instructions` (needs valgrind: `apt-get install valgrind`).
 """
@@ -17,10 +18,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+import certifi
+
 from bench.bot.cold_start import FIRST_UPDATE, IMPORTS
 from bench.bot.world import ROOT, World
 from handlers.playtest.drivers import LambdaBot
 from handlers.playtest.fake_telegram import BOT_USERNAME
+from infra import package
 
 FLOOR = "import telegram, boto3"
 TRUST_STORE = "SSL_CTX_load_verify_locations"  # where OpenSSL reads the CA bundle
@@ -57,6 +61,9 @@ def main() -> int:
             env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
             env |= {"PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": str(home / "pycache")}
             env["BOT_USERNAME"] = BOT_USERNAME
+            trust = home / package.TRUST_FOLDER
+            if package.split_trust_store(Path(certifi.where()), trust):
+                env["DECAPITATION_CA_FOLDER"] = str(trust)
             fake, owner = world.fake, world.fake.add_user("Cold", started=True)
 
             def newgame() -> str:
@@ -88,7 +95,9 @@ def main() -> int:
     )
     print(f"  a first update{'':30} {first['total']:8.0f}  {first['total'] / base:.2f}x")
     share = first["trust"] / base
-    print(f"    of which loading the CA bundle (TLS)     {first['trust']:8.0f}  {share:.2f}x")
+    store = "hashed folder" if "DECAPITATION_CA_FOLDER" in env else "whole bundle"
+    label = f"of which the TLS trust store ({store})"
+    print(f"    {label:42} {first['trust']:8.0f}  {share:.2f}x")
     return 0
 
 

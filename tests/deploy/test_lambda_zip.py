@@ -5,9 +5,13 @@ lock's."""
 from __future__ import annotations
 
 import importlib
+import re
+import shutil
 import subprocess
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from infra import package
 from tests.deploy.conftest import ROOT, Packaged, zip_texts
@@ -147,3 +151,21 @@ def test_compiling_for_lambda_without_python_312_leaves_the_sources_as_they_are(
     (tmp_path / "module.py").write_text("VALUE = 1\n")
     assert package.compile_for_lambda(tmp_path, None) is False
     assert [p.name for p in tmp_path.rglob("*")] == ["module.py"]
+
+
+def test_the_zip_trusts_certifis_certificates_one_file_each_by_subject_hash(
+    packaged: Packaged,
+) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command here: the zip then carries certifi's bundle whole")
+    texts = {
+        name: data.decode("ascii")
+        for name, data in zip_texts(packaged.artifact)
+        if name.startswith("certs/") or name == "certifi/cacert.pem"
+    }
+    bundle = package._PEM.findall(texts["certifi/cacert.pem"])
+    hashed = {name: text for name, text in texts.items() if name.startswith("certs/")}
+
+    assert len(hashed) == len(bundle) > 100
+    assert sorted(hashed.values()) == sorted(bundle)
+    assert all(re.fullmatch(r"certs/[0-9a-f]{8}\.\d+", name) for name in hashed)

@@ -4,17 +4,20 @@ dropped, timed out when slow, one TLS context for the process (a scripted server
 from __future__ import annotations
 
 import re
+import ssl
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import certifi
 import pytest
 
 from handlers.playtest.moto_server import REGION
 from handlers.telegram.app import shared_tls_clients
-from infra import aws
+from infra import aws, package
 from infra.aws import AwsError
+from infra.aws.connections import trusting
 
 from .scripted import (  # noqa: F401 - fixtures
     DROP,
@@ -99,6 +102,17 @@ def test_one_tls_context_for_the_process_and_the_bots_http_clients() -> None:
     assert context.cert_store_stats()["x509_ca"] > 0
     for request in shared_tls_clients().values():
         assert request._client_kwargs["verify"] is context
+
+
+def test_without_a_hashed_trust_folder_the_context_trusts_certifis_whole_bundle(
+    tmp_path: Path,
+) -> None:
+    context = trusting(str(tmp_path / "absent"))
+
+    assert context.cert_store_stats()["x509_ca"] == len(
+        package._PEM.findall(Path(certifi.where()).read_text())
+    )
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
 
 
 # -- idle connections and the call's deadline ----------------------------------------------------
