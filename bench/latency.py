@@ -199,7 +199,7 @@ class Stopwatch:
 def game(bot: Any, seed: int, watch: Stopwatch) -> None:
     """One seeded five-player game: the lobby, Start, a scout and Done from the private prompt
     and from the group's turn message, a turn run out, a decapitation."""
-    from handlers.playtest.players import Table
+    from testing.players import Table
 
     table = Table.of(bot, PLAYERS, bot_admin=True)
     # Telegram tells the bot of its rights when it is made an admin (my_chat_member); one that
@@ -250,7 +250,7 @@ def play(games: int, bot_ms: float, aws_ms: float) -> tuple[list[Timing], list[T
     """One untimed game (to warm the function), then `games` games with no latency and the
     same games again at these latencies: their timings, without latency and with."""
     from bench.bot.world import World, new_bot
-    from handlers.playtest.aws_proxy import AwsProxy
+    from testing.aws_proxy import AwsProxy
 
     with tempfile.TemporaryDirectory(prefix="latency-") as home:
         world = World(Path(home))

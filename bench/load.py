@@ -21,12 +21,12 @@ import boto3  # noqa: E402 - the bench process itself
 
 from engine.codec import state_from_dict  # noqa: E402
 from handlers.entry import lambda_webhook as lambda_entry  # noqa: E402
-from handlers.playtest.drivers import WEBHOOK_SECRET, FakeClock  # noqa: E402
-from handlers.playtest.fake_telegram import FakeTelegram  # noqa: E402
-from handlers.playtest.instances import Instances, PerThread, PoolBot  # noqa: E402
-from handlers.playtest.moto_server import REGION, AtomicMotoServer  # noqa: E402
-from handlers.playtest.players import Table  # noqa: E402
 from infra.dynamo_store import DynamoStore, create_table  # noqa: E402
+from testing.drivers import WEBHOOK_SECRET, FakeClock  # noqa: E402
+from testing.fake_telegram import FakeTelegram  # noqa: E402
+from testing.instances import Instances, PerThread, PoolBot  # noqa: E402
+from testing.moto_server import REGION, AtomicMotoServer  # noqa: E402
+from testing.players import Table  # noqa: E402
 
 TURNS = 3  # scout-then-done turns before the decapitation
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from handlers.playtest.games import TURN, after
-from handlers.playtest.players import Table
-from handlers.playtest.transcript import private_names, running
+from testing.games import TURN, after
+from testing.players import Table
+from testing.transcript import private_names, running
 
 PLAYERS = 8
 KINDS = {

@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bot.cost import CPU_SHARE, LAMBDA_GB, LOG_BYTES, PRICE
 from engine.turns import legal_actions, waiting_for
-from handlers.playtest.players import item_of
 from handlers.session.table import PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -34,6 +33,7 @@ from handlers.table.selector import table_selector
 from handlers.telegram.table_source import StoreTables
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
+from testing.players import item_of
 
 TOKEN = "123456:BENCH-table"
 CHAT, NOW = -1001234567890, 1_800_000_000.0

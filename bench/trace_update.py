@@ -277,9 +277,9 @@ def play(table: Any, seed: int, press: Callable[[str], Any]) -> None:
 
 def trace_poller(tracer: Tracer, seed: int) -> list[Trace]:
     """The game through the local poller (SQLite, the poller's own thread)."""
-    from handlers.playtest.drivers import START, FakeClock, LocalBot
-    from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
-    from handlers.playtest.players import Table
+    from testing.drivers import START, FakeClock, LocalBot
+    from testing.fake_telegram import TEST_TOKEN, FakeTelegram
+    from testing.players import Table
 
     first = len(tracer.traces)
     with FakeTelegram(TEST_TOKEN) as fake, tempfile.TemporaryDirectory() as home:
@@ -300,7 +300,7 @@ def trace_lambda(tracer: Tracer, seed: int) -> list[Trace]:
     """The game through the Lambda entries (DynamoDB and SQS on moto, on loopback)."""
     from bench.bot.world import World, new_bot
     from handlers.entry import lambda_webhook as lambda_entry
-    from handlers.playtest.players import Table
+    from testing.players import Table
 
     first = len(tracer.traces)
     entries = lambda_entry.webhook, lambda_entry.timer

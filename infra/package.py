@@ -22,9 +22,6 @@ except ImportError:  # a deploying Python with pip alone: pip carries the same l
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build"
 PACKAGES = ("engine", "handlers", "infra")
-# Parts of those packages that no Lambda runs: the bot played against fakes, for the tests and
-# the benchmarks (it needs moto, which the zip does not carry).
-NOT_SHIPPED = ("handlers/playtest",)
 # The files of those packages that are shipped: the modules, and the table view's page (package
 # data of handlers.table, read with importlib.resources).
 SHIPPED = ("*.py", "*.html")
@@ -148,14 +145,13 @@ def install_dependencies(target: Path, requirements: list[str]) -> None:
 
 
 def copy_project(target: Path) -> None:
-    """Copy the project's Python packages (their SHIPPED files, less NOT_SHIPPED) into `target`."""
+    """Copy the project's Python packages (their SHIPPED files) into `target`: not `testing/`,
+    the bot played against fakes for the tests and benchmarks (it needs moto)."""
     for package in PACKAGES:
         sources = {path for pattern in SHIPPED for path in (ROOT / package).rglob(pattern)}
         for source in sorted(sources):
             relative = source.relative_to(ROOT)
             if _DROP_DIRS & set(relative.parts):
-                continue
-            if any(relative.is_relative_to(folder) for folder in NOT_SHIPPED):
                 continue
             destination = target / relative
             destination.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import telegram
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from handlers.playtest.fake_telegram import FakeTelegram
+from testing.fake_telegram import FakeTelegram
 
 T = TypeVar("T")
 

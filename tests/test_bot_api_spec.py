@@ -1,4 +1,4 @@
-"""Check the bot's own Bot API description (handlers/playtest/fake_telegram/bot_api.py) against
+"""Check the bot's own Bot API description (testing/fake_telegram/bot_api.py) against
 the spec."""
 
 import json
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from handlers.playtest.fake_telegram import FakeTelegram, bot_api
+from testing.fake_telegram import FakeTelegram, bot_api
 
 SPEC_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "telegram-bot-api" / "api.json"
 
@@ -20,7 +20,7 @@ def _spec() -> dict[str, Any]:
     if not SPEC_PATH.is_file():
         pytest.skip(
             "../shared/telegram-bot-api/api.json is not here (only in the development "
-            "workplace); the bot's own description in handlers/playtest/fake_telegram/bot_api.py "
+            "workplace); the bot's own description in testing/fake_telegram/bot_api.py "
             "is used unchecked"
         )
     return json.loads(SPEC_PATH.read_text(encoding="utf-8"))

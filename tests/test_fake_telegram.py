@@ -7,7 +7,7 @@ import pytest
 import telegram
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
+from testing.fake_telegram import TEST_TOKEN, FakeTelegram
 from tests.ptb_scenarios import keyboard, run
 
 

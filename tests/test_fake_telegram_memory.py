@@ -12,8 +12,8 @@ import pytest
 import telegram
 from telegram.error import BadRequest, Forbidden
 
-from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
-from handlers.playtest.fake_telegram.memory import MEMORY_BASE_URL, MemoryRequest
+from testing.fake_telegram import TEST_TOKEN, FakeTelegram
+from testing.fake_telegram.memory import MEMORY_BASE_URL, MemoryRequest
 from tests.ptb_scenarios import keyboard
 from tests.ptb_scenarios import run as run_over_http
 

@@ -9,8 +9,8 @@ import telegram
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 
-from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.table.auth import check_init_data
+from testing.fake_telegram import FakeTelegram
 from tests.ptb_scenarios import run
 
 PAGE = "https://table.example.org/table"

@@ -11,8 +11,8 @@ import telegram
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, NetworkError, RetryAfter
 
-from handlers.playtest.fake_telegram import FakeTelegram
-from handlers.playtest.fake_telegram.formatting import EntityParseError, parse_text
+from testing.fake_telegram import FakeTelegram
+from testing.fake_telegram.formatting import EntityParseError, parse_text
 from tests.ptb_scenarios import run
 
 

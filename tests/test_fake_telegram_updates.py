@@ -13,7 +13,7 @@ from telegram import Update
 from telegram.error import BadRequest
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from handlers.playtest.fake_telegram import FakeTelegram
+from testing.fake_telegram import FakeTelegram
 from tests.ptb_scenarios import keyboard, raw_call, run
 
 

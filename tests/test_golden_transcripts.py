@@ -2,7 +2,7 @@
 as text with what the bot says now (OpenSpiel's playthrough tests do the same for its games).
 
 A change of text on purpose shows here as a diff; write them again with
-`python -m handlers.playtest.transcript --write-golden` and read the diff before committing.
+`python -m testing.transcript --write-golden` and read the diff before committing.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import difflib
 
 import pytest
 
-from handlers.playtest import transcript
-from handlers.playtest.transcript import GAMES, GOLDEN, LANGS, golden_path
+from testing import transcript
+from testing.transcript import GAMES, GOLDEN, LANGS, golden_path
 
-REWRITE = "python -m handlers.playtest.transcript --write-golden"
+REWRITE = "python -m testing.transcript --write-golden"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import itertools
 
-from handlers.playtest.drivers import FakeClock
-from handlers.playtest.fake_telegram.webhook_queue import GIVE_UP, RETRY_DELAYS, WebhookQueue
+from testing.drivers import FakeClock
+from testing.fake_telegram.webhook_queue import GIVE_UP, RETRY_DELAYS, WebhookQueue
 
 
 def update(update_id: int, chat: int) -> dict:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from bench.bot.import_count import built_at_import
 from bench.bot.world import ROOT, World
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.fake_telegram import BOT_USERNAME
+from testing.drivers import LambdaBot
+from testing.fake_telegram import BOT_USERNAME
 
 TIMED = "import time\n_t = time.perf_counter()\n{code}\nprint((time.perf_counter() - _t) * 1000)"
 IMPORTS = {

@@ -7,7 +7,7 @@ from dataclasses import fields
 
 from bench.bot.meter import LATENCY, Meter, Sample
 from bench.bot.world import World, new_bot, say_as
-from handlers.playtest.players import Table
+from testing.players import Table
 
 # On-demand list prices in us-east-1, USD (AWS price pages, 2025; free tiers ignored).
 PRICE = {

@@ -22,9 +22,9 @@ import certifi
 
 from bench.bot.cold_start import FIRST_UPDATE, IMPORTS
 from bench.bot.world import ROOT, World
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.fake_telegram import BOT_USERNAME
 from infra import package
+from testing.drivers import LambdaBot
+from testing.fake_telegram import BOT_USERNAME
 
 FLOOR = "import telegram, boto3"
 TRUST_STORE = "SSL_CTX_load_verify_locations"  # where OpenSSL reads the CA bundle

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.fake_telegram.bot_api import METHODS
 from infra.store import Item, size_of
+from testing.drivers import LambdaBot
+from testing.fake_telegram.bot_api import METHODS
 
 LATENCY = 0.1  # seconds injected into every Bot API call where rounds are counted
 SENDING = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")

@@ -8,9 +8,9 @@ from typing import Any
 from bench.bot.meter import LATENCY, Meter, Sample
 from bench.bot.world import World, new_bot, say_as
 from engine import Variants
-from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
+from testing.deals import find_seed
+from testing.drivers import LambdaBot
+from testing.players import Table
 
 
 def lifecycle(bot: LambdaBot, meter: Meter) -> None:

@@ -7,12 +7,12 @@ import random
 
 from bench.bot.meter import Meter, Sample, write_units
 from bench.bot.world import World, new_bot
-from handlers.playtest.drivers import START, LambdaBot
-from handlers.playtest.players import Table
 from handlers.session.stats import ROLES, add_to_group, add_to_player
 from handlers.storage.keys import group_stats_key, player_stats_key
 from handlers.storage.stats import held_in
 from infra.store import Item, size_of
+from testing.drivers import START, LambdaBot
+from testing.players import Table
 
 LATIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ "
 

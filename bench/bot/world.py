@@ -10,10 +10,10 @@ from pathlib import Path
 import boto3
 from moto.server import ThreadedMotoServer
 
-from handlers.playtest.drivers import WEBHOOK_SECRET, FakeClock, LambdaBot
-from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
-from handlers.playtest.players import Player
 from infra.dynamo_store import create_table
+from testing.drivers import WEBHOOK_SECRET, FakeClock, LambdaBot
+from testing.fake_telegram import TEST_TOKEN, FakeTelegram
+from testing.players import Player
 
 ROOT = Path(__file__).resolve().parents[2]
 REGION = "us-east-1"

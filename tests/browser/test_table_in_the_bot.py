@@ -10,11 +10,11 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from handlers.playtest.drivers import FakeClock, LocalBot
-from handlers.playtest.fake_telegram import FakeTelegram
-from handlers.playtest.players import Table
 from handlers.telegram.render import table_links
 from handlers.telegram.texts import card_name
+from testing.drivers import FakeClock, LocalBot
+from testing.fake_telegram import FakeTelegram
+from testing.players import Table
 from tests.browser.player import RECORDER, TELEGRAM_JS, Player, theme
 from tests.support.bots import _finish
 

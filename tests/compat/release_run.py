@@ -11,10 +11,10 @@ from typing import Any
 
 def run(ask: dict[str, Any]) -> dict[str, Any]:
     """What this release makes of the group's item in `ask["db"]`, before and after its timer."""
-    from handlers.playtest.drivers import FakeClock, MemoryBot
-    from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
     from handlers.telegram.group import Wake
     from handlers.telegram.item import Read
+    from testing.drivers import FakeClock, MemoryBot
+    from testing.fake_telegram import TEST_TOKEN, FakeTelegram
 
     fake = FakeTelegram(TEST_TOKEN)
     users = [fake.add_user(name, user_id=uid, started=True) for uid, name in ask["users"]]
@@ -59,9 +59,9 @@ def seen(read: Any) -> dict[str, Any] | None:
 def play(ask: dict[str, Any]) -> dict[str, Any]:
     """Play a game to its first turn (dealt with `ask["seed"]`) on a new SQLite file
     `ask["db"]`, as this release plays it; what `run` needs to open the group again."""
-    from handlers.playtest.drivers import START, FakeClock, MemoryBot
-    from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
-    from handlers.playtest.players import Table
+    from testing.drivers import START, FakeClock, MemoryBot
+    from testing.fake_telegram import TEST_TOKEN, FakeTelegram
+    from testing.players import Table
 
     bot = MemoryBot(FakeTelegram(TEST_TOKEN), FakeClock(START), ask["db"])
     try:

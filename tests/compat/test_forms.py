@@ -11,8 +11,6 @@ from typing import Any
 import pytest
 
 from engine.codec import NewerForm
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
 from handlers.session import record
 from handlers.storage import host as host_module
 from handlers.storage.host import NEWER_RETRY, SESSION, TELEGRAM, Host
@@ -21,6 +19,8 @@ from handlers.telegram import ids
 from handlers.telegram import item as item_codec
 from handlers.telegram.item import Read
 from infra.store import Item
+from testing.drivers import Bot
+from testing.players import Table
 
 CHAT = -5
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from engine.codec import NewerForm
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
 from handlers.storage.host import NEWER_RETRY
 from handlers.storage.keys import game_key, unreadable_key
 from infra.store import Item
+from testing.drivers import LambdaBot
+from testing.players import Table
 
 pytestmark = pytest.mark.slow
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
+from testing.drivers import Bot
+from testing.players import Table
 from tests.compat import release_run
 
 HERE = Path(__file__).parent

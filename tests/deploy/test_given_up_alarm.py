@@ -9,8 +9,8 @@ import logging
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
+from testing.drivers import LambdaBot
+from testing.players import Table
 from tests.deploy.cfn import log_filter_matches
 from tests.deploy.conftest import Packaged
 from tests.support.faults import break_reading

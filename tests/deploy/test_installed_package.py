@@ -30,8 +30,8 @@ def installed() -> set[str]:
 
 
 def test_the_installed_bot_has_no_playtest_harness(installed: set[str]) -> None:
-    assert (ROOT / "handlers" / "playtest" / "__init__.py").is_file()
-    assert not [name for name in installed if name.split(".")[:2] == ["handlers", "playtest"]]
+    assert (ROOT / "testing" / "__init__.py").is_file()
+    assert not [name for name in installed if name.split(".")[0] in ("testing", "tests")]
 
 
 def test_the_installed_bot_has_every_package_of_the_bot(installed: set[str]) -> None:
@@ -40,5 +40,5 @@ def test_the_installed_bot_has_every_package_of_the_bot(installed: set[str]) -> 
         for top in ("engine", "handlers", "infra")
         for path in (ROOT / top).rglob("__init__.py")
     }
-    bot = {name for name in sources if not name.startswith("handlers.playtest")}
+    bot = {name for name in sources if not name.startswith("testing")}
     assert installed == bot

@@ -18,12 +18,12 @@ import pytest
 
 from handlers.entry import lambda_table, webhook_setup
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import START, FakeClock
-from handlers.playtest.fake_telegram import FakeTelegram
-from handlers.playtest.moto_server import REGION
 from handlers.table.auth import sign_init_data
 from handlers.table.selector import table_selector
 from infra import dynamo_store
+from testing.drivers import START, FakeClock
+from testing.fake_telegram import FakeTelegram
+from testing.moto_server import REGION
 from tests.deploy.conftest import Packaged
 
 # What lambda_entry reads besides the template's variables; unset, as on AWS.

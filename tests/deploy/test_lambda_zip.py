@@ -141,8 +141,8 @@ def test_the_zip_leaves_out_the_playtest_harness(tmp_path: Path) -> None:
     package.copy_project(tmp_path)
     shipped = {path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*.py")}
     assert "handlers/entry/lambda_webhook.py" in shipped
-    assert (ROOT / "handlers" / "playtest" / "__init__.py").is_file()
-    assert not [name for name in shipped if name.startswith("handlers/playtest/")]
+    assert (ROOT / "testing" / "__init__.py").is_file()
+    assert not [name for name in shipped if name.startswith("testing/")]
 
 
 def test_compiling_for_lambda_without_python_312_leaves_the_sources_as_they_are(

@@ -17,7 +17,7 @@ from moto import mock_aws
 from moto.cloudformation.models import cloudformation_backends
 
 from handlers.entry import webhook_setup
-from handlers.playtest.fake_telegram import BOT_USERNAME, FakeTelegram
+from testing.fake_telegram import BOT_USERNAME, FakeTelegram
 from tests.deploy.test_webhook_setup import (
     TOKEN_ARN,
     URL,

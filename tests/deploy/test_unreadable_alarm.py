@@ -7,9 +7,9 @@ import logging
 
 import pytest
 
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
 from infra.store import Item
+from testing.drivers import LambdaBot
+from testing.players import Table
 from tests.deploy.cfn import log_filter_matches
 from tests.deploy.conftest import Packaged
 from tests.deploy.test_given_up_alarm import printed_as_lambda_does

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from handlers.entry import webhook_setup
-from handlers.playtest.fake_telegram import BOT_USERNAME, FakeTelegram
+from testing.fake_telegram import BOT_USERNAME, FakeTelegram
 
 TOKEN_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:bot-token-AbCdEf"
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:webhook-secret-GhIjKl"

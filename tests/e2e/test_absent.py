@@ -7,12 +7,12 @@ import pytest
 
 from engine import Variants, captains
 from engine.cards import color
-from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import TURN, after, miss_two_turns, remove, scout_the_next
-from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import card_name
+from testing.deals import find_seed
+from testing.drivers import Bot
+from testing.games import TURN, after, miss_two_turns, remove, scout_the_next
+from testing.players import Table
 
 
 def test_a_player_who_misses_two_turns_is_skipped_at_once_until_they_act_again(

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from botocore.client import BaseClient
 
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
 from infra.aws import SWITCH, Client
+from testing.drivers import LambdaBot
+from testing.players import Table
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from handlers.playtest.fake_telegram import FakeTelegram
 from handlers.telegram.texts import EN, t
+from testing.fake_telegram import FakeTelegram
 from tests.support.telegram import fake_telegram  # noqa: F401 (a fixture)
 
 SCRIPT = Path(sys.executable).parent / "decapitation-bot"

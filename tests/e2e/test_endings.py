@@ -7,17 +7,17 @@ import pytest
 
 from engine import Variants, captains
 from engine.cards import color
-from handlers.playtest.deals import (
+from handlers.telegram.texts import card_name
+from testing.deals import (
     WORKED_EXAMPLE_SEED,
     a_right_prediction,
     find_seed,
     lone_x,
     x_apart,
 )
-from handlers.playtest.drivers import Bot, LambdaBot
-from handlers.playtest.games import worked_example
-from handlers.playtest.players import Table
-from handlers.telegram.texts import card_name
+from testing.drivers import Bot, LambdaBot
+from testing.games import worked_example
+from testing.players import Table
 
 RECORD_ROW = ("btn_record", "btn_next_game")  # under Play again: the record, the next game
 

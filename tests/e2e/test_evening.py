@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import (
+from handlers.telegram import presses
+from handlers.telegram.render import isolate
+from testing.drivers import Bot
+from testing.games import (
     after,
     end_now,
     miss_two_turns,
     remove,
     scout_the_next,
 )
-from handlers.playtest.players import Table
-from handlers.telegram import presses
-from handlers.telegram.render import isolate
+from testing.players import Table
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 

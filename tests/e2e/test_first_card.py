@@ -9,11 +9,11 @@ from collections.abc import Callable
 import pytest
 
 from engine import GameState, Variants
-from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import NAMES, Table
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import card_name
+from testing.deals import find_seed
+from testing.drivers import Bot
+from testing.players import NAMES, Table
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 

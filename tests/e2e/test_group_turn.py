@@ -11,12 +11,12 @@ import pytest
 
 from engine import Variants
 from engine.cards import OBSERVER, color
-from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import OK_ANSWERS, Table
 from handlers.telegram import presses
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import card_name
+from testing.deals import find_seed
+from testing.drivers import Bot
+from testing.players import OK_ANSWERS, Table
 
 
 def labels_of(table: Table) -> list[str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import end_now
-from handlers.playtest.players import Table
 from handlers.telegram.render import isolate
+from testing.drivers import Bot
+from testing.games import end_now
+from testing.players import Table
 
 LANGS = ["en", "zh"]
 

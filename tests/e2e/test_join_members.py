@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LambdaBot
-from handlers.playtest.players import Player, Table
+from testing.drivers import Bot, LambdaBot
+from testing.players import Player, Table
 
 LANGS = ["en", "zh"]
 

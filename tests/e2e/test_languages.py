@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram.refusals import REFUSAL_REF
 from handlers.telegram.texts import card_name
+from testing.drivers import Bot
+from testing.players import Table
 
 ONLY_HOST = "Only the host or a group admin may do that."
 

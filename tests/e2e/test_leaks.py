@@ -7,10 +7,10 @@ import asyncio
 import pytest
 import telegram
 
-from handlers.playtest import leaks
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
 from handlers.telegram.texts import t
+from testing import leaks
+from testing.drivers import LambdaBot
+from testing.players import Table
 
 
 @pytest.mark.parametrize(

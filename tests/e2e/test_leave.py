@@ -7,11 +7,11 @@ import pytest
 
 from engine import Variants, captains
 from engine.cards import color
-from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import after, end_now, remove, scout_the_next
-from handlers.playtest.players import NAMES, Player, Table
 from handlers.telegram.render import isolate
+from testing.deals import find_seed
+from testing.drivers import Bot
+from testing.games import after, end_now, remove, scout_the_next
+from testing.players import NAMES, Player, Table
 
 
 def with_player_in(bot: Bot, lang: str, own: str) -> Table:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
-from handlers.playtest.players import Table
+from testing.deals import WORKED_EXAMPLE_SEED
+from testing.drivers import Bot, LambdaBot, LocalBot
+from testing.players import Table
 
 
 def test_play_again_opens_a_lobby_with_the_same_players_and_settings(

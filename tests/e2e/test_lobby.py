@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from handlers.playtest.drivers import Bot, LambdaBot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram.render import isolate
+from testing.drivers import Bot, LambdaBot
+from testing.fake_telegram import FakeMessage
+from testing.players import Table
 
 LANGS = ["en", "zh"]
 

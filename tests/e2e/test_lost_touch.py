@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from engine import Variants
-from handlers.playtest.deals import find_seed, lone_x, x_apart
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram.world import FakeMessage
-from handlers.playtest.games import end_now, remove
-from handlers.playtest.players import Player, Table
+from testing.deals import find_seed, lone_x, x_apart
+from testing.drivers import Bot
+from testing.fake_telegram.world import FakeMessage
+from testing.games import end_now, remove
+from testing.players import Player, Table
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 CUT = 30  # what is left of a turn once its prompt could not reach its player

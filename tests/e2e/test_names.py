@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import remove
-from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
+from testing.drivers import Bot
+from testing.games import remove
+from testing.players import Player, Table
 
 LANGS = ["en", "zh"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Player, Table
 from handlers.storage.history import waiting
+from testing.drivers import Bot
+from testing.players import Player, Table
 
 LANGS = ["en", "zh"]
 

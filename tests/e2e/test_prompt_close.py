@@ -11,11 +11,11 @@ from engine import Variants, captains
 from engine.cards import OBSERVER, SPY, color
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
-from handlers.playtest.deals import find_seed, lone_x, observer_opens, spy_waits, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import Player, Table
 from handlers.telegram.texts import card_name, colour_name
+from testing.deals import find_seed, lone_x, observer_opens, spy_waits, x_apart
+from testing.drivers import Bot, LambdaBot
+from testing.fake_telegram import FakeMessage
+from testing.players import Player, Table
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 

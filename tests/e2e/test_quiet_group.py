@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import Table
 from handlers.session.lobby import EXTEND_SECONDS, LOBBY_SECONDS
 from handlers.telegram.render import isolate
+from testing.drivers import Bot
+from testing.fake_telegram import FakeMessage
+from testing.players import Table
 
 LANGS = ["en", "zh"]
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import replay_command
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeMessage
-from handlers.playtest.players import Player, Table
 from handlers.storage.history import GAMES_KEPT
 from handlers.storage.keys import history_key
 from handlers.telegram import presses
 from handlers.telegram.texts import colour_name
+from testing.drivers import Bot
+from testing.fake_telegram import NOT_MODIFIED, FakeMessage
+from testing.players import Player, Table
 
 LANGS = ["en", "zh"]
 

@@ -12,11 +12,11 @@ import pytest
 from engine import GameState, Variants, captains
 from engine.__main__ import replay_command
 from engine.cards import OBSERVER, SPY, color, other
-from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.games import after, remove
-from handlers.playtest.players import Player, Table
+from testing.deals import find_seed
+from testing.drivers import Bot
+from testing.fake_telegram import FakeMessage
+from testing.games import after, remove
+from testing.players import Player, Table
 
 LANGS = ["en", "zh"]
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Player, Table
 from handlers.telegram import presses
 from handlers.telegram.render import bot_link, isolate, start_url
+from testing.drivers import Bot
+from testing.players import Player, Table
 
 LANGS = ["en", "zh"]
 

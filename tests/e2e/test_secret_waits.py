@@ -9,10 +9,10 @@ import re
 import pytest
 
 from engine import Variants
-from handlers.playtest.deals import find_seed, spy_waits, x_apart
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import after
-from handlers.playtest.players import Table
+from testing.deals import find_seed, spy_waits, x_apart
+from testing.drivers import Bot
+from testing.games import after
+from testing.players import Table
 
 LANGS = ["en", "zh"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import Table
 from handlers.telegram import presses
+from testing.drivers import Bot
+from testing.fake_telegram import FakeMessage
+from testing.players import Table
 
 
 def raw_data(where: str, chat: int, game: int, version: int, arg: str) -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from engine import captains
 from engine.cards import color
-from handlers.playtest.deals import a_right_prediction
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import worked_example
-from handlers.playtest.players import Player, Table
 from handlers.telegram.render import isolate
 from infra.store import Item
+from testing.deals import a_right_prediction
+from testing.drivers import Bot
+from testing.games import worked_example
+from testing.players import Player, Table
 
 STATS_KEYS = ("stats#group#", "stats#user#")
 

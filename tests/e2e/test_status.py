@@ -10,9 +10,9 @@ import pytest
 
 from engine import Variants
 from engine.cards import SPY, color
-from handlers.playtest.deals import find_seed, lone_x, x_apart
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
+from testing.deals import find_seed, lone_x, x_apart
+from testing.drivers import Bot
+from testing.players import Table
 
 FSI, PDI = "\u2068", "\u2069"
 SAY = {

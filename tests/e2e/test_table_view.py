@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from handlers.playtest.drivers import Bot, FakeClock, LambdaBot, LocalBot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import OK_ANSWERS, Player, Table
-from handlers.playtest.table_visits import Visit
 from handlers.telegram.render import table_links
+from testing.drivers import Bot, FakeClock, LambdaBot, LocalBot
+from testing.fake_telegram import FakeMessage
+from testing.players import OK_ANSWERS, Player, Table
+from testing.table_visits import Visit
 from tests.support.bots import _finish
 
 PAGE = "https://table.example.org/table"

@@ -9,10 +9,10 @@ import pytest
 
 from engine import Variants, captains
 from engine.cards import SPY, color
-from handlers.playtest.deals import find_seed, x_holders
-from handlers.playtest.drivers import Bot
-from handlers.playtest.leaks import versions
-from handlers.playtest.players import Table
+from testing.deals import find_seed, x_holders
+from testing.drivers import Bot
+from testing.leaks import versions
+from testing.players import Table
 
 ISOLATED = re.compile("\u2068[^\u2069]*\u2069")  # a user-supplied name, as the bot shows it
 ASCII_SEPARATOR = re.compile(r"[,:;]")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from engine import Variants, captains
-from handlers.playtest import leaks
-from handlers.playtest.deals import find_seed, lone_x, spy_waits, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot, LocalBot
-from handlers.playtest.players import Table
+from testing import leaks
+from testing.deals import find_seed, lone_x, spy_waits, x_apart
+from testing.drivers import Bot, LambdaBot, LocalBot
+from testing.players import Table
 
 
 def test_turn_that_runs_out_is_skipped_and_the_group_is_told(bot: Bot) -> None:

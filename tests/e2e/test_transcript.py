@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest import transcript
-from handlers.playtest.players import Table
+from testing import transcript
+from testing.players import Table
 
 
 @pytest.mark.slow

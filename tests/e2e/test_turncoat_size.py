@@ -9,10 +9,10 @@ import pytest
 
 from engine import Variants
 from engine.cards import is_x
-from handlers.playtest.deals import find_seed
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import after
-from handlers.playtest.players import Table
+from testing.deals import find_seed
+from testing.drivers import Bot
+from testing.games import after
+from testing.players import Table
 
 LANGS = ["en", "zh"]
 

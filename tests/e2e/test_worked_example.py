@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine import Variants, new_game
-from handlers.playtest.deals import WORKED_EXAMPLE_DEAL, WORKED_EXAMPLE_SEED
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
+from testing.deals import WORKED_EXAMPLE_DEAL, WORKED_EXAMPLE_SEED
+from testing.drivers import Bot
+from testing.players import Table
 
 
 def test_the_seed_deals_the_worked_example() -> None:

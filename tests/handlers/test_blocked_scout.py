@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
+from testing.drivers import Bot
+from testing.players import Table
 
 SEED = 33  # five players; seat 2 opens
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
+from testing.drivers import LambdaBot
+from testing.players import Table
 
 
 def _plain(text: str) -> str:

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import Player, Table
 from handlers.telegram import presses
+from testing.drivers import Bot
+from testing.fake_telegram import FakeMessage
+from testing.players import Player, Table
 from tests.handlers.test_commands import changes_nothing
 
 

@@ -8,10 +8,10 @@ from contextlib import contextmanager
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Player, Table
 from handlers.storage.keys import prefs_key
 from handlers.telegram.refusals import REFUSAL_REF
+from testing.drivers import Bot
+from testing.players import Player, Table
 
 GROUP_ONLY = "That command works in a group. Add me to one!"
 SHORT = 200

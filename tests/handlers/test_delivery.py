@@ -6,9 +6,9 @@ import pytest
 
 from engine import GameState, Variants
 from engine.cards import color, is_x
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED, find_seed, lone_x, x_apart
-from handlers.playtest.drivers import Bot, LambdaBot
-from handlers.playtest.players import GROUP_TITLE, NAMES, Table
+from testing.deals import WORKED_EXAMPLE_SEED, find_seed, lone_x, x_apart
+from testing.drivers import Bot, LambdaBot
+from testing.players import GROUP_TITLE, NAMES, Table
 
 
 def test_player_the_bot_cannot_reach_is_named_with_a_button_and_the_game_goes_on(

@@ -4,10 +4,10 @@ leaderboards and on lists for the next game; during a game in play it waits for 
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import Bot, LambdaBot
-from handlers.playtest.players import Player, Table
 from handlers.storage import history
 from handlers.storage.keys import group_stats_key, player_stats_key, user_key
+from testing.drivers import Bot, LambdaBot
+from testing.players import Player, Table
 
 
 def test_forget_erases_the_pointer_and_leaves_the_lobby(lambda_bot: LambdaBot) -> None:

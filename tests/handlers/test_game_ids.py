@@ -4,9 +4,9 @@ it."""
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
 from handlers.session.table import LOBBY_SECONDS
+from testing.drivers import LambdaBot
+from testing.players import Table
 
 DAY = 24 * 3600
 

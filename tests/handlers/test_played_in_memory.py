@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.games import after
-from handlers.playtest.players import OK_ANSWERS, Table
 from handlers.telegram.render import isolate
 from handlers.telegram.texts import card_name
+from testing.drivers import Bot
+from testing.games import after
+from testing.players import OK_ANSWERS, Table
 
 SEED = 33  # five players; seat 2 opens
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Player, Table
+from testing.drivers import LambdaBot
+from testing.players import Player, Table
 
 
 def _card(table: Table, player: Player) -> str:

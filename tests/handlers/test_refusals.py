@@ -2,11 +2,11 @@
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram.world import FakeMessage
-from handlers.playtest.players import Player, Table
 from handlers.telegram.messages import Delete, Edit, Send
 from handlers.telegram.refusals import REFUSAL_REF, REFUSAL_SAID, refusal, said
+from testing.drivers import Bot
+from testing.fake_telegram.world import FakeMessage
+from testing.players import Player, Table
 
 
 def test_a_refusal_scrolled_out_of_sight_is_posted_anew_not_rewritten() -> None:

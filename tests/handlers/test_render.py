@@ -7,11 +7,11 @@ import pytest
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.telegram import presses, render
 from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit, Send
 from handlers.telegram.render.records import MESSAGE_LIMIT, pages
+from testing.deals import find_seed, lone_x, x_apart
 from tests.support.tables import CHAT, NOW, lobby, started
 
 BOT = "decapitation_bot"

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.fake_telegram import BOT_USERNAME
-from handlers.playtest.players import Table
+from testing.drivers import LambdaBot
+from testing.fake_telegram import BOT_USERNAME
+from testing.players import Table
 
 
 def test_a_move_reads_its_table_once(lambda_bot: LambdaBot) -> None:

@@ -19,7 +19,6 @@ import pytest
 from engine import Action
 from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
-from handlers.playtest.players import item_of
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -35,6 +34,7 @@ from handlers.telegram.table_source import StoreTables
 from handlers.telegram.table_view import TIMELINE_KEPT, seat_view
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
+from testing.players import item_of
 from tests.support.tables import CHAT, NOW, lobby, started
 
 TOKEN = "123456:TEST-table-source"

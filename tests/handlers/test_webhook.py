@@ -8,8 +8,8 @@ import json
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import WEBHOOK_SECRET, LambdaBot
-from handlers.playtest.players import Table
+from testing.drivers import WEBHOOK_SECRET, LambdaBot
+from testing.players import Table
 
 UPDATE = {
     "update_id": 900_000_001,

@@ -15,13 +15,13 @@ import pytest
 from botocore.config import Config
 from moto import mock_aws
 
-from handlers.playtest.drivers import FakeClock
-from handlers.playtest.moto_server import REGION
 from infra import aws
 from infra import dynamo_store as dynamo_module
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore
+from testing.drivers import FakeClock
+from testing.moto_server import REGION
 
 THREADED = "threaded"
 

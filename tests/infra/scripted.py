@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from handlers.playtest.moto_server import REGION
 from infra import aws
 from infra.aws import Credentials
+from testing.moto_server import REGION
 
 KEYS = Credentials("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")
 

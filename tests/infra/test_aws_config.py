@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from handlers.playtest.moto_server import REGION
 from infra import aws
 from infra.aws import Credentials
+from testing.moto_server import REGION
 
 from .scripted import own_connections  # noqa: F401 - fixtures
 

@@ -13,11 +13,11 @@ from typing import Any
 import certifi
 import pytest
 
-from handlers.playtest.moto_server import REGION
 from handlers.telegram.app import shared_tls_clients
 from infra import aws, package
 from infra.aws import AwsError
 from infra.aws.connections import trusting
+from testing.moto_server import REGION
 
 from .scripted import (  # noqa: F401 - fixtures
     DROP,

@@ -1,4 +1,4 @@
-"""The test harness's fault-injecting proxy (`handlers.playtest.aws_proxy`): it forwards every
+"""The test harness's fault-injecting proxy (`testing.aws_proxy`): it forwards every
 call to the moto server, and loses or stalls the answers of the next few matching calls after
 moto has applied them, holds a transaction in progress (refusing plain writes to its items as
 DynamoDB does), or refuses plain writes as if one were."""
@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError, ConnectionClosedError, ReadTimeoutError
 
-from handlers.playtest.aws_proxy import (
+from infra import aws
+from infra.dynamo_store import create_table
+from testing.aws_proxy import (
     DELETE_ITEM,
     PUT_ITEM,
     TRANSACT_WRITE_ITEMS,
@@ -22,9 +24,7 @@ from handlers.playtest.aws_proxy import (
     AwsProxy,
     proxy,
 )
-from handlers.playtest.moto_server import REGION
-from infra import aws
-from infra.dynamo_store import create_table
+from testing.moto_server import REGION
 
 GET_ITEM = "DynamoDB_20120810.GetItem"
 

@@ -12,9 +12,9 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials as BotoCredentials
 
-from handlers.playtest.moto_server import REGION
 from infra import aws
 from infra.aws import Credentials
+from testing.moto_server import REGION
 
 from .scripted import (  # noqa: F401 - fixtures
     KEYS,

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from botocore.client import BaseClient
 
-from handlers.playtest.moto_server import REGION
 from infra import aws, dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
 from infra.timers import SqsTimers
+from testing.moto_server import REGION
 
 ROOT = Path(__file__).resolve().parents[2]
 SWITCH = "DECAPITATION_AWS_CLIENT"

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from handlers.playtest.drivers import START, FakeClock
 from infra.store import Conflict, GameStore, Item
+from testing.drivers import START, FakeClock
 
 from .store_items import GAME, KEY, create
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from handlers.playtest.drivers import START
 from infra.dynamo_store import DynamoStore
 from infra.store import Item
+from testing.drivers import START
 
 from .store_items import KEY
 

@@ -9,10 +9,10 @@ import random
 from engine import Variants
 from engine.records import to_record
 from engine.simulate import play
-from handlers.playtest.drivers import FakeClock
 from handlers.storage import history
 from handlers.storage.keys import history_key, waiting_key
 from infra.store import GameStore, Item, size_of
+from testing.drivers import FakeClock
 
 DYNAMODB_ITEM_LIMIT = 400 * 1024
 EVERY_VARIANT = Variants(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 
-from handlers.playtest.drivers import START
 from infra.store import Item, encode_data, pack_data, size_of, unpack_data
+from testing.drivers import START
 
 from .store_items import GAME, KEY
 

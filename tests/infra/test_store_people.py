@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from engine import Action
 from engine.actions import DECAPITATE
-from handlers.playtest.drivers import FakeClock
 from handlers.session.table import Table
 from handlers.storage import history
 from handlers.storage.history import FORGOTTEN, GAMES_KEPT, HISTORY_TTL
@@ -16,6 +15,7 @@ from handlers.storage.keys import group_stats_key, history_key, player_stats_key
 from handlers.storage.stats import PLAYER_TTL, STATS_TTL
 from handlers.telegram.item import Read, save
 from infra.store import GameStore
+from testing.drivers import FakeClock
 
 DAY = 24 * 3600
 ZOE = 77  # the player who asks to be forgotten

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from handlers.playtest.drivers import START, FakeClock
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
+from testing.drivers import START, FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
 

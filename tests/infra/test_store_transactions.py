@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from handlers.playtest.drivers import START
 from infra.store import Conflict, GameStore, Item
+from testing.drivers import START
 
 from .store_items import KEY, create
 

@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from handlers.playtest.drivers import START, FakeClock
 from infra.store import Conflict, GameStore, Item
+from testing.drivers import START, FakeClock
 
 from .store_items import KEY, create
 

@@ -16,19 +16,19 @@ from typing import Any
 import pytest
 from botocore.client import BaseClient
 
-from handlers.playtest.aws_proxy import (
+from handlers.storage.records import forget
+from infra import aws, dynamo_store
+from infra.dynamo_store import DynamoStore, create_table
+from infra.store import Conflict, Item
+from testing.aws_proxy import (
     DELETE_ITEM,
     PUT_ITEM,
     TRANSACT_WRITE_ITEMS,
     AwsProxy,
     proxy,
 )
-from handlers.playtest.drivers import FakeClock
-from handlers.playtest.moto_server import REGION
-from handlers.storage.records import forget
-from infra import aws, dynamo_store
-from infra.dynamo_store import DynamoStore, create_table
-from infra.store import Conflict, Item
+from testing.drivers import FakeClock
+from testing.moto_server import REGION
 
 KEY = "game#-100123"
 STATS = "stats#group#-100123"

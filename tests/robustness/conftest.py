@@ -13,13 +13,13 @@ import pytest
 from botocore.config import Config
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest import leaks
-from handlers.playtest.drivers import START, WEBHOOK_SECRET, FakeClock
-from handlers.playtest.fake_telegram import NOT_MODIFIED, FakeTelegram
-from handlers.playtest.instances import Instances, PerThread, PoolBot
-from handlers.playtest.moto_server import REGION
 from infra import dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
+from testing import leaks
+from testing.drivers import START, WEBHOOK_SECRET, FakeClock
+from testing.fake_telegram import NOT_MODIFIED, FakeTelegram
+from testing.instances import Instances, PerThread, PoolBot
+from testing.moto_server import REGION
 
 INSTANCES = 20
 

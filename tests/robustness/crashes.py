@@ -15,9 +15,9 @@ from contextlib import contextmanager
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import LambdaBot
 from handlers.storage.host import Host, game_key
 from handlers.telegram import outbox
+from testing.drivers import LambdaBot
 
 STEPS = ("after_load", "after_save", "between_messages", "before_remember")
 

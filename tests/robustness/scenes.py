@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
+from testing.drivers import Bot
+from testing.players import Table
 
 SEED = 61
 

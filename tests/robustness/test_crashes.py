@@ -12,11 +12,11 @@ import pytest
 
 from engine.codec import state_from_dict, state_to_dict
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.fake_telegram import NOT_MODIFIED
-from handlers.playtest.instances import webhook_event
-from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
+from testing.drivers import LambdaBot
+from testing.fake_telegram import NOT_MODIFIED
+from testing.instances import webhook_event
+from testing.players import Table
 from tests.robustness.crashes import STEPS, Crash, cold_start, crash_at
 from tests.robustness.scenes import SCENES, game_of, once, transcript
 

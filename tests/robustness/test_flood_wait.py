@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
 from handlers.telegram import outbox
+from testing.drivers import Bot
+from testing.players import Table
 
 SEED = 71
 WAIT = 5  # the longest wait the bot once sat out inside an update

@@ -12,10 +12,10 @@ from contextlib import contextmanager
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.instances import PoolBot, webhook_event
-from handlers.playtest.players import Player, Table
 from handlers.storage.keys import game_key, player_stats_key, user_key
 from infra.dynamo_store import DynamoStore
+from testing.instances import PoolBot, webhook_event
+from testing.players import Player, Table
 
 
 class Pause:

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from engine.codec import state_from_dict, state_to_dict
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.fake_telegram.world import Call
-from handlers.playtest.instances import webhook_event
-from handlers.playtest.players import Table
+from testing.drivers import LambdaBot
+from testing.fake_telegram.world import Call
+from testing.instances import webhook_event
+from testing.players import Table
 
 
 def raw_data(where: str, chat: int, game: int, version: int, arg: str) -> str:

@@ -13,10 +13,10 @@ from contextlib import contextmanager
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import WEBHOOK_SECRET, LambdaBot
-from handlers.playtest.instances import webhook_event
-from handlers.playtest.players import Table
 from handlers.telegram.texts import EN, ZH, t
+from testing.drivers import WEBHOOK_SECRET, LambdaBot
+from testing.instances import webhook_event
+from testing.players import Table
 
 
 def raw_data(where: str, chat: int, game: int, version: int, arg: str) -> str:

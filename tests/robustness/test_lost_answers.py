@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from engine.codec import state_from_dict, state_to_dict
-from handlers.playtest.aws_proxy import PUT_ITEM, AwsProxy, proxy
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
 from infra.aws import MAX_ATTEMPTS, SWITCH
+from testing.aws_proxy import PUT_ITEM, AwsProxy, proxy
+from testing.drivers import LambdaBot
+from testing.players import Table
 from tests.support.faults import give_up_on_stalls_soon
 
 SEED = 11

@@ -9,9 +9,9 @@ import json
 
 from engine.codec import state_from_dict
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.instances import PoolBot, timer_event, webhook_event
-from handlers.playtest.players import NAMES, Table
 from handlers.session.settings import CHOICES, DEFAULT_SETTINGS, SETTING_KEYS
+from testing.instances import PoolBot, timer_event, webhook_event
+from testing.players import NAMES, Table
 
 
 def raw_data(where: str, chat: int, game: int, version: int, arg: str) -> str:

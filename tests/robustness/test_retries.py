@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.instances import PoolBot, webhook_event
+from testing.drivers import LambdaBot
+from testing.instances import PoolBot, webhook_event
 from tests.robustness.scenes import SCENES, answers, game_of, readable, transcript
 
 AGAIN = [(scene, 2) for scene in SCENES] + [(s, 10) for s in ("join", "start", "done", "cancel")]

@@ -13,13 +13,13 @@ import pytest
 from telegram.error import InvalidToken
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED
-from handlers.playtest.drivers import WEBHOOK_SECRET, Bot, LambdaBot
-from handlers.playtest.fake_telegram import FakeTelegram
-from handlers.playtest.players import Table
 from handlers.table.auth import sign_init_data
 from handlers.telegram.texts import card_name
 from infra import redact
+from testing.deals import WORKED_EXAMPLE_SEED
+from testing.drivers import WEBHOOK_SECRET, Bot, LambdaBot
+from testing.fake_telegram import FakeTelegram
+from testing.players import Table
 
 
 def test_token_and_secret_never_reach_the_logs_or_the_answers(

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.aws_proxy import TRANSACT_WRITE_ITEMS, AwsProxy, proxy
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.instances import webhook_event
-from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
 from infra.aws import SWITCH
+from testing.aws_proxy import TRANSACT_WRITE_ITEMS, AwsProxy, proxy
+from testing.drivers import LambdaBot
+from testing.instances import webhook_event
+from testing.players import Table
 from tests.robustness.crashes import STEPS, Crash, cold_start, crash_at
 from tests.robustness.test_crashes import after_the_death
 

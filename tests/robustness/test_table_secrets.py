@@ -21,7 +21,6 @@ import pytest
 from engine.state import SPY_PHASE, TURNCOAT, GameState, start_state
 from engine.turns import waiting_for
 from engine.views import all_events
-from handlers.playtest.players import item_of
 from handlers.session.table import PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -33,6 +32,7 @@ from handlers.telegram.render import table_links
 from handlers.telegram.table_source import StoreTables
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
+from testing.players import item_of
 from tests.robustness.test_secrets import (
     Pair,
     Seen,

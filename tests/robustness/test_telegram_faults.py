@@ -7,11 +7,11 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine.codec import state_from_dict, state_to_dict
-from handlers.playtest.drivers import LambdaBot
-from handlers.playtest.fake_telegram import NOT_MODIFIED
-from handlers.playtest.players import Table
 from handlers.telegram import outbox
 from handlers.telegram.render import isolate
+from testing.drivers import LambdaBot
+from testing.fake_telegram import NOT_MODIFIED
+from testing.players import Table
 
 SEED = 71
 

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.aws_proxy import PUT_ITEM, AwsProxy, proxy
-from handlers.playtest.instances import PoolBot, timer_event, webhook_event
-from handlers.playtest.players import Table
 from handlers.storage.host import LEASE
 from handlers.telegram import presses
 from infra.aws import SWITCH
+from testing.aws_proxy import PUT_ITEM, AwsProxy, proxy
+from testing.instances import PoolBot, timer_event, webhook_event
+from testing.players import Table
 
 from .conftest import Pool, bot_on, open_pool
 

@@ -12,15 +12,15 @@ from contextlib import closing
 
 import pytest
 
-from handlers.playtest.drivers import Bot
-from handlers.playtest.players import Table
-from handlers.playtest.table_visits import table_api
 from handlers.session.table import LOBBY
 from handlers.storage.host import UNREADABLE
 from handlers.storage.keys import unreadable_key
 from handlers.table.auth import sign_init_data
 from handlers.table.selector import table_selector
 from infra.store import Item
+from testing.drivers import Bot
+from testing.players import Table
+from testing.table_visits import table_api
 
 
 @pytest.fixture(params=["lambda_bot", "local_bot"])

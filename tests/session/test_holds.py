@@ -7,9 +7,9 @@ from __future__ import annotations
 from engine import Action, captains
 from engine.actions import DECAPITATE, KEEP, SCOUT, SPY_GUESS, SWAP
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed, lone_x, spy_can_win, x_apart
 from handlers.session import events as ev
 from handlers.session.table import Table
+from testing.deals import find_seed, lone_x, spy_can_win, x_apart
 from tests.support.tables import NOW, started
 
 GROUP = (ev.BOARD_SHOWN, ev.BOARD_OPENED, ev.FINISHED, ev.CANCELLED, ev.AWAY, ev.RETURNED)

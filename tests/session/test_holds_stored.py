@@ -8,9 +8,9 @@ import json
 from engine import Action
 from engine.actions import SCOUT
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed, x_apart
 from handlers.session.holds import Hold
 from handlers.session.table import Table
+from testing.deals import find_seed, x_apart
 from tests.support.tables import NOW, started
 
 

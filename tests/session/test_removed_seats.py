@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Action
 from engine.actions import SCOUT, SWAP
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed, lone_x, x_apart
+from testing.deals import find_seed, lone_x, x_apart
 from tests.support.tables import NOW, started
 
 WINDOW = 10

@@ -7,7 +7,6 @@ from engine import Action, captains
 from engine.actions import DECAPITATE, END_TURN, PREDICT, SCOUT, SWAP
 from engine.cards import OBSERVER, color
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.session.stats import (
     GROUPS_KEPT,
     LEADERBOARD,
@@ -19,6 +18,7 @@ from handlers.session.stats import (
     leaders,
 )
 from handlers.session.table import Table
+from testing.deals import find_seed, lone_x, x_apart
 from tests.support.tables import NOW, started
 
 

@@ -9,11 +9,11 @@ import pytest
 from engine import Action, captains
 from engine.actions import END_TURN, SCOUT, SWAP
 from engine.variants import Variants
-from handlers.playtest.deals import find_seed, lone_x, x_apart
 from handlers.session import events as ev
 from handlers.session.holds import Hold
 from handlers.session.settings import CHOICES, DEFAULT_SETTINGS, clean_settings, set_setting
 from handlers.session.table import LOBBY_SECONDS, Refused, Table
+from testing.deals import find_seed, lone_x, x_apart
 from tests.support.tables import CHAT, NOW, lobby, started
 
 

@@ -22,7 +22,6 @@ from moto import mock_aws
 
 from engine import Action
 from engine.actions import END_TURN
-from handlers.playtest.moto_server import REGION
 from handlers.session.table import Table
 from handlers.storage.envelope import Envelope
 from handlers.storage.host import FORM, Host, Loaded
@@ -36,6 +35,7 @@ from handlers.telegram.messages import DropButtons, Edit, Send, from_stored
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore, Item
+from testing.moto_server import REGION
 
 ITEMS = Path(__file__).parent / "items_before"
 NAMES = sorted(path.stem for path in ITEMS.glob("*.json"))

@@ -9,8 +9,8 @@ from typing import Any
 import boto3
 import pytest
 
-from handlers.playtest import moto_server as moto
-from handlers.playtest.moto_server import REGION
+from testing import moto_server as moto
+from testing.moto_server import REGION
 
 __all__ = ["REGION", "aws_env", "moto_clients", "moto_server"]
 

@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
-from handlers.playtest import leaks
-from handlers.playtest.drivers import (
+from infra import dynamo_store
+from infra.dynamo_store import create_table
+from testing import leaks
+from testing.drivers import (
     START,
     WEBHOOK_SECRET,
     Bot,
@@ -27,9 +29,7 @@ from handlers.playtest.drivers import (
     LocalBot,
     MemoryBot,
 )
-from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
-from infra import dynamo_store
-from infra.dynamo_store import create_table
+from testing.fake_telegram import TEST_TOKEN, FakeTelegram
 
 __all__ = ["aws", "bot", "clock", "lambda_bot", "local_bot", "memory_bot"]
 

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
+from testing.fake_telegram import TEST_TOKEN, FakeTelegram
 
 __all__ = ["fake_telegram"]
 

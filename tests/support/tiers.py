@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from moto.server import ThreadedMotoServer
 
-from handlers.playtest.fake_telegram import FakeTelegram
+from testing.fake_telegram import FakeTelegram
 
 SLOW = "slow"
 SLOW_FIXTURES = frozenset(

@@ -16,12 +16,12 @@ from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
-from handlers.playtest.fake_telegram import FakeTelegram
-from handlers.playtest.fake_telegram.memory import MEMORY_URL, MemoryRequest
-from handlers.playtest.fake_telegram.webhook_queue import WebhookQueue
 from handlers.telegram.group import Wake
 from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
+from testing.fake_telegram import FakeTelegram
+from testing.fake_telegram.memory import MEMORY_URL, MemoryRequest
+from testing.fake_telegram.webhook_queue import WebhookQueue
 
 SETTLE_SECONDS = 5.0
 START = 4_000_000_000  # the clock's start, far ahead of the real time: nothing real expires

@@ -7,10 +7,10 @@ import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from handlers.playtest.fake_telegram import bot_api
-from handlers.playtest.fake_telegram.core import ChatLike, Core, UserLike
-from handlers.playtest.fake_telegram.validation import ApiError, bad_request
-from handlers.playtest.fake_telegram.world import (
+from testing.fake_telegram import bot_api
+from testing.fake_telegram.core import ChatLike, Core, UserLike
+from testing.fake_telegram.validation import ApiError, bad_request
+from testing.fake_telegram.world import (
     CallbackAnswer,
     CallbackQuery,
     FakeChat,

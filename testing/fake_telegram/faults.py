@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from handlers.playtest.fake_telegram.core import ChatLike, Core
-from handlers.playtest.fake_telegram.validation import ApiError
+from testing.fake_telegram.core import ChatLike, Core
+from testing.fake_telegram.validation import ApiError
 
 
 @dataclass

@@ -7,9 +7,9 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from handlers.playtest.fake_telegram.core import ChatLike, Core, UserLike
-from handlers.playtest.fake_telegram.validation import bad_request
-from handlers.playtest.fake_telegram.world import FakeChat, FakeUser
+from testing.fake_telegram.core import ChatLike, Core, UserLike
+from testing.fake_telegram.validation import bad_request
+from testing.fake_telegram.world import FakeChat, FakeUser
 
 RESTRICTED_RIGHTS = (
     "can_send_messages",

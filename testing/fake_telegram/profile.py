@@ -7,9 +7,9 @@ import json
 import re
 from typing import Any
 
-from handlers.playtest.fake_telegram import bot_api
-from handlers.playtest.fake_telegram.core import ChatLike, Core, UserLike
-from handlers.playtest.fake_telegram.validation import bad_request
+from testing.fake_telegram import bot_api
+from testing.fake_telegram.core import ChatLike, Core, UserLike
+from testing.fake_telegram.validation import bad_request
 
 _COMMAND_NAME_RE = re.compile(r"[a-z0-9_]{1,32}")
 _LANGUAGE_RE = re.compile(r"[a-z]{2}")

@@ -4,7 +4,7 @@ import json
 import re
 from typing import Any
 
-from handlers.playtest.fake_telegram.bot_api import IGNORED_PARAMS, METHODS, TYPES, UNIONS
+from testing.fake_telegram.bot_api import IGNORED_PARAMS, METHODS, TYPES, UNIONS
 
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 _FLOAT_RE = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")

@@ -17,12 +17,12 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from handlers.playtest.fake_telegram.core import _CANONICAL, Core
-from handlers.playtest.fake_telegram.validation import ApiError, bad_request, check_params
-from handlers.playtest.fake_telegram.world import Call
+from testing.fake_telegram.core import _CANONICAL, Core
+from testing.fake_telegram.validation import ApiError, bad_request, check_params
+from testing.fake_telegram.world import Call
 
 if TYPE_CHECKING:
-    from handlers.playtest.fake_telegram.server import FakeTelegram
+    from testing.fake_telegram.server import FakeTelegram
 
 _PATH_RE = re.compile(r"/bot([^/]+)/([A-Za-z0-9_]+)/?")
 _NOT_FOUND = {"ok": False, "error_code": 404, "description": "Not Found"}

@@ -6,11 +6,11 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.views import learned
-from handlers.playtest.fake_telegram import FakeMessage
 from handlers.telegram.texts import LANGUAGES, t
+from testing.fake_telegram import FakeMessage
 
 if TYPE_CHECKING:
-    from handlers.playtest.players import Table
+    from testing.players import Table
 
 COLOURED = re.compile(r"\b(Red|Blue) ([1-7X])\b|([红蓝])([1-7X])")
 NEUTRAL = re.compile(r"Observer|Spy|观察员|密探")

@@ -3,10 +3,10 @@ a player who misses two turns, a seat removed, a game ended at once, the card's 
 
 from __future__ import annotations
 
-from handlers.playtest.deals import WORKED_EXAMPLE_SEED
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram import FakeMessage
-from handlers.playtest.players import Player, Table
+from testing.deals import WORKED_EXAMPLE_SEED
+from testing.drivers import Bot
+from testing.fake_telegram import FakeMessage
+from testing.players import Player, Table
 
 TURN = 90  # seconds: the default turn time
 

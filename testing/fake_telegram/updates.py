@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from handlers.playtest.fake_telegram import bot_api
-from handlers.playtest.fake_telegram.core import _COMMAND_RE, Core, _world_error
-from handlers.playtest.fake_telegram.validation import ApiError, bad_request
-from handlers.playtest.fake_telegram.world import FakeChat, FakeMessage
+from testing.fake_telegram import bot_api
+from testing.fake_telegram.core import _COMMAND_RE, Core, _world_error
+from testing.fake_telegram.validation import ApiError, bad_request
+from testing.fake_telegram.world import FakeChat, FakeMessage
 
 _SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 

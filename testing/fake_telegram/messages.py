@@ -11,17 +11,17 @@ import time
 import zlib
 from typing import Any
 
-from handlers.playtest.fake_telegram import bot_api
-from handlers.playtest.fake_telegram.core import (
+from testing.fake_telegram import bot_api
+from testing.fake_telegram.core import (
     _COMMAND_RE,
     ChatLike,
     Core,
     UserLike,
     _world_error,
 )
-from handlers.playtest.fake_telegram.formatting import EntityParseError, parse_text, utf16_len
-from handlers.playtest.fake_telegram.validation import ApiError, bad_request
-from handlers.playtest.fake_telegram.world import (
+from testing.fake_telegram.formatting import EntityParseError, parse_text, utf16_len
+from testing.fake_telegram.validation import ApiError, bad_request
+from testing.fake_telegram.world import (
     FakeChat,
     FakeDocument,
     FakeMessage,

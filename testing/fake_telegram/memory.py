@@ -15,7 +15,7 @@ import httpx
 from telegram.request import BaseRequest, RequestData
 
 if TYPE_CHECKING:
-    from handlers.playtest.fake_telegram.server import FakeTelegram
+    from testing.fake_telegram.server import FakeTelegram
 
 # Where the bot believes Telegram is; no request ever leaves the process.
 MEMORY_URL = "http://fake-telegram.invalid"

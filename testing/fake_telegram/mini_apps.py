@@ -7,9 +7,9 @@ import time
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-from handlers.playtest.fake_telegram.callbacks import Callbacks
-from handlers.playtest.fake_telegram.core import ChatLike, UserLike
 from handlers.table.auth import sign_init_data
+from testing.fake_telegram.callbacks import Callbacks
+from testing.fake_telegram.core import ChatLike, UserLike
 
 
 class MiniAppOpening(NamedTuple):

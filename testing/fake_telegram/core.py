@@ -10,9 +10,9 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from handlers.playtest.fake_telegram import bot_api
-from handlers.playtest.fake_telegram.validation import ApiError, bad_request
-from handlers.playtest.fake_telegram.world import (
+from testing.fake_telegram import bot_api
+from testing.fake_telegram.validation import ApiError, bad_request
+from testing.fake_telegram.world import (
     Call,
     CallbackAnswer,
     CallbackQuery,
@@ -21,8 +21,8 @@ from handlers.playtest.fake_telegram.world import (
 )
 
 if TYPE_CHECKING:
-    from handlers.playtest.fake_telegram.faults import _Delay, _Fault
-    from handlers.playtest.fake_telegram.serving import _Server
+    from testing.fake_telegram.faults import _Delay, _Fault
+    from testing.fake_telegram.serving import _Server
 
 # A token shaped unlike a real one (those are 8-10 digits, a colon and 35 characters).
 TEST_TOKEN = "123456:TEST-TOKEN-not-real"

@@ -6,8 +6,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from handlers.playtest.fake_telegram.core import ChatLike, Core
-from handlers.playtest.fake_telegram.world import Button, Call, FakeMessage
+from testing.fake_telegram.core import ChatLike, Core
+from testing.fake_telegram.world import Button, Call, FakeMessage
 
 
 class Records(Core):

@@ -11,10 +11,10 @@ from concurrent.futures import Future
 from typing import Any
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.playtest.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot
-from handlers.playtest.fake_telegram import FakeTelegram
 from infra.dynamo_store import DynamoStore
 from infra.store import GameStore
+from testing.drivers import WEBHOOK_SECRET, Bot, FakeClock, LambdaBot
+from testing.fake_telegram import FakeTelegram
 
 
 class PerThread:

@@ -10,16 +10,16 @@ Point the bot at base_url; play users with send_text()/press(); read chats with 
 # Groups have privacy mode: the bot only gets commands, replies to it and service messages,
 # unless it is an administrator.
 
-from handlers.playtest.fake_telegram.callbacks import QUERY_TOO_OLD, Callbacks
-from handlers.playtest.fake_telegram.chats import Chats
-from handlers.playtest.fake_telegram.core import BOT_FIRST_NAME, BOT_USERNAME, TEST_TOKEN
-from handlers.playtest.fake_telegram.faults import Faults
-from handlers.playtest.fake_telegram.messages import NOT_MODIFIED, Messages
-from handlers.playtest.fake_telegram.mini_apps import MiniApps
-from handlers.playtest.fake_telegram.profile import Profile
-from handlers.playtest.fake_telegram.records import Records
-from handlers.playtest.fake_telegram.serving import Serving
-from handlers.playtest.fake_telegram.updates import Updates
+from testing.fake_telegram.callbacks import QUERY_TOO_OLD, Callbacks
+from testing.fake_telegram.chats import Chats
+from testing.fake_telegram.core import BOT_FIRST_NAME, BOT_USERNAME, TEST_TOKEN
+from testing.fake_telegram.faults import Faults
+from testing.fake_telegram.messages import NOT_MODIFIED, Messages
+from testing.fake_telegram.mini_apps import MiniApps
+from testing.fake_telegram.profile import Profile
+from testing.fake_telegram.records import Records
+from testing.fake_telegram.serving import Serving
+from testing.fake_telegram.updates import Updates
 
 __all__ = [
     "BOT_FIRST_NAME",

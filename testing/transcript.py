@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from engine import Variants, captains
-from handlers.playtest.deals import find_seed, lone_x, spy_can_win, x_apart
-from handlers.playtest.drivers import START, Bot, FakeClock, LocalBot, MemoryBot
-from handlers.playtest.fake_telegram import TEST_TOKEN, FakeTelegram
-from handlers.playtest.games import after, miss_two_turns, remove
-from handlers.playtest.players import Table
+from testing.deals import find_seed, lone_x, spy_can_win, x_apart
+from testing.drivers import START, Bot, FakeClock, LocalBot, MemoryBot
+from testing.fake_telegram import TEST_TOKEN, FakeTelegram
+from testing.games import after, miss_two_turns, remove
+from testing.players import Table
 
 SHOWN = ("sendMessage", "editMessageText", "sendDocument", "answerCallbackQuery")
-GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"  # in the source tree
+GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"  # in the source tree
 LANGS = ("en", "zh")
 
 Move = Callable[[str], Any]

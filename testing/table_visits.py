@@ -14,14 +14,14 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 from handlers.entry import lambda_table
-from handlers.playtest.drivers import Bot
-from handlers.playtest.fake_telegram import FakeMessage, FakeUser
-from handlers.playtest.fake_telegram.mini_apps import MiniAppOpening
 from handlers.table.api import PASS_HEADER, MoveOutcome, handle
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector
 from handlers.telegram.table_moves import is_member, move_context, run_move
 from handlers.telegram.table_source import StoreTables
+from testing.drivers import Bot
+from testing.fake_telegram import FakeMessage, FakeUser
+from testing.fake_telegram.mini_apps import MiniAppOpening
 
 # (method, path with its query, headers, body) -> (status, headers, body)
 Call = Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]

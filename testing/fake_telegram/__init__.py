@@ -1,13 +1,13 @@
 """A fake Telegram Bot API server on loopback, for tests that run the real bot against it."""
 
-from handlers.playtest.fake_telegram.server import (
+from testing.fake_telegram.server import (
     BOT_USERNAME,
     NOT_MODIFIED,
     TEST_TOKEN,
     FakeTelegram,
 )
-from handlers.playtest.fake_telegram.validation import ApiError
-from handlers.playtest.fake_telegram.world import (
+from testing.fake_telegram.validation import ApiError
+from testing.fake_telegram.world import (
     Button,
     Call,
     CallbackAnswer,

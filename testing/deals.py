@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from engine import GameState, Variants, captains, new_game
 from engine.cards import BLUE, OBSERVER, RED, SPY, color, is_x
-from handlers.playtest.players import NAMES, Table
+from testing.players import NAMES, Table
 
 SEARCH = 100_000
 WORKED_EXAMPLE_SEED = 61741  # deals R1, R3, B7, B4, R4, B3 to seats 1-6, seat 1 first
