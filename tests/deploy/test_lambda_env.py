@@ -16,7 +16,7 @@ from typing import Any
 import boto3
 import pytest
 
-from handlers.entry import lambda_table, webhook_setup
+from handlers.entry import lambda_table, setup_telegram, webhook_setup
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.table.auth import sign_init_data
 from handlers.table.selector import table_selector
@@ -114,10 +114,10 @@ def deployed(
         kind = packaged.resources[logical_id]["Type"]
         assert kind == webhook_setup.BOT_RESOURCE_TYPE, f"a GetAtt of a {kind}: teach me"
         clock = FakeClock(START)  # the call's 30 s budget does not run out while it waits
-        api = webhook_setup.BotApi(
+        api = setup_telegram.BotApi(
             fake_telegram.token, clock() + 30, base_url=fake_telegram.url, clock=clock
         )
-        return webhook_setup.identify(api)[name]
+        return setup_telegram.identify(api)[name]
 
     def endpoint(value: dict) -> str:
         """The HTTP API's own address (the one attribute of it a variable reads)."""

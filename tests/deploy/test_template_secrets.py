@@ -4,7 +4,7 @@ webhook and learn the bot's username, and the functions' environment names only 
 
 from __future__ import annotations
 
-from handlers.entry import webhook_setup
+from handlers.entry import setup_telegram
 from tests.deploy.cfn import target
 from tests.deploy.conftest import DUMMY_TOKEN, Packaged, zip_texts
 
@@ -27,7 +27,7 @@ def test_the_custom_resource_registers_the_api_url_with_the_secrets(packaged: Pa
     assert 1 <= int(props["MaxConnections"]) <= 100
     # Telegram is asked again when the bot, a setting or the offer changes, and only then.
     assert props["BotId"] == BOT_ID
-    assert props["Offer"] == webhook_setup.offer_fingerprint()
+    assert props["Offer"] == setup_telegram.offer_fingerprint()
     assert "DeployId" not in props
     assert int(props["ServiceTimeout"]) <= 300
     # Registered only once the route answers.

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from handlers.entry import webhook_setup
+from handlers.entry import setup_cloudformation, setup_telegram, webhook_setup
 from testing.fake_telegram import BOT_USERNAME, FakeTelegram
 
 TOKEN_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:bot-token-AbCdEf"
@@ -103,7 +103,7 @@ def event(request_type: str, responses: Responses, **properties: Any) -> dict[st
         "WebhookSecretArn": SECRET_ARN,
         "MaxConnections": "40",
         "BotId": "123456",
-        "Offer": webhook_setup.offer_fingerprint(),
+        "Offer": setup_telegram.offer_fingerprint(),
     }
     props.update(properties)
     body: dict[str, Any] = {
@@ -116,12 +116,12 @@ def event(request_type: str, responses: Responses, **properties: Any) -> dict[st
         "ResourceProperties": props,
     }
     if request_type != "Create":
-        body["PhysicalResourceId"] = webhook_setup.PHYSICAL_RESOURCE_ID
+        body["PhysicalResourceId"] = setup_cloudformation.PHYSICAL_RESOURCE_ID
     return body
 
 
 def commands(language: str) -> list[dict[str, str]]:
-    return [{"command": c, "description": d} for c, d in webhook_setup.COMMANDS[language]]
+    return [{"command": c, "description": d} for c, d in setup_telegram.COMMANDS[language]]
 
 
 def test_create_sets_the_webhook_and_the_commands(
@@ -132,7 +132,7 @@ def test_create_sets_the_webhook_and_the_commands(
     assert result["Status"] == "SUCCESS", result
     answer = responses.only()
     assert answer["Status"] == "SUCCESS"
-    assert answer["PhysicalResourceId"] == webhook_setup.PHYSICAL_RESOURCE_ID
+    assert answer["PhysicalResourceId"] == setup_cloudformation.PHYSICAL_RESOURCE_ID
     assert answer["StackId"] == STACK_ID
     assert answer["RequestId"] == "req-create"
     assert answer["LogicalResourceId"] == "TelegramWebhook"
@@ -176,7 +176,7 @@ def test_update_points_the_webhook_at_the_new_url(
 
     assert result["Status"] == "SUCCESS", result
     answer = responses.only()
-    assert answer["PhysicalResourceId"] == webhook_setup.PHYSICAL_RESOURCE_ID
+    assert answer["PhysicalResourceId"] == setup_cloudformation.PHYSICAL_RESOURCE_ID
     assert fake_telegram.webhook is not None
     assert fake_telegram.webhook["url"] == new_url
     fake_telegram.assert_no_refused()
