@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import linecache
 import logging
+import os
 import re
 import sys
 import tempfile
@@ -31,6 +32,7 @@ LAYERS = (
     ("infra", "infra"),
     ("handlers.session", "session"),
     ("handlers.storage", "storage"),
+    ("handlers.table", "table"),
     ("handlers.telegram", "telegram"),
     ("handlers.entry", "entry"),
 )
@@ -54,6 +56,9 @@ CHECK_MODULES = ("handlers.",)  # where such a comparison is a press's (not the 
 CHECKS: tuple[tuple[str, str], ...] = ()  # (module, qualified name) counted besides
 # Storage calling up: a frame of the first prefix whose caller is of the second.
 UP_CALL = ("handlers.telegram", "handlers.storage")
+
+# The table view on, as `make play` serves it (its page's URL and its Mini App's short name).
+TABLE_ENV = {"TABLE_URL": "https://table.example.org/table", "TABLE_APP": "table"}
 
 TARGETS = {
     "loads": 1,
@@ -227,9 +232,14 @@ class Tracer:
         return traced
 
 
-def play(table: Any, seed: int, press: Callable[[str], Any]) -> None:
+def play(
+    table: Any, seed: int, press: Callable[[str], Any], at_table: Callable[[str], Any]
+) -> None:
     """A seeded five-player game, each game-changing press traced: the lobby, a scout from the
-    group's turn message, Done there, a private scout, a turn run out, a private decapitation."""
+    group's turn message, Done there, a private scout, a turn run out, a scout from the table
+    view (traced by `at_table`), a private decapitation."""
+    from testing.table_visits import Visit
+
     players = table.players
     with press("/newgame"):
         table.host.say("/newgame")
@@ -266,6 +276,14 @@ def play(table: Any, seed: int, press: Callable[[str], Any]) -> None:
     turn_seconds = table.data()["settings"]["turn_seconds"]
     with press("timer: a turn runs out"):
         table.bot.advance(turn_seconds)
+    scout = table.state.turn
+    player = table.player_at(scout)
+    visit = Visit.open(table.bot, player.user, table.board(), table.t("btn_table"), table.group)
+    visit.fresh()
+    with at_table("table view: a seat (scout)"):
+        scouted = visit.move("scout", target=scout % 5 + 1)
+    assert scouted.status == 200, (scouted.status, scouted.body)
+    assert visit.move("done").status == 200
     attacker = table.state.turn
     player = table.player_at(attacker)
     player.press(table.t_for(player, "btn_decapitate"))
@@ -273,6 +291,12 @@ def play(table: Any, seed: int, press: Callable[[str], Any]) -> None:
     with press("private: Decapitate, Confirm"):
         player.press(table.t_for(player, "btn_confirm"))
     assert table.ending() is not None, "the game did not end"
+
+
+@contextmanager
+def untraced(label: str) -> Iterator[None]:
+    """A press left out (the poller serves the table on threads of its own, not counted)."""
+    yield
 
 
 def trace_poller(tracer: Tracer, seed: int) -> list[Trace]:
@@ -285,12 +309,14 @@ def trace_poller(tracer: Tracer, seed: int) -> list[Trace]:
     with FakeTelegram(TEST_TOKEN) as fake, tempfile.TemporaryDirectory() as home:
         threading.setprofile(tracer.hook)  # the poller's thread starts with the hook
         try:
-            bot = LocalBot(fake, FakeClock(START), Path(home) / "games.sqlite3").start()
+            fake.register_mini_app(TABLE_ENV["TABLE_APP"], TABLE_ENV["TABLE_URL"])
+            env = TABLE_ENV | {"TABLE_PORT": "0"}
+            bot = LocalBot(fake, FakeClock(START), Path(home) / "games.sqlite3", env).start()
         finally:
             threading.setprofile(None)  # type: ignore[arg-type]
         tracer.threads.add(bot._thread.ident)
         try:
-            play(Table.of(bot, 5), seed, tracer.press)
+            play(Table.of(bot, 5), seed, tracer.press, untraced)
         finally:
             bot.close()
     return tracer.traces[first:]
@@ -299,6 +325,7 @@ def trace_poller(tracer: Tracer, seed: int) -> list[Trace]:
 def trace_lambda(tracer: Tracer, seed: int) -> list[Trace]:
     """The game through the Lambda entries (DynamoDB and SQS on moto, on loopback)."""
     from bench.bot.world import World, new_bot
+    from handlers.entry import lambda_table
     from handlers.entry import lambda_webhook as lambda_entry
     from testing.players import Table
 
@@ -306,14 +333,19 @@ def trace_lambda(tracer: Tracer, seed: int) -> list[Trace]:
     entries = lambda_entry.webhook, lambda_entry.timer
     with tempfile.TemporaryDirectory(prefix="trace-") as home:
         world = World(Path(home))
+        os.environ.update(TABLE_ENV)  # read when the Application is built
         bot, _ = new_bot(world, "trace")
+        world.fake.register_mini_app(TABLE_ENV["TABLE_APP"], TABLE_ENV["TABLE_URL"])
         lambda_entry.webhook, lambda_entry.timer = map(tracer.entered, entries)
+        table_entry = lambda_table.handler
+        lambda_table.handler = tracer.entered(table_entry)
         sys.setprofile(tracer.hook)
         try:
-            play(Table.of(bot, 5), seed, tracer.press)
+            play(Table.of(bot, 5), seed, tracer.press, tracer.press)
         finally:
             sys.setprofile(None)
             lambda_entry.webhook, lambda_entry.timer = entries
+            lambda_table.handler = table_entry
             bot.close()
             world.close()
     return tracer.traces[first:]
@@ -399,7 +431,8 @@ def main(argv: list[str] | None = None) -> int:
         "functions comparing a press's version with the table's; st→tg: calls from "
         "handlers.storage into handlers.telegram; files: project files entered (the code a "
         "dataclass generates, '<string>', is none); moves: "
-        "consecutive calls crossing layers (engine, infra, session, storage, telegram, entry)"
+        "consecutive calls crossing layers (engine, infra, session, storage, table, telegram, "
+        "entry); the table view's move is traced on the Lambda entry only"
     )
     return 0
 

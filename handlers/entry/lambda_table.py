@@ -18,7 +18,7 @@ from handlers.entry import lambda_webhook
 from handlers.entry.lambda_webhook import bot_token, reported
 from handlers.storage.host import Host
 from handlers.table.api import MoveOutcome, Response, handle
-from handlers.table.auth import BadInitData, check_init_data
+from handlers.table.auth import BadInitData, Opening, check_init_data
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector
 from handlers.telegram import item
@@ -81,8 +81,9 @@ def handler(event: dict, context: Any = None) -> dict:
     body = request_body(event)
     # The page needs no token; every API route checks initData with it.
     secret = token() if path.startswith("/api/") else ""
-    if method == "POST" and path == "/api/move" and signed(headers, secret):
-        return answer(move(query, headers, body))
+    opening = signed(headers, secret) if method == "POST" and path == "/api/move" else None
+    if opening is not None:
+        return answer(move(query, headers, body, opening))
     response = handle(
         method,
         path,
@@ -96,18 +97,19 @@ def handler(event: dict, context: Any = None) -> dict:
     return answer(response)
 
 
-def signed(headers: dict[str, str], secret: str) -> bool:
-    """Whether the request carries fresh initData of this bot (checked again by the route):
-    without it a move is refused before python-telegram-bot is imported."""
+def signed(headers: dict[str, str], secret: str) -> Opening | None:
+    """The opening the request's fresh initData of this bot signs, checked once, here: without
+    it a move is refused before python-telegram-bot is imported."""
     scheme, _, init_data = headers.get("authorization", "").partition(" ")
+    if scheme != "tma":
+        return None
     try:
-        check_init_data(init_data, secret, lambda_webhook.clock())
+        return check_init_data(init_data, secret, lambda_webhook.clock())
     except BadInitData:
-        return False
-    return scheme == "tma"
+        return None
 
 
-def move(query: str, headers: dict[str, str], body: bytes) -> Response:
+def move(query: str, headers: dict[str, str], body: bytes, opening: Opening) -> Response:
     """POST /api/move through the webhook's Application, as a press: the same update path, run
     as one update is run."""
     from handlers.telegram.table_moves import move_context, run_move
@@ -127,6 +129,7 @@ def move(query: str, headers: dict[str, str], body: bytes) -> Response:
         source=source,
         token=token(),
         now=lambda_webhook.clock(),
+        opening=opening,
     )
 
 

@@ -100,8 +100,10 @@ def handle(
     source: TableSource,
     token: str,
     now: float,
+    opening: Opening | None = None,
 ) -> Response:
-    """Answer one request to the table's routes."""
+    """Answer one request to the table's routes; `opening`, when given, is the request's
+    initData as its entry has already checked it (it is not checked again)."""
     headers = {k.lower(): v for k, v in headers.items()}
     path = "/table" if path == "/" else path
     if path not in ROUTES:
@@ -110,7 +112,7 @@ def handle(
         return _error(405, "method_not_allowed", {"Allow": ROUTES[path]})
     if path == "/table":
         return _page(headers)
-    opening = _opening(headers, token, now)
+    opening = opening or _opening(headers, token, now)
     if opening is None:
         return _error(401, "unauthorized")
     configure(token)

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from handlers.entry import lambda_table
+from handlers.table import api
+from handlers.table.auth import Opening, check_init_data
 from handlers.telegram.render import table_links
 from testing.drivers import Bot, FakeClock, LambdaBot, LocalBot
 from testing.fake_telegram import FakeMessage
@@ -326,3 +329,25 @@ def test_a_move_id_used_again_for_another_move_is_refused(table_bot: Bot) -> Non
     assert table_bot.item(table.chat).version == stored.version
     assert group_shown(table) == group
     assert table.state.phase == "speak"
+
+
+@pytest.mark.slow
+def test_a_table_move_on_the_lambda_checks_the_openers_init_data_once(
+    lambda_table_bot: LambdaBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = a_game(lambda_table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    ann.fresh()
+    checked: list[str] = []
+
+    def counted(init_data: str, token: str, now: float) -> Opening:
+        checked.append(init_data)
+        return check_init_data(init_data, token, now)
+
+    monkeypatch.setattr(lambda_table, "check_init_data", counted)
+    monkeypatch.setattr(api, "check_init_data", counted)
+
+    applied(ann.move("scout", target=first % 5 + 1))
+
+    assert checked == [ann.opening.init_data]
