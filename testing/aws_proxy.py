@@ -26,12 +26,33 @@ import threading
 import time
 import uuid
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
+
+from testing.aws_faults import (
+    CANCELLED_TYPE,
+    CONFLICT,
+    CONFLICT_MESSAGE,
+    CONFLICT_TYPE,
+    DELETE_ITEM,
+    DROP,
+    PLAIN_WRITES,
+    PUT_ITEM,
+    STALL,
+    TRANSACT_WRITE_ITEMS,
+    UPDATE_ITEM,
+    WAIT,
+    Drop,
+    Hold,
+    Where,
+    body_matches,
+    json_body,
+    transaction_keys,
+    write_key,
+)
 
 __all__ = [
     "DELETE_ITEM",
@@ -44,16 +65,6 @@ __all__ = [
     "proxy",
 ]
 
-PUT_ITEM = "DynamoDB_20120810.PutItem"
-DELETE_ITEM = "DynamoDB_20120810.DeleteItem"
-UPDATE_ITEM = "DynamoDB_20120810.UpdateItem"
-TRANSACT_WRITE_ITEMS = "DynamoDB_20120810.TransactWriteItems"
-PLAIN_WRITES = frozenset({PUT_ITEM, DELETE_ITEM, UPDATE_ITEM})
-# DynamoDB's answer to a plain write on an item an ongoing transaction holds.
-CONFLICT_TYPE = "com.amazonaws.dynamodb.v20120810#TransactionConflictException"
-CONFLICT_MESSAGE = "Transaction is ongoing for the item"
-CANCELLED_TYPE = "com.amazonaws.dynamodb.v20120810#TransactionCanceledException"
-KEY_NAMES = ("pk",)  # the key attributes of the tables behind the proxy (the bot's: pk)
 LIFETIME = 600.0  # seconds: a proxy left running stops by itself after this
 UPSTREAM_TIMEOUT = 10.0  # seconds to wait for the moto server's answer
 IDLE_TIMEOUT = 60.0  # seconds a client's kept-alive connection may wait for its next request
@@ -71,94 +82,6 @@ HOP_BY_HOP = frozenset(
         "proxy-connection",
     }
 )
-
-Where = Callable[[dict[str, Any]], bool]
-ItemKey = tuple[str, str]  # (table, the key attributes as JSON)
-DROP, STALL, CONFLICT, WAIT = "drop", "stall", "conflict", "wait"
-
-
-def _parsed(body: bytes) -> dict[str, Any] | None:
-    try:
-        parsed = json.loads(body)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None
-
-
-def _matches(where: Where | None, body: bytes) -> bool:
-    if where is None:
-        return True
-    parsed = _parsed(body)
-    return parsed is not None and bool(where(parsed))
-
-
-@dataclass
-class Drop:
-    """A fault for the next `times` requests whose X-Amz-Target is `target` and whose JSON body
-    satisfies `where` (every body, if None): their answers lost (`kind` "drop"), stalled for
-    up to `seconds` ("stall"), a plain write refused with TransactionConflictException
-    ("conflict"), or the request kept from moto until `until` is set ("wait", for up to
-    `seconds`; `reached` is set when one arrives)."""
-
-    target: str
-    times: int
-    where: Where | None = None
-    kind: str = DROP
-    seconds: float = 0.0
-    until: threading.Event | None = None
-    reached: threading.Event = field(default_factory=threading.Event)
-
-    def matches(self, target: str, body: bytes) -> bool:
-        if self.times <= 0 or target != self.target:
-            return False
-        return _matches(self.where, body)
-
-
-@dataclass
-class Hold:
-    """A TransactWriteItems held in progress before it reaches moto: from `arrived` on, until
-    `refused` plain writes to its items have been refused, `release()` is called or `seconds`
-    have passed. `done` is set once moto has applied it and its items are free."""
-
-    where: Where | None
-    refused: int
-    seconds: float
-    arrived: threading.Event = field(default_factory=threading.Event)
-    done: threading.Event = field(default_factory=threading.Event)
-    keys: frozenset[ItemKey] = frozenset()
-    conflicts: int = 0
-    taken: bool = False
-    _free: threading.Event = field(default_factory=threading.Event)
-
-    def release(self) -> None:
-        """Let the held transaction go on to moto now."""
-        self._free.set()
-
-
-def _item_key(table: Any, attributes: Any) -> ItemKey | None:
-    if not isinstance(table, str) or not isinstance(attributes, dict):
-        return None
-    key = {name: attributes[name] for name in KEY_NAMES if name in attributes}
-    return (table, json.dumps(key, sort_keys=True)) if key else None
-
-
-def write_key(target: str, body: dict[str, Any]) -> ItemKey | None:
-    """The item a plain write (PutItem, UpdateItem, DeleteItem) writes."""
-    attributes = body.get("Item") if target == PUT_ITEM else body.get("Key")
-    return _item_key(body.get("TableName"), attributes)
-
-
-def transaction_keys(body: dict[str, Any]) -> list[ItemKey | None]:
-    """The items of a TransactWriteItems, one per action, in order."""
-    keys: list[ItemKey | None] = []
-    for entry in body.get("TransactItems") or []:
-        action = next(iter(entry.values()), None) if isinstance(entry, dict) else None
-        if not isinstance(action, dict):
-            keys.append(None)
-            continue
-        attributes = action.get("Item") if "Item" in action else action.get("Key")
-        keys.append(_item_key(action.get("TableName"), attributes))
-    return keys
 
 
 def _is_loopback(host: str) -> bool:
@@ -287,7 +210,7 @@ class AwsProxy:
 
     def _in_transaction(self, target: str, body: bytes) -> bool:
         """Whether a plain write's item is held by a transaction in progress (counted)."""
-        parsed = _parsed(body)
+        parsed = json_body(body)
         key = write_key(target, parsed) if parsed is not None else None
         with self._lock:
             for hold in self._holds:
@@ -302,7 +225,7 @@ class AwsProxy:
     def _take_hold(self, body: bytes) -> tuple[Hold | None, list[bool]]:
         """The hold a TransactWriteItems is to wait in, and which of its items another
         transaction in progress holds already."""
-        parsed = _parsed(body) or {}
+        parsed = json_body(body) or {}
         keys = transaction_keys(parsed)
         with self._lock:
             busy = [
@@ -312,7 +235,7 @@ class AwsProxy:
             if any(busy):
                 return None, busy
             for hold in self._holds:
-                if not hold.taken and _matches(hold.where, body):
+                if not hold.taken and body_matches(hold.where, body):
                     hold.taken = True
                     hold.keys = frozenset(key for key in keys if key is not None)
                     hold.arrived.set()
