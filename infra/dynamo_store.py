@@ -290,7 +290,7 @@ class DynamoStore:
 
         A delete sent again after a lost answer finds the item gone, which it cannot tell from
         someone else's delete: it says `Conflict`, and the caller reloads and finds it gone
-        (`handlers.storage.records.forget`, the one caller, is then done)."""
+        (`handlers.storage.side_items.forget`, the one caller, is then done)."""
         if version < 1:
             raise ValueError(f"only stored items (version >= 1) can be deleted, not {version}")
         self._count(write=True)

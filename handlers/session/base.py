@@ -10,7 +10,7 @@ from engine import GameState
 from engine.codec import state_from_dict, state_to_dict
 from engine.state import SPEAK
 from handlers.session import record as codec
-from handlers.session.absences import Absences
+from handlers.session.absentees import Absences
 from handlers.session.holds import Hold
 from handlers.session.knowledge import known_state
 from handlers.session.names import told_apart

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.codec import SCHEMA, newer_form
-from handlers.session.absences import KEYS as ABSENCE_KEYS
-from handlers.session.absences import Absences
+from handlers.session.absentees import KEYS as ABSENCE_KEYS
+from handlers.session.absentees import Absences
 from handlers.session.holds import Hold
 
 FORM = 2  # the stored form of the session's part (a key absent takes its field's default)

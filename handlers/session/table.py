@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from engine import Action
 from handlers.session import events as ev
-from handlers.session.absence import Absence
+from handlers.session.away import Absence
 from handlers.session.base import (
     BOT_CAN_DELETE,
     CANCELLED,

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from handlers.storage import records
+from handlers.storage import side_items
 from handlers.storage.keys import expiry, history_key, waiting_key
 from handlers.storage.retry import retry_on_conflict
 from infra.store import GameStore, Item, size_of
@@ -89,7 +89,7 @@ def anonymous(entry: dict[str, Any], user: int) -> dict[str, Any]:
 
 def waiting(store: GameStore, chat: int) -> dict[int, str | None]:
     """The people waiting for the group's next lobby, with the language each reads."""
-    return waiting_in(records.get(store, waiting_key(chat)))
+    return waiting_in(side_items.get(store, waiting_key(chat)))
 
 
 def waiting_in(data: dict[str, Any] | None) -> dict[int, str | None]:
@@ -99,7 +99,7 @@ def waiting_in(data: dict[str, Any] | None) -> dict[int, str | None]:
 
 def confirmations(store: GameStore, chat: int) -> dict[int, int]:
     """The private confirmation (with its Cancel) each person waiting was sent, by user."""
-    return confirmations_in(records.get(store, waiting_key(chat)))
+    return confirmations_in(side_items.get(store, waiting_key(chat)))
 
 
 def confirmations_in(data: dict[str, Any] | None) -> dict[int, int]:
@@ -139,7 +139,7 @@ def wait_for_next(
         after[:] = [ON if wanted else OFF]
         return {**data, "users": [*users, [user, lang]] if wanted else users}
 
-    if not records.put_once(store, key, update_id, change, clock):
+    if not side_items.put_once(store, key, update_id, change, clock):
         return None
     return after[0]
 
@@ -186,7 +186,7 @@ def told(
     stay on it)."""
     gone = set(users)
     if gone:
-        records.put_once(
+        side_items.put_once(
             store,
             waiting_key(chat),
             update_id,

@@ -24,7 +24,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from engine.codec import NewerForm
-from handlers.storage import history, records
+from handlers.storage import history, side_items
 from handlers.storage.envelope import APPLIED_KEPT, Envelope, rewrapped
 from handlers.storage.keys import (
     expiry,
@@ -54,8 +54,8 @@ from handlers.storage.owed import (
     outs_of,
     retry_batch,
 )
-from handlers.storage.records import pointed_chats
 from handlers.storage.retry import ATTEMPTS, retry_on_conflict
+from handlers.storage.side_items import pointed_chats
 from handlers.storage.stats import (
     counted_with_the_end,
     forget_player,
@@ -412,7 +412,7 @@ class Host:
 
     def count_failure(self, update_id: int) -> int:
         """One more failed delivery of an update; how many there have been."""
-        return records.count_failure(self.store, update_id, self.clock)
+        return side_items.count_failure(self.store, update_id, self.clock)
 
     def forget_user(self, user: int, chats: Collection[int] = ()) -> None:
         """Erase the user from every group that holds them (those their statistics item names,
@@ -421,28 +421,28 @@ class Host:
         for chat in dict.fromkeys([*holding_groups(self.store, user), *chats]):
             history.forget_player(self.store, chat, user)
         forget_player(self.store, user, chats)
-        records.forget(self.store, user_key(user))
+        side_items.forget(self.store, user_key(user))
 
     def point_user(self, user: int, chat: int, loaded: Loaded | None = None) -> None:
         """Put `chat` first among the groups a user's private commands look in (over their
         pointer as `loaded` read it, when it did)."""
         key = user_key(user)
         read = [loaded.records[key]] if loaded is not None and key in loaded.records else None
-        records.point_user(self.store, user, chat, self.clock, read)
+        side_items.point_user(self.store, user, chat, self.clock, read)
 
     def put_newer(self, key: str, data: dict[str, Any], opened: float, saved: Saved) -> None:
         """Write a small record made from a table (its lobby `opened` then) as a change `saved`
-        it, unless one made from a later save is there already (see `records.put_newer`)."""
+        it, unless one made from a later save is there already (see `side_items.put_newer`)."""
         made_from = [opened, saved.version or 0]
-        records.put_newer(self.store, key, data, made_from, self.clock)
+        side_items.put_newer(self.store, key, data, made_from, self.clock)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
         """Change a small record once per update; False if `update_id` had changed it already."""
-        return records.put_once(self.store, key, update_id, change, self.clock)
+        return side_items.put_once(self.store, key, update_id, change, self.clock)
 
     def get(self, key: str) -> dict[str, Any] | None:
         """A small record's data, or None."""
-        return records.get(self.store, key)
+        return side_items.get(self.store, key)
 
     def games(self, chat: int) -> list[dict[str, Any]]:
         """The group's kept games, the oldest first."""

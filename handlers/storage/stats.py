@@ -9,8 +9,8 @@ from typing import Any
 from handlers.session.ending import Ending
 from handlers.session.stats import LINE_KEPT, add_to_group, add_to_players
 from handlers.storage.keys import group_stats_key, player_stats_key
-from handlers.storage.records import forget
 from handlers.storage.retry import retry_on_conflict
+from handlers.storage.side_items import forget
 from infra.store import GameStore, Item
 
 STATS_TTL = LINE_KEPT  # a group's statistics: a year after its last game

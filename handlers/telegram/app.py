@@ -39,7 +39,7 @@ from handlers.telegram.context import CONTEXT_TYPES, Runtime
 from handlers.telegram.group import Wake, chatter, failed, membership, migrated, wake
 from handlers.telegram.guard import guard
 from handlers.telegram.leaving import leave
-from handlers.telegram.records import history_command, nextgame_command
+from handlers.telegram.past_games import history_command, nextgame_command
 from handlers.telegram.texts import COMMANDS, EN
 from infra import redact
 from infra.aws import tls_context

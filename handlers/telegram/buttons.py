@@ -34,6 +34,7 @@ from handlers.telegram.item import Read
 from handlers.telegram.leaving import press_leaving
 from handlers.telegram.messages import Edit
 from handlers.telegram.outbox import deliver
+from handlers.telegram.past_games import after_the_calls, next_lobby_calls, press_records
 from handlers.telegram.presses import (
     Button,
     Choose,
@@ -51,7 +52,6 @@ from handlers.telegram.presses import (
     Toggle,
     TurnMenu,
 )
-from handlers.telegram.records import after_the_calls, next_lobby_calls, press_records
 from handlers.telegram.texts import language_for, t
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from handlers.storage.keys import (
     user_key,
     waiting_key,
 )
-from handlers.storage.records import all_pointed, pointed_chats
+from handlers.storage.side_items import all_pointed, pointed_chats
 from handlers.telegram import hub, presses, render
 from handlers.telegram.absence import coming_back
 from handlers.telegram.chats import (
@@ -46,7 +46,7 @@ from handlers.telegram.hub import Decided, shown
 from handlers.telegram.ids import Ids, reached_ref
 from handlers.telegram.messages import Send
 from handlers.telegram.outbox import deliver
-from handlers.telegram.records import after_the_calls, next_lobby_calls, start_payload
+from handlers.telegram.past_games import after_the_calls, next_lobby_calls, start_payload
 from handlers.telegram.refusals import refuse
 from handlers.telegram.render.stats import group_stats, own_stats
 from handlers.telegram.render.table_links import private_keyboard

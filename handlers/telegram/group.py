@@ -16,7 +16,7 @@ from telegram.ext import ApplicationHandlerStop
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key, user_key
-from handlers.storage.records import pointed_chats
+from handlers.storage.side_items import pointed_chats
 from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group, unreached
 from handlers.telegram.context import BotContext

@@ -8,7 +8,7 @@ from telegram import Update
 from handlers.session.base import same_game
 from handlers.session.table import LOBBY, PLAYING, Refused, Table
 from handlers.storage.keys import user_key
-from handlers.storage.records import pointed_chats
+from handlers.storage.side_items import pointed_chats
 from handlers.telegram import hub
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import group_lang, is_group, own_lang, reply

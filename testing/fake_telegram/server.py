@@ -16,8 +16,8 @@ from testing.fake_telegram.core import BOT_FIRST_NAME, BOT_USERNAME, TEST_TOKEN
 from testing.fake_telegram.faults import Faults
 from testing.fake_telegram.messages import NOT_MODIFIED, Messages
 from testing.fake_telegram.mini_apps import MiniApps
+from testing.fake_telegram.observed import Records
 from testing.fake_telegram.profile import Profile
-from testing.fake_telegram.records import Records
 from testing.fake_telegram.serving import Serving
 from testing.fake_telegram.updates import Updates
 

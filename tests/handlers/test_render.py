@@ -10,7 +10,7 @@ from engine.variants import Variants
 from handlers.telegram import presses, render
 from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit, Send
-from handlers.telegram.render.records import MESSAGE_LIMIT, pages
+from handlers.telegram.render.past_games import MESSAGE_LIMIT, pages
 from testing.deals import find_seed, lone_x, x_apart
 from tests.support.tables import CHAT, NOW, lobby, started
 

@@ -18,7 +18,7 @@ from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Out
 from handlers.telegram.outbox import markup
 from handlers.telegram.render import table_links
-from handlers.telegram.render.records import history_list
+from handlers.telegram.render.past_games import history_list
 from tests.support.tables import CHAT, NOW, lobby, started
 
 PAGE = "https://table.example.org/table"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from botocore.client import BaseClient
 
-from handlers.storage.records import forget
+from handlers.storage.side_items import forget
 from infra import aws, dynamo_store
 from infra.dynamo_store import DynamoStore, create_table
 from infra.store import Conflict, Item

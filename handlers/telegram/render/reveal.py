@@ -11,7 +11,7 @@ from engine.cards import color
 from engine.records import replay_record
 from engine.state import TURN, GameState
 from engine.views import events_for, known_cards
-from handlers.session.absences import Absences
+from handlers.session.absentees import Absences
 from handlers.session.record import TableRecord
 from handlers.session.table import OVER_STATUS, Table
 from handlers.telegram.ids import Ids
@@ -30,8 +30,8 @@ from handlers.telegram.render.common import (
     shown_name,
     t_,
 )
+from handlers.telegram.render.past_games import end_buttons, when
 from handlers.telegram.render.prompts import card_hint
-from handlers.telegram.render.records import end_buttons, when
 from handlers.telegram.texts import colour_name, duration
 
 # The public events a timeline names: the decisions, not the turns that frame them.

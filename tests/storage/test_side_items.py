@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.storage import records
+from handlers.storage import side_items
 from handlers.storage.keys import prefs_key, user_key
-from handlers.storage.records import (
+from handlers.storage.side_items import (
     APPLIED_PREFS,
     POINTED,
     POINTER_KEEPS,
@@ -36,43 +36,43 @@ class Racing:
 
 def test_private_commands_look_in_the_latest_four_groups_forget_in_all(store, clock) -> None:
     for chat in (-1, -2, -3, -4, -5, -6):
-        records.point_user(store, 7, chat, clock)
-    assert pointed_chats(records.get(store, user_key(7))) == [-6, -5, -4, -3]
-    assert all_pointed(records.get(store, user_key(7))) == [-6, -5, -4, -3, -2, -1]
+        side_items.point_user(store, 7, chat, clock)
+    assert pointed_chats(side_items.get(store, user_key(7))) == [-6, -5, -4, -3]
+    assert all_pointed(side_items.get(store, user_key(7))) == [-6, -5, -4, -3, -2, -1]
     assert POINTED == 4
 
 
 def test_pointing_again_at_a_group_moves_it_first_without_doubling_it(store, clock) -> None:
     for chat in (-1, -2, -3, -1):
-        records.point_user(store, 7, chat, clock)
-    assert records.get(store, user_key(7))["chats"] == [-1, -3, -2]
+        side_items.point_user(store, 7, chat, clock)
+    assert side_items.get(store, user_key(7))["chats"] == [-1, -3, -2]
 
 
 def test_a_group_leaves_the_pointer_two_months_after_it_was_last_put_first(store, clock) -> None:
     day = 24 * 3600
     for chat in (-1, -2, -3, -4):  # one every twenty days: the pointer never expires
-        records.point_user(store, 7, chat, clock)
+        side_items.point_user(store, 7, chat, clock)
         clock.now += 20 * day
     clock.now += POINTER_KEEPS - 80 * day  # -1 was put first POINTER_KEEPS ago
-    records.point_user(store, 7, -5, clock)
-    assert all_pointed(records.get(store, user_key(7))) == [-5, -4, -3, -2]
-    assert set(records.get(store, user_key(7))["at"]) == {"-5", "-4", "-3", "-2"}
+    side_items.point_user(store, 7, -5, clock)
+    assert all_pointed(side_items.get(store, user_key(7))) == [-5, -4, -3, -2]
+    assert set(side_items.get(store, user_key(7))["at"]) == {"-5", "-4", "-3", "-2"}
 
 
 def test_a_pointer_from_before_groups_were_dated_keeps_them(store, clock) -> None:
     store.save(Item(user_key(7), 0, {"chats": [-1, -2]}, int(clock.now) + 60))
-    records.point_user(store, 7, -3, clock)
-    assert all_pointed(records.get(store, user_key(7))) == [-3, -1, -2]
+    side_items.point_user(store, 7, -3, clock)
+    assert all_pointed(side_items.get(store, user_key(7))) == [-3, -1, -2]
 
 
 def test_a_fresh_pointer_already_first_is_not_written_again(store, clock) -> None:
-    records.point_user(store, 7, -1, clock)
+    side_items.point_user(store, 7, -1, clock)
     writes = store.writes
     clock.now += PREFS_TTL / 2 - 60
-    records.point_user(store, 7, -1, clock)
+    side_items.point_user(store, 7, -1, clock)
     assert store.writes == writes
     clock.now += 120  # past half its time to live: renewed
-    records.point_user(store, 7, -1, clock)
+    side_items.point_user(store, 7, -1, clock)
     assert store.writes == writes + 1
     assert store.load(user_key(7)).expires_at == int(clock.now) + PREFS_TTL
 
@@ -83,9 +83,9 @@ def test_a_pointer_names_no_group_when_there_is_none() -> None:
 
 
 def test_a_pointer_that_lost_a_race_keeps_the_rivals_group_too(store, clock) -> None:
-    racing = Racing(store, [lambda: records.point_user(store, 7, -2, clock)])
-    records.point_user(racing, 7, -1, clock)
-    assert pointed_chats(records.get(store, user_key(7))) == [-1, -2]
+    racing = Racing(store, [lambda: side_items.point_user(store, 7, -2, clock)])
+    side_items.point_user(racing, 7, -1, clock)
+    assert pointed_chats(side_items.get(store, user_key(7))) == [-1, -2]
 
 
 def test_put_once_applies_a_change_once_per_update_id(store, clock) -> None:
@@ -94,29 +94,29 @@ def test_put_once_applies_a_change_once_per_update_id(store, clock) -> None:
     def count(data: dict) -> dict:
         return {**data, "n": data.get("n", 0) + 1}
 
-    assert records.put_once(store, key, 10, count, clock) is True
-    assert records.put_once(store, key, 10, count, clock) is False  # redelivered
-    assert records.put_once(store, key, 11, count, clock) is True
-    data = records.get(store, key)
+    assert side_items.put_once(store, key, 10, count, clock) is True
+    assert side_items.put_once(store, key, 10, count, clock) is False  # redelivered
+    assert side_items.put_once(store, key, 11, count, clock) is True
+    data = side_items.get(store, key)
     assert data["n"] == 2 and data["applied"] == [10, 11]
 
 
 def test_put_once_remembers_the_last_updates_only(store, clock) -> None:
     key = prefs_key(-1)
     for update_id in range(APPLIED_PREFS + 2):
-        records.put_once(store, key, update_id, lambda data: data, clock)
-    assert records.get(store, key)["applied"] == list(range(2, APPLIED_PREFS + 2))
+        side_items.put_once(store, key, update_id, lambda data: data, clock)
+    assert side_items.get(store, key)["applied"] == list(range(2, APPLIED_PREFS + 2))
 
 
 def test_put_once_that_lost_a_race_applies_its_change_on_the_rivals_record(store, clock) -> None:
     key = prefs_key(-1)
 
     def rival() -> None:
-        records.put_once(store, key, 1, lambda data: {**data, "lang": "zh"}, clock)
+        side_items.put_once(store, key, 1, lambda data: {**data, "lang": "zh"}, clock)
 
     racing = Racing(store, [rival])
-    assert records.put_once(racing, key, 2, lambda data: {**data, "x": 1}, clock) is True
-    assert records.get(store, key) == {"lang": "zh", "x": 1, "applied": [1, 2]}
+    assert side_items.put_once(racing, key, 2, lambda data: {**data, "x": 1}, clock) is True
+    assert side_items.get(store, key) == {"lang": "zh", "x": 1, "applied": [1, 2]}
 
 
 def test_put_once_raises_conflict_when_every_attempt_loses(store, clock) -> None:
@@ -124,24 +124,24 @@ def test_put_once_raises_conflict_when_every_attempt_loses(store, clock) -> None
     counter = iter(range(1000, 2000))
 
     def rival() -> None:
-        records.put_once(store, key, next(counter), lambda data: data, clock)
+        side_items.put_once(store, key, next(counter), lambda data: data, clock)
 
     racing = Racing(store, [rival] * 1000)
     with pytest.raises(Conflict):
-        records.put_once(racing, key, 1, lambda data: data, clock)
+        side_items.put_once(racing, key, 1, lambda data: data, clock)
 
 
 def test_put_newer_keeps_the_record_of_the_later_save(store, clock) -> None:
     key = prefs_key(-1)
-    records.put_newer(store, key, {"lang": "zh"}, [100.0, 3], clock)
-    records.put_newer(store, key, {"lang": "en"}, [100.0, 2], clock)  # an earlier save, late
-    assert records.get(store, key) == {"lang": "zh", "made_from": [100.0, 3]}
-    records.put_newer(store, key, {"lang": "en"}, [200.0, 1], clock)  # a later lobby
-    assert records.get(store, key) == {"lang": "en", "made_from": [200.0, 1]}
+    side_items.put_newer(store, key, {"lang": "zh"}, [100.0, 3], clock)
+    side_items.put_newer(store, key, {"lang": "en"}, [100.0, 2], clock)  # an earlier save, late
+    assert side_items.get(store, key) == {"lang": "zh", "made_from": [100.0, 3]}
+    side_items.put_newer(store, key, {"lang": "en"}, [200.0, 1], clock)  # a later lobby
+    assert side_items.get(store, key) == {"lang": "en", "made_from": [200.0, 1]}
 
 
 def test_small_records_last_a_month(store, clock) -> None:
-    records.put_newer(store, prefs_key(-1), {}, [1.0, 1], clock)
-    records.put_once(store, prefs_key(-2), 1, lambda data: data, clock)
+    side_items.put_newer(store, prefs_key(-1), {}, [1.0, 1], clock)
+    side_items.put_once(store, prefs_key(-2), 1, lambda data: data, clock)
     for key in (prefs_key(-1), prefs_key(-2)):
         assert store.load(key).expires_at == int(clock.now) + PREFS_TTL

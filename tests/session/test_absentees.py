@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from handlers.session.absences import KEYS, Absences
+from handlers.session.absentees import KEYS, Absences
 from handlers.session.table import Table
 from tests.support.tables import mark_away, started
 

@@ -20,7 +20,7 @@ from handlers.telegram.ids import call_ref
 from handlers.telegram.messages import DropButtons, Edit, Out
 from handlers.telegram.outbox import deliver, markup
 from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord, StopWaiting
-from handlers.telegram.render import records as shown
+from handlers.telegram.render import past_games as shown
 from handlers.telegram.texts import language_for, t
 
 log = logging.getLogger(__name__)
