@@ -31,7 +31,7 @@ from handlers.table.moves import moves_for
 from handlers.table.replay import replay_view
 from handlers.table.selector import replay_selector, table_selector
 from handlers.table.view import SeatShown, game_result, scouts_and_swaps, table_view
-from handlers.telegram.render import public_line, seat_name, t_
+from handlers.telegram.render import public_line, seat_name, spy_choices, t_
 from handlers.telegram.texts import card_name, colour_name, t
 
 TIMELINE_KEPT = 40  # public lines a view carries, the latest (a long game has hundreds)
@@ -173,7 +173,10 @@ def moves(table: Table, seat: int) -> dict:
         return {}
     state = table.state
     scout = state.turn if state.phase == TURNCOAT else None
-    return moves_for(legal_actions(state, seat), scout)
+    offered = moves_for(legal_actions(state, seat), scout)
+    if SPY_GUESS in offered:  # the captains the chat's buttons offer
+        offered[SPY_GUESS] = {"seats": spy_choices(table, seat)}
+    return offered
 
 
 def next_seat(public: GameState) -> int | None:

@@ -16,9 +16,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine import Action
+from engine import Action, Variants
 from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
+from handlers.playtest.deals import find_seed
 from handlers.playtest.players import item_of
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage.host import Host
@@ -515,3 +516,33 @@ def test_a_pass_that_is_no_pass_is_taken_for_none(game: Game, given: str) -> Non
     assert seat.status == 200 and game.asked == [user, STRANGER]  # Telegram asked, as without one
     assert (stranger.status, body(stranger)) == (403, {"error": "not_yours"})
     assert game.store.load(game_key(CHAT)) == stored
+
+
+def spy_after_a_prediction() -> tuple[Table, int, int]:
+    """Six players with the Observer and the Spy: the Observer plays first and predicts (which
+    ends their turn), the next player decapitates. Returns the table in the Spy's wait, the
+    Spy's and the Observer's seats."""
+
+    def wanted(state) -> bool:
+        nxt = state.first % state.seats + 1
+        return (
+            state.cards[state.first - 1] == "OBS"
+            and state.holder("SPY") not in (state.first, nxt)
+            and state.cards[nxt - 1] not in ("OBS", "SPY")
+        )
+
+    seed, _ = find_seed(6, Variants(observer=True, spy=True), wanted)
+    table = started(6, seed, observer=True, spy=True, spy_seconds=15)
+    obs = table.state.first
+    nxt = obs % 6 + 1
+    table.act(table.user_at(obs), Action("scout", obs, target=nxt), NOW)
+    table.act(table.user_at(obs), Action("predict", obs, color="red"), NOW + 1)
+    target = next(s for s in range(1, 7) if s not in (obs, nxt, table.state.holder("SPY")))
+    table.act(table.user_at(nxt), Action(DECAPITATE, nxt, target=target), NOW + 3)
+    return table, table.state.holder("SPY"), obs
+
+
+def test_the_table_view_offers_the_spy_the_captains_the_chat_offers() -> None:
+    table, spy, obs = spy_after_a_prediction()
+    seats = seat_view(table, spy)["you"]["moves"]["spy_guess"]["seats"]
+    assert seats == [s for s in range(1, 7) if s not in (spy, obs)]
