@@ -200,19 +200,24 @@ def result(table: Table, seat: int) -> dict:
 
 
 def replay_of(entry: dict, lang: str, title: str, chat: int) -> dict:
-    """The replay of a kept game (`history` entry), its steps worded in `lang`; raises
-    ValueError for a game that did not finish."""
+    """The replay of a kept game (`history` entry), its steps worded in `lang` (a player who
+    left called left, as the Record calls them); raises ValueError for a game that did not
+    finish."""
+    left = frozenset(entry.get("left", ()))
     return replay_view(
         entry["record"],
         lang=lang,
         selector=replay_selector(chat, entry["game"]),
         title=title,
-        describe=lambda state, action: step_line(lang, state, action),
+        describe=lambda state, action: step_line(lang, state, action, left),
     )
 
 
-def step_line(lang: str, state: GameState, action: Action) -> str:
-    """One decision of a finished game in words, every card shown (`state`: before it)."""
+def step_line(
+    lang: str, state: GameState, action: Action, left: frozenset[int] = frozenset()
+) -> str:
+    """One decision of a finished game in words, every card shown (`state`: before it; `left`:
+    the seats whose player left the game themselves)."""
 
     def name(seat: int) -> str:
         return t(lang, "seat_label", seat=seat, name=state.names[seat - 1])
@@ -245,10 +250,12 @@ def step_line(lang: str, state: GameState, action: Action) -> str:
         red, blue = name(action.red), name(action.blue)
         return plain(t(lang, "replay_spy_guess", name=name(action.seat), red=red, blue=blue))
     if act == REMOVE:  # the seat plays on as a virtual one
-        return plain(t(lang, "replay_removed", name=name(action.seat)))
+        key = "replay_left" if action.seat in left else "replay_removed"
+        return plain(t(lang, key, name=name(action.seat)))
     assert act == TIMEOUT
     seat = waiting_for(state)
     if seat in state.removed:  # a removed seat's turn passes
-        return plain(t(lang, "passed_removed_line", name=name(seat)))
+        key = "passed_left_line" if seat in left else "passed_removed_line"
+        return plain(t(lang, key, name=name(seat)))
     key = {TURN: "skipped_line", SPEAK: "speak_over_line", TURNCOAT: "replay_kept"}
     return plain(t(lang, key.get(state.phase, "replay_spy_silent"), name=name(seat)))

@@ -21,6 +21,7 @@ from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
 from handlers.playtest.deals import find_seed
 from handlers.playtest.players import item_of
+from handlers.session.ending import kept_game
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -33,7 +34,8 @@ from handlers.telegram.context import Runtime
 from handlers.telegram.item import Read, save
 from handlers.telegram.table_moves import run_move
 from handlers.telegram.table_source import StoreTables
-from handlers.telegram.table_view import TIMELINE_KEPT, seat_view
+from handlers.telegram.table_view import TIMELINE_KEPT, plain, replay_of, seat_view
+from handlers.telegram.texts import t
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
 from tests.support.tables import CHAT, NOW, lobby, started
@@ -546,3 +548,31 @@ def test_the_table_view_offers_the_spy_the_captains_the_chat_offers() -> None:
     table, spy, obs = spy_after_a_prediction()
     seats = seat_view(table, spy)["you"]["moves"]["spy_guess"]["seats"]
     assert seats == [s for s in range(1, 7) if s not in (spy, obs)]
+
+
+def test_the_replay_calls_a_player_who_left_left_and_one_removed_removed() -> None:
+    table = started(6, seed=5)
+    first = table.state.first
+    leaver, removed = first % 6 + 1, (first + 1) % 6 + 1
+    table.ask_leave(table.user_at(leaver), "group")
+    table.leave_game(table.user_at(leaver), NOW)
+    table.remove(removed, "host", NOW)
+    table.act(table.user_at(first), Action("scout", first, target=leaver), NOW + 1)
+    table.act(table.user_at(first), Action("end_turn", first), NOW + 2)  # two turns pass
+    striker = table.state.turn
+    strike = next(a for a in legal_actions(table.state, striker) if a.act == DECAPITATE)
+    table.act(table.user_at(striker), strike, NOW + 3)
+    assert table.status == OVER_STATUS
+    for lang in ("en", "zh"):
+        steps = [
+            s["text"] for s in replay_of(kept_game(table, "red"), lang, "Club", CHAT)["steps"]
+        ]
+        label = {
+            s: t(lang, "seat_label", seat=s, name=table.state.names[s - 1])
+            for s in (1, 2, 3, 4, 5, 6)
+        }
+        assert plain(t(lang, "replay_left", name=label[leaver])) in steps
+        assert plain(t(lang, "replay_removed", name=label[removed])) in steps
+        assert plain(t(lang, "replay_removed", name=label[leaver])) not in steps
+        assert plain(t(lang, "passed_left_line", name=label[leaver])) in steps
+        assert plain(t(lang, "passed_removed_line", name=label[removed])) in steps
