@@ -77,6 +77,7 @@ def seat_view(table: Table, seat: int) -> dict:
             virtual=state.virtual[s - 1],
             away=table.is_away(s),
             removed=table.is_removed(s),
+            left=table.has_left(s),
             card=known.get(s),
             face_up=ended or (s in known and known[s] in known_state.face_up),
         )

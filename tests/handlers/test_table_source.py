@@ -576,3 +576,16 @@ def test_the_replay_calls_a_player_who_left_left_and_one_removed_removed() -> No
         assert plain(t(lang, "replay_removed", name=label[leaver])) not in steps
         assert plain(t(lang, "passed_left_line", name=label[leaver])) in steps
         assert plain(t(lang, "passed_removed_line", name=label[removed])) in steps
+
+
+def test_the_table_view_tells_a_seat_whose_player_left_from_one_removed() -> None:
+    table = started(6, seed=5)
+    first = table.state.first
+    leaver, removed = first % 6 + 1, (first + 1) % 6 + 1
+    table.ask_leave(table.user_at(leaver), "group")
+    table.leave_game(table.user_at(leaver), NOW)
+    table.remove(removed, "host", NOW)
+    seats = {s["seat"]: s for s in seat_view(table, first)["seats"]}
+    assert (seats[leaver]["removed"], seats[leaver]["left"]) == (True, True)
+    assert (seats[removed]["removed"], seats[removed]["left"]) == (True, False)
+    assert not any(seats[s]["left"] for s in seats if s != leaver)
