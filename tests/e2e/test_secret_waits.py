@@ -112,7 +112,7 @@ def sealed_target(memory_bot: Bot, lang: str) -> tuple[Table, str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("end", ["reveal", "cancel"])
+@pytest.mark.parametrize("end", ["reveal", "cancel", "everyone_leaves"])
 def test_no_turn_message_says_a_target_is_sealed_once_the_game_has_ended(
     memory_bot: Bot, lang: str, end: str
 ) -> None:
@@ -120,7 +120,12 @@ def test_no_turn_message_says_a_target_is_sealed_once_the_game_has_ended(
     if end == "reveal":
         memory_bot.advance(15)
         assert table.ending() is not None
-    else:
+    elif end == "cancel":
         table.host.say("/cancel")
         assert table.data()["status"] == "cancelled"
+    else:
+        for player in table.players:
+            player.private("/leave")
+            player.press(table.t_for(player, "btn_leave_game"), player.messages()[-1])
+        assert table.data()["status"] != "playing"
     assert not any(sealed in plain(text) for text in table.group_texts())
