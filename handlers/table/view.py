@@ -34,6 +34,7 @@ class SeatShown:
     virtual: bool = False
     away: bool = False
     removed: bool = False
+    left: bool = False  # removed, its player having left with /leave
     card: str | None = None
     face_up: bool = False
 
@@ -167,7 +168,7 @@ def view_problems(view: dict) -> list[str]:
     for s in seats:
         need(isinstance(s.get("name"), str), f"seat {s.get('seat')} name")
         need(s.get("card") is None or s["card"] in ALL_CARDS, f"seat {s.get('seat')} card")
-        flags = ("virtual", "away", "removed", "face_up", "you")
+        flags = ("virtual", "away", "removed", "left", "face_up", "you")
         need(all(type(s.get(f)) is bool for f in flags), f"seat {s.get('seat')} flags")
     you = view.get("you") or {}
     mine = [s["seat"] for s in seats if s.get("you")]

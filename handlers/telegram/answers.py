@@ -52,5 +52,5 @@ def worded(refused: Refused, lang: str, table: Table | None) -> str:
     if refused.key == "turn_of" and table is not None:
         kw["name"] = render.isolate(table.name_of(kw["seat"]))
     if refused.key == "unreachable_start" and table is not None:
-        kw.update(render.start_refused(table))
+        return render.start_refused(table, lang)
     return t(lang, refused.key, **kw)

@@ -31,7 +31,7 @@ from handlers.table.moves import moves_for
 from handlers.table.replay import replay_view
 from handlers.table.selector import replay_selector, table_selector
 from handlers.table.view import SeatShown, game_result, scouts_and_swaps, table_view
-from handlers.telegram.render import public_line, seat_name, t_
+from handlers.telegram.render import public_line, seat_name, spy_choices, t_
 from handlers.telegram.texts import card_name, colour_name, t
 
 TIMELINE_KEPT = 40  # public lines a view carries, the latest (a long game has hundreds)
@@ -77,6 +77,7 @@ def seat_view(table: Table, seat: int) -> dict:
             virtual=state.virtual[s - 1],
             away=table.is_away(s),
             removed=table.is_removed(s),
+            left=table.has_left(s),
             card=known.get(s),
             face_up=ended or (s in known and known[s] in known_state.face_up),
         )
@@ -173,7 +174,10 @@ def moves(table: Table, seat: int) -> dict:
         return {}
     state = table.state
     scout = state.turn if state.phase == TURNCOAT else None
-    return moves_for(legal_actions(state, seat), scout)
+    offered = moves_for(legal_actions(state, seat), scout)
+    if SPY_GUESS in offered:  # the captains the chat's buttons offer
+        offered[SPY_GUESS] = {"seats": spy_choices(table, seat)}
+    return offered
 
 
 def next_seat(public: GameState) -> int | None:
@@ -197,19 +201,24 @@ def result(table: Table, seat: int) -> dict:
 
 
 def replay_of(entry: dict, lang: str, title: str, chat: int) -> dict:
-    """The replay of a kept game (`history` entry), its steps worded in `lang`; raises
-    ValueError for a game that did not finish."""
+    """The replay of a kept game (`history` entry), its steps worded in `lang` (a player who
+    left called left, as the Record calls them); raises ValueError for a game that did not
+    finish."""
+    left = frozenset(entry.get("left", ()))
     return replay_view(
         entry["record"],
         lang=lang,
         selector=replay_selector(chat, entry["game"]),
         title=title,
-        describe=lambda state, action: step_line(lang, state, action),
+        describe=lambda state, action: step_line(lang, state, action, left),
     )
 
 
-def step_line(lang: str, state: GameState, action: Action) -> str:
-    """One decision of a finished game in words, every card shown (`state`: before it)."""
+def step_line(
+    lang: str, state: GameState, action: Action, left: frozenset[int] = frozenset()
+) -> str:
+    """One decision of a finished game in words, every card shown (`state`: before it; `left`:
+    the seats whose player left the game themselves)."""
 
     def name(seat: int) -> str:
         return t(lang, "seat_label", seat=seat, name=state.names[seat - 1])
@@ -242,10 +251,12 @@ def step_line(lang: str, state: GameState, action: Action) -> str:
         red, blue = name(action.red), name(action.blue)
         return plain(t(lang, "replay_spy_guess", name=name(action.seat), red=red, blue=blue))
     if act == REMOVE:  # the seat plays on as a virtual one
-        return plain(t(lang, "replay_removed", name=name(action.seat)))
+        key = "replay_left" if action.seat in left else "replay_removed"
+        return plain(t(lang, key, name=name(action.seat)))
     assert act == TIMEOUT
     seat = waiting_for(state)
     if seat in state.removed:  # a removed seat's turn passes
-        return plain(t(lang, "passed_removed_line", name=name(seat)))
+        key = "passed_left_line" if seat in left else "passed_removed_line"
+        return plain(t(lang, key, name=name(seat)))
     key = {TURN: "skipped_line", SPEAK: "speak_over_line", TURNCOAT: "replay_kept"}
     return plain(t(lang, key.get(state.phase, "replay_spy_silent"), name=name(seat)))

@@ -612,6 +612,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "then Start in my chat.",
         ZH: "我还无法私聊 {names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」。",
     },
+    "unreachable_start_blocked": {
+        EN: "{names} blocked me: press “{button}” under the lobby, then Restart in my chat to "
+        "unblock me.",
+        ZH: "{names} 屏蔽了我：请点击房间消息下方的「{button}」，然后在私聊中按「重新开始」"
+        "（Restart）解除屏蔽。",
+    },
     "back_lobby": {
         EN: "✅ {name} opened my chat: I can send their card now.",
         ZH: "✅ {name} 已打开私聊：我现在可以发人物牌了。",
@@ -674,6 +680,18 @@ TEXTS: dict[str, dict[str, str]] = {
         EN: "{names}: press “{button}” under the lobby, then Start in my chat, or the game "
         "starts without you.",
         ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「开始」，否则游戏将不等你开始。",
+    },
+    "lobby_remind_away_blocked": {
+        EN: "{names}: press “{button}” under the lobby, then Restart in my chat to unblock me, "
+        "or the game can't begin.",
+        ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「重新开始」（Restart）"
+        "解除屏蔽，否则游戏无法开始。",
+    },
+    "lobby_remind_left_out_blocked": {
+        EN: "{names}: press “{button}” under the lobby, then Restart in my chat to unblock me, "
+        "or the game starts without you.",
+        ZH: "{names}：请点击房间消息下方的「{button}」，然后在私聊中按「重新开始」（Restart）"
+        "解除屏蔽，否则游戏将不等你开始。",
     },
     "left_out": {
         EN: "🚪 The game starts without {names}: I can't message them privately, so no card "

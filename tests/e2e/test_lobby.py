@@ -141,6 +141,21 @@ def test_the_reminder_mentions_a_player_the_bot_cannot_reach(memory_bot: Bot, la
     )
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_reminder_asks_a_player_who_blocked_the_bot_to_unblock_it(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
+    table.open()
+    gone = table.players[2]
+    memory_bot.fake.block(gone.user)
+    table.host.press(table.t("btn_start"), table.lobby_message())  # the bot learns of the block
+    memory_bot.advance(240)
+    button = table.t("btn_open_chat")
+    told = table.t("lobby_remind_left_out_blocked", names=isolate(gone.name), button=button)
+    assert table.group_texts()[-1].endswith("\n" + told)
+
+
 def clock(table: Table, when: float) -> str:
     moment = time.gmtime(when)
     return table.t("clock_utc", h=f"{moment.tm_hour:02}", m=f"{moment.tm_min:02}")
@@ -291,7 +306,7 @@ def test_a_player_who_blocked_the_bot_after_joining_is_named_at_start_and_nobody
     memory_bot.fake.block(gone.user)
     answer = table.host.press(table.t("btn_start"), table.lobby_message())
     button = table.t("btn_open_chat")
-    assert answer == table.t("unreachable_start", names=isolate(gone.name), button=button)
+    assert answer == table.t("unreachable_start_blocked", names=isolate(gone.name), button=button)
     assert table.data()["status"] == "lobby"
     assert warning(table, gone, blocked=True) in table.lobby_message().text
     assert not any("🃏" in text for p in table.players for text in p.texts())  # no card dealt

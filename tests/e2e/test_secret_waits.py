@@ -95,3 +95,37 @@ def test_without_deleting_the_scout_is_told_only_to_wait(memory_bot: Bot) -> Non
     table.scout(state.first, after(table, state.first))
     result = next(text for text in reversed(player.texts()) if "\n🔍" in text)  # below the card
     assert result.endswith("\n" + table.t("scout_wait", s=10))
+
+
+def sealed_target(memory_bot: Bot, lang: str) -> tuple[Table, str]:
+    """Six players with the Spy; the first has announced a decapitation and the target is
+    sealed. Returns the table and the sealed line its turn message shows."""
+    seed, _ = find_seed(6, Variants(spy=True), spy_waits)
+    table = Table.of(memory_bot, 6, lang=lang)
+    table.open()
+    table.configure(spy=True, spy_seconds=15)
+    state = table.start(seed)
+    table.decapitate(state.first, next(s for s in range(1, 7) if s != state.first))
+    sealed = plain(table.t("sealed_line", s=15))
+    assert sealed in table.board().text
+    return table, sealed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("end", ["reveal", "cancel", "everyone_leaves"])
+def test_no_turn_message_says_a_target_is_sealed_once_the_game_has_ended(
+    memory_bot: Bot, lang: str, end: str
+) -> None:
+    table, sealed = sealed_target(memory_bot, lang)
+    if end == "reveal":
+        memory_bot.advance(15)
+        assert table.ending() is not None
+    elif end == "cancel":
+        table.host.say("/cancel")
+        assert table.data()["status"] == "cancelled"
+    else:
+        for player in table.players:
+            player.private("/leave")
+            player.press(table.t_for(player, "btn_leave_game"), player.messages()[-1])
+        assert table.data()["status"] != "playing"
+    assert not any(sealed in plain(text) for text in table.group_texts())

@@ -16,9 +16,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine import Action
+from engine import Action, Variants
 from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
+from handlers.session.ending import kept_game
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -31,9 +32,11 @@ from handlers.telegram.context import Runtime
 from handlers.telegram.item import Read, save
 from handlers.telegram.table_moves import run_move
 from handlers.telegram.table_source import StoreTables
-from handlers.telegram.table_view import TIMELINE_KEPT, seat_view
+from handlers.telegram.table_view import TIMELINE_KEPT, plain, replay_of, seat_view
+from handlers.telegram.texts import t
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
+from testing.deals import find_seed
 from testing.players import item_of
 from tests.support.tables import CHAT, NOW, lobby, started
 
@@ -515,3 +518,74 @@ def test_a_pass_that_is_no_pass_is_taken_for_none(game: Game, given: str) -> Non
     assert seat.status == 200 and game.asked == [user, STRANGER]  # Telegram asked, as without one
     assert (stranger.status, body(stranger)) == (403, {"error": "not_yours"})
     assert game.store.load(game_key(CHAT)) == stored
+
+
+def spy_after_a_prediction() -> tuple[Table, int, int]:
+    """Six players with the Observer and the Spy: the Observer plays first and predicts (which
+    ends their turn), the next player decapitates. Returns the table in the Spy's wait, the
+    Spy's and the Observer's seats."""
+
+    def wanted(state) -> bool:
+        nxt = state.first % state.seats + 1
+        return (
+            state.cards[state.first - 1] == "OBS"
+            and state.holder("SPY") not in (state.first, nxt)
+            and state.cards[nxt - 1] not in ("OBS", "SPY")
+        )
+
+    seed, _ = find_seed(6, Variants(observer=True, spy=True), wanted)
+    table = started(6, seed, observer=True, spy=True, spy_seconds=15)
+    obs = table.state.first
+    nxt = obs % 6 + 1
+    table.act(table.user_at(obs), Action("scout", obs, target=nxt), NOW)
+    table.act(table.user_at(obs), Action("predict", obs, color="red"), NOW + 1)
+    target = next(s for s in range(1, 7) if s not in (obs, nxt, table.state.holder("SPY")))
+    table.act(table.user_at(nxt), Action(DECAPITATE, nxt, target=target), NOW + 3)
+    return table, table.state.holder("SPY"), obs
+
+
+def test_the_table_view_offers_the_spy_the_captains_the_chat_offers() -> None:
+    table, spy, obs = spy_after_a_prediction()
+    seats = seat_view(table, spy)["you"]["moves"]["spy_guess"]["seats"]
+    assert seats == [s for s in range(1, 7) if s not in (spy, obs)]
+
+
+def test_the_replay_calls_a_player_who_left_left_and_one_removed_removed() -> None:
+    table = started(6, seed=5)
+    first = table.state.first
+    leaver, removed = first % 6 + 1, (first + 1) % 6 + 1
+    table.ask_leave(table.user_at(leaver), "group")
+    table.leave_game(table.user_at(leaver), NOW)
+    table.remove(removed, "host", NOW)
+    table.act(table.user_at(first), Action("scout", first, target=leaver), NOW + 1)
+    table.act(table.user_at(first), Action("end_turn", first), NOW + 2)  # two turns pass
+    striker = table.state.turn
+    strike = next(a for a in legal_actions(table.state, striker) if a.act == DECAPITATE)
+    table.act(table.user_at(striker), strike, NOW + 3)
+    assert table.status == OVER_STATUS
+    for lang in ("en", "zh"):
+        steps = [
+            s["text"] for s in replay_of(kept_game(table, "red"), lang, "Club", CHAT)["steps"]
+        ]
+        label = {
+            s: t(lang, "seat_label", seat=s, name=table.state.names[s - 1])
+            for s in (1, 2, 3, 4, 5, 6)
+        }
+        assert plain(t(lang, "replay_left", name=label[leaver])) in steps
+        assert plain(t(lang, "replay_removed", name=label[removed])) in steps
+        assert plain(t(lang, "replay_removed", name=label[leaver])) not in steps
+        assert plain(t(lang, "passed_left_line", name=label[leaver])) in steps
+        assert plain(t(lang, "passed_removed_line", name=label[removed])) in steps
+
+
+def test_the_table_view_tells_a_seat_whose_player_left_from_one_removed() -> None:
+    table = started(6, seed=5)
+    first = table.state.first
+    leaver, removed = first % 6 + 1, (first + 1) % 6 + 1
+    table.ask_leave(table.user_at(leaver), "group")
+    table.leave_game(table.user_at(leaver), NOW)
+    table.remove(removed, "host", NOW)
+    seats = {s["seat"]: s for s in seat_view(table, first)["seats"]}
+    assert (seats[leaver]["removed"], seats[leaver]["left"]) == (True, True)
+    assert (seats[removed]["removed"], seats[removed]["left"]) == (True, False)
+    assert not any(seats[s]["left"] for s in seats if s != leaver)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import events as kinds
 from engine.state import SPEAK, TURN
-from handlers.session.table import Table
+from handlers.session.table import PLAYING, Table
 from handlers.telegram.ids import BOARD as BOARD_MSG
 from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit
@@ -101,12 +101,22 @@ def board_line(table: Table, spec: list | dict) -> str:
 def board(
     table: Table, shown: dict, seconds: float | None, final: bool = False
 ) -> tuple[str, Keyboard]:
-    """The turn message `shown` (the board as it stood), its text and its buttons."""
-    lines = [board_line(table, spec) for spec in shown["lines"]]
+    """The turn message `shown` (the board as it stood), its text and its buttons; the sealed
+    target's line only while the Spy's wait runs (a game that ended seals nothing)."""
+    lines = [
+        board_line(table, spec)
+        for spec in shown["lines"]
+        if not (isinstance(spec, list) and spec[0] == "sealed") or sealed_now(table, final)
+    ]
     if seconds is not None and not final:
         lines.append(t_(table, "time_left", s=max(int(seconds), 0)))
     kb = None if final else acting_buttons(table, shown.get("acts"))
     return "\n".join(lines), kb
+
+
+def sealed_now(table: Table, final: bool) -> bool:
+    """Whether a decapitation's target is still sealed: the Spy's wait runs, the game goes on."""
+    return not final and table.status == PLAYING and table.hold is not None
 
 
 def acting_buttons(table: Table, acts: dict | None) -> Keyboard:

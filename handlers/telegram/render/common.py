@@ -155,7 +155,15 @@ def seat_keyboard(
 def spy_keyboard(
     table: Table, press: Callable[[int], Press], spy: int, version: int | None = None
 ) -> Keyboard:
-    """The seats the Spy may name as a captain: none is the Spy's own, nor an Observer who
-    revealed themselves by predicting."""
+    """The seats the Spy may name as a captain (`spy_choices`), two a row."""
+    named = spy_choices(table, spy)
+    others = tuple(s for s in range(1, table.state.seats + 1) if s not in named)
+    return seat_keyboard(table, press, spy, version, also=others)
+
+
+def spy_choices(table: Table, spy: int) -> list[int]:
+    """The seats the Spy may name as a captain, in the chat and on the table view: none is the
+    Spy's own, nor an Observer who revealed themselves by predicting."""
     revealed = table.state.prediction
-    return seat_keyboard(table, press, spy, version, also=(revealed[0],) if revealed else ())
+    unlike = {spy, revealed[0]} if revealed else {spy}
+    return [s for s in range(1, table.state.seats + 1) if s not in unlike]

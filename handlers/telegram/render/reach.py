@@ -29,6 +29,7 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.reveal import my_card
 from handlers.telegram.render.status import now_doing
+from handlers.telegram.texts import t
 
 
 def hello(table: Table) -> Out:
@@ -54,15 +55,17 @@ def reminder(table: Table, e: dict) -> Out:
         text = t_(table, f"lobby_remind_few{last}", left=left, n=n, min=MIN_PLAYERS, m=m)
     else:
         text = t_(table, f"lobby_remind_start{last}", left=left, n=n, m=m)
-    if away:
-        names = table.lobby_names()
+    names, shut = table.lobby_names(), set(table.blocked())
+    button = t_(table, "btn_open_chat")
+    key = "lobby_remind_left_out" if without else "lobby_remind_away"
+    for blocked in ("", "_blocked"):
         mentions = [
             f'<a href="tg://user?id={int(user)}">{shown_name(names.get(user, "?"))}</a>'
             for user in away
+            if (user in shut) == bool(blocked)
         ]
-        button = t_(table, "btn_open_chat")
-        key = "lobby_remind_left_out" if without else "lobby_remind_away"
-        text += "\n" + t_(table, key, names=joined(table, mentions), button=button)
+        if mentions:  # Start for who never opened the chat, Restart for who blocked it
+            text += "\n" + t_(table, key + blocked, names=joined(table, mentions), button=button)
     return send_group(table, text, None)
 
 
@@ -147,12 +150,18 @@ def _named(table: Table, user: int) -> str:
     return mention(table, seat) if seat else shown_name("?")
 
 
-def start_refused(table: Table) -> dict[str, str]:
-    """What Start's popup (plain text) names while players cannot be reached: who, and the
-    button to press."""
-    names = table.lobby_names()
-    shown = joined(table, [isolate(names.get(user, "?")) for user in table.unreachable()])
-    return {"names": shown, "button": t_(table, "btn_open_chat")}
+def start_refused(table: Table, lang: str) -> str:
+    """Start's popup (plain text) while players cannot be reached: who, and what to press (Start
+    for who never opened the private chat, Restart to unblock for who blocked it)."""
+    names, shut = table.lobby_names(), set(table.blocked())
+    button = t(lang, "btn_open_chat")
+    lines = []
+    for key, blocked in (("unreachable_start", False), ("unreachable_start_blocked", True)):
+        users = [u for u in table.unreachable() if (u in shut) == blocked]
+        if users:
+            shown = t(lang, "sep_list").join(isolate(names.get(user, "?")) for user in users)
+            lines.append(t(lang, key, names=shown, button=button))
+    return "\n".join(lines)
 
 
 def rejoined(table: Table, seat: int, now: float) -> str:
