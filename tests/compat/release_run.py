@@ -4,17 +4,30 @@ print what it found as JSON. It uses only what every release since 2026-12-02 ha
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
+from types import ModuleType
 from typing import Any
+
+
+def harness(name: str) -> ModuleType:
+    """A module of the release's playtest harness: `testing.<name>`, or where releases before
+    the harness left the bot's package kept it (`handlers.playtest.<name>`)."""
+    try:
+        return importlib.import_module(f"testing.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"handlers.playtest.{name}")
 
 
 def run(ask: dict[str, Any]) -> dict[str, Any]:
     """What this release makes of the group's item in `ask["db"]`, before and after its timer."""
     from handlers.telegram.group import Wake
     from handlers.telegram.item import Read
-    from testing.drivers import FakeClock, MemoryBot
-    from testing.fake_telegram import TEST_TOKEN, FakeTelegram
+
+    drivers, fakes = harness("drivers"), harness("fake_telegram")
+    FakeClock, MemoryBot = drivers.FakeClock, drivers.MemoryBot
+    TEST_TOKEN, FakeTelegram = fakes.TEST_TOKEN, fakes.FakeTelegram
 
     fake = FakeTelegram(TEST_TOKEN)
     users = [fake.add_user(name, user_id=uid, started=True) for uid, name in ask["users"]]
@@ -59,9 +72,10 @@ def seen(read: Any) -> dict[str, Any] | None:
 def play(ask: dict[str, Any]) -> dict[str, Any]:
     """Play a game to its first turn (dealt with `ask["seed"]`) on a new SQLite file
     `ask["db"]`, as this release plays it; what `run` needs to open the group again."""
-    from testing.drivers import START, FakeClock, MemoryBot
-    from testing.fake_telegram import TEST_TOKEN, FakeTelegram
-    from testing.players import Table
+    drivers, fakes = harness("drivers"), harness("fake_telegram")
+    START, FakeClock, MemoryBot = drivers.START, drivers.FakeClock, drivers.MemoryBot
+    TEST_TOKEN, FakeTelegram = fakes.TEST_TOKEN, fakes.FakeTelegram
+    Table = harness("players").Table
 
     bot = MemoryBot(FakeTelegram(TEST_TOKEN), FakeClock(START), ask["db"])
     try:
