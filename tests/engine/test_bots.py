@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engine import IllegalAction, Variants, apply, legal_actions, waiting_for
+from engine.__main__ import main
 from engine.bots import LEVELS, bot_view, choose
 from engine.cards import color
 from engine.deal import deal
@@ -118,3 +119,12 @@ def test_a_bot_seat_acts_the_same_on_two_deals_it_cannot_tell_apart():
                 compared += 1
             state, _ = apply(state, choose(bot_view(state, seat), level, rng).action)
     assert compared > 50  # the deals told apart by nobody were many, not a lucky few
+
+
+def test_simulate_plays_every_seat_as_a_bot_of_the_level_asked(capsys):
+    assert main(["simulate", "--seats", "5", "--games", "4", "--bots", "strong"]) == 0
+    out = capsys.readouterr().out
+    assert "strong bot play" in out
+    assert "unfinished (hit the cap)       0" in out
+    assert main(["simulate", "--seats", "5", "--games", "4", "--bots", "learning"]) == 0
+    assert "learning bot play" in capsys.readouterr().out
