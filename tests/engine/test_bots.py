@@ -128,3 +128,23 @@ def test_simulate_plays_every_seat_as_a_bot_of_the_level_asked(capsys):
     assert "unfinished (hit the cap)       0" in out
     assert main(["simulate", "--seats", "5", "--games", "4", "--bots", "learning"]) == 0
     assert "learning bot play" in capsys.readouterr().out
+
+
+def _winner_when_one_colour_plays_strong(seats: int, seed: int, strong: str) -> str:
+    """Play one seeded game in which the seats dealt `strong`'s colour play strong."""
+    state = _new(seats, Variants(), seed)
+    rng = random.Random(seed)
+    while not state.over:
+        seat = waiting_for(state)
+        level = "strong" if color(state.deal[seat - 1]) == strong else "learning"
+        state, _ = apply(state, choose(bot_view(state, seat), level, rng).action)
+    return state.outcome.winner
+
+
+def test_a_strong_bot_table_beats_a_learning_one_more_often_than_not():
+    games = 40
+    wins = 0
+    for seed in range(games):
+        strong = ("red", "blue")[seed % 2]
+        wins += _winner_when_one_colour_plays_strong(6, seed, strong) == strong
+    assert wins > games / 2
