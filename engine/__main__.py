@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from engine.bots import LEVELS
 from engine.records import BadRecord, replay_record, summary
 from engine.simulate import simulate, table
 from engine.variants import VARIANT_NAMES, Variants
@@ -54,9 +55,11 @@ def simulate_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    tally = simulate(args.seats, args.games, args.seed, variants, args.policy)
+    played = args.bots or args.policy
+    tally = simulate(args.seats, args.games, args.seed, variants, played)
     on = ", ".join(variants.names_on()) or "no variants"
-    print(table(tally, f"{args.seats} seats, {on}, {args.policy} play, seed {args.seed}"))
+    who = f"{played} bot" if args.bots else played
+    print(table(tally, f"{args.seats} seats, {on}, {who} play, seed {args.seed}"))
     return 0
 
 
@@ -81,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         "--virtual", type=int, default=0, choices=(0, 1, 2), help="virtual players (variant 1)"
     )
     sim.add_argument("--policy", choices=("random", "informed"), default="random")
+    sim.add_argument(
+        "--bots", choices=LEVELS, default=None, help="every seat a bot seat of this level"
+    )
     args = parser.parse_args(argv)
     if args.command == "replay":
         return replay_command(args.file)

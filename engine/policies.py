@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterable
 from itertools import combinations
 
+from engine import bots
 from engine.actions import (
     DECAPITATE,
     END_TURN,
@@ -147,10 +148,29 @@ def proven_captain(state: GameState, known: dict[int, str], colour: str) -> int 
     return answer
 
 
-def policy(name: str, rng: random.Random) -> RandomPolicy | InformedPolicy:
-    """The named policy."""
+class BotPolicy:
+    """Every seat a bot seat of one level (engine.bots), each deciding on its own view only."""
+
+    listens = False  # each decision reads the seat's view afresh
+
+    def __init__(self, level: str, rng: random.Random) -> None:
+        self.level = level
+        self.rng = rng
+
+    def observe(self, events: Iterable[Event]) -> None:
+        """The bot reads its view when it decides."""
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        """The bot's action for `seat`, from what `seat` knows."""
+        return bots.choose(bots.bot_view(state, seat), self.level, self.rng).action
+
+
+def policy(name: str, rng: random.Random) -> RandomPolicy | InformedPolicy | BotPolicy:
+    """The named policy: random, informed, or a bot level (learning, strong)."""
     if name == "random":
         return RandomPolicy(rng)
     if name == "informed":
         return InformedPolicy(rng)
-    raise ValueError(f"unknown policy {name!r} (random or informed)")
+    if name in bots.LEVELS:
+        return BotPolicy(name, rng)
+    raise ValueError(f"unknown policy {name!r} (random, informed, learning or strong)")

@@ -1,0 +1,150 @@
+"""Bot seats (engine.bots): they decide on their own seat's view only, and only legally."""
+
+from __future__ import annotations
+
+import random
+
+from engine import IllegalAction, Variants, apply, legal_actions, waiting_for
+from engine.__main__ import main
+from engine.bots import LEVELS, bot_view, choose
+from engine.cards import color
+from engine.deal import deal
+from engine.state import GameState, start_state
+from engine.views import events_for
+
+# Seat counts and variants, so every variant is played, alone and together.
+TABLES = [
+    (4, Variants()),
+    (5, Variants(no_first_round_decapitation=True)),
+    (6, Variants(uncertain_sides=True)),
+    (8, Variants(turncoat=True)),
+    (7, Variants(bodyguards=True)),
+    (6, Variants(observer=True)),
+    (6, Variants(spy=True)),
+    (5, Variants(virtual_players=1)),
+    (6, Variants(virtual_players=2, bodyguards=True)),
+    (
+        12,
+        Variants(
+            virtual_players=2,
+            no_first_round_decapitation=True,
+            uncertain_sides=True,
+            turncoat=True,
+            bodyguards=True,
+            observer=True,
+            spy=True,
+        ),
+    ),
+    (9, Variants(turncoat=True, observer=True, spy=True, uncertain_sides=True)),
+]
+
+
+def _level(seat: int) -> str:
+    return LEVELS[seat % 2]  # learning and strong seats at one table
+
+
+def _new(humans: int, variants: Variants, seed: int) -> GameState:
+    return deal([f"P{i}" for i in range(1, humans + 1)], variants, seed=seed)
+
+
+def test_a_bot_seat_only_ever_chooses_a_legal_action():
+    for number, (seats, variants) in enumerate(TABLES):
+        for seed in range(3):
+            state = _new(seats - variants.virtual_players, variants, 100 * number + seed)
+            rng = random.Random(seed)
+            for _ in range(40 * state.seats):
+                if state.over:
+                    break
+                seat = waiting_for(state)
+                action = choose(bot_view(state, seat), _level(seat), rng).action
+                assert action in legal_actions(state, seat), (seats, variants, action)
+                state, _ = apply(state, action)
+            assert state.over, (seats, variants, seed)
+
+
+def _redealt(state: GameState, rng: random.Random, seat: int) -> GameState | None:
+    """The same decisions on another deal that moves only cards `seat` was never shown, or None
+    when the decisions are not legal there."""
+    seen = {e["target"] for e in events_for(state, seat) if e["type"] == "scout_result"}
+    seen.add(seat)
+    hidden = [s for s in range(1, state.seats + 1) if s not in seen]
+    cards = list(state.deal)
+    moved = [cards[s - 1] for s in hidden]
+    rng.shuffle(moved)
+    for s, card in zip(hidden, moved, strict=True):
+        cards[s - 1] = card
+    aside = list(state.set_aside)
+    if aside and hidden:  # a card set aside may as well be on the table, if of the same colour
+        s, i = rng.choice(hidden), rng.randrange(len(aside))
+        if color(aside[i]) == color(cards[s - 1]):
+            cards[s - 1], aside[i] = aside[i], cards[s - 1]
+    other = start_state(
+        variants=state.variants,
+        names=state.names,
+        virtual=state.virtual,
+        deal=tuple(cards),
+        set_aside=tuple(sorted(aside)),
+        first=state.first,
+        seed=state.seed,
+    )
+    try:
+        for action in state.log:
+            other, _ = apply(other, action)
+    except IllegalAction:
+        return None
+    return other
+
+
+def _told_apart_by_nobody(state: GameState, other: GameState | None, seat: int) -> bool:
+    """True when `other` holds other cards but `seat` received the very same events."""
+    if other is None or other.cards == state.cards:
+        return False
+    return events_for(other, seat) == events_for(state, seat)
+
+
+def test_a_bot_seat_acts_the_same_on_two_deals_it_cannot_tell_apart():
+    compared = 0
+    for number, (seats, variants) in enumerate(TABLES):
+        state = _new(seats - variants.virtual_players, variants, 7 + number)
+        rng = random.Random(number)
+        while not state.over:
+            seat = waiting_for(state)
+            level = _level(seat)
+            other = _redealt(state, rng, seat)
+            if _told_apart_by_nobody(state, other, seat):
+                pick = rng.getrandbits(32)
+                mine = choose(bot_view(state, seat), level, random.Random(pick))
+                theirs = choose(bot_view(other, seat), level, random.Random(pick))
+                assert mine == theirs, (seats, variants, state.log)
+                compared += 1
+            state, _ = apply(state, choose(bot_view(state, seat), level, rng).action)
+    assert compared > 50  # the deals told apart by nobody were many, not a lucky few
+
+
+def test_simulate_plays_every_seat_as_a_bot_of_the_level_asked(capsys):
+    assert main(["simulate", "--seats", "5", "--games", "4", "--bots", "strong"]) == 0
+    out = capsys.readouterr().out
+    assert "strong bot play" in out
+    assert "unfinished (hit the cap)       0" in out
+    assert main(["simulate", "--seats", "5", "--games", "4", "--bots", "learning"]) == 0
+    assert "learning bot play" in capsys.readouterr().out
+
+
+def _winner_when_one_colour_plays_strong(seats: int, seed: int, strong: str) -> str:
+    """Play one seeded game in which the seats dealt `strong`'s colour play strong."""
+    state = _new(seats, Variants(), seed)
+    rng = random.Random(seed)
+    while not state.over:
+        seat = waiting_for(state)
+        level = "strong" if color(state.deal[seat - 1]) == strong else "learning"
+        state, _ = apply(state, choose(bot_view(state, seat), level, rng).action)
+    return state.outcome.winner
+
+
+def test_a_strong_bot_table_beats_a_learning_one_more_often_than_not():
+    games = 40
+    wins = 0
+    for seed in range(games):
+        strong = ("red", "blue")[seed % 2]
+        wins += _winner_when_one_colour_plays_strong(6, seed, strong) == strong
+    assert wins > games / 2
