@@ -107,11 +107,13 @@ def test_a_hashed_folder_trusts_a_server_whose_issuer_it_holds_and_no_other(
     tmp_path: Path,
 ) -> None:
     ca, cert, key = issue(tmp_path)
-    bundle = tmp_path / "bundle.pem"
-    bundle.write_text(Path(certifi.where()).read_text() + ca.read_text())
+    some = "".join(package._PEM.findall(Path(certifi.where()).read_text())[:5])
+    bundle, others = tmp_path / "bundle.pem", tmp_path / "others.pem"
+    bundle.write_text(some + ca.read_text())
+    others.write_text(some)
     with_ours, without = tmp_path / "with", tmp_path / "without"
-    package.split_trust_store(bundle, with_ours)
-    package.split_trust_store(Path(certifi.where()), without)
+    assert package.split_trust_store(bundle, with_ours) == 6
+    package.split_trust_store(others, without)
 
     handshake(trusting(str(with_ours)), cert, key)
     with pytest.raises(ssl.SSLCertVerificationError):
