@@ -54,7 +54,9 @@ LAMBDA_ROOT = "/var/task"  # where Lambda unpacks the zip
 # certifi's bundle, one certificate a file named by subject hash (see infra/aws/connections.py:
 # a context made from the folder reads only the issuers a handshake needs).
 TRUST_FOLDER = "certs"
-_PEM = re.compile(r"-----BEGIN CERTIFICATE-----\n.*?\n-----END CERTIFICATE-----\n", re.S)
+CERTIFICATE_PEM = re.compile(
+    r"-----BEGIN CERTIFICATE-----\n.*?\n-----END CERTIFICATE-----\n", re.S
+)
 
 
 def requirement_name(requirement: str) -> str:
@@ -208,15 +210,17 @@ def split_trust_store(bundle: Path, folder: Path) -> int:
     if shutil.which("openssl") is None:
         return 0
     folder.mkdir(parents=True, exist_ok=True)
-    taken: dict[str, int] = {}
-    for certificate in _PEM.findall(bundle.read_text(encoding="ascii")):
+    taken: dict[str, int] = {}  # subject hash -> certificates written under it
+    certificates = CERTIFICATE_PEM.findall(bundle.read_text(encoding="ascii"))
+    for certificate in certificates:
         command = ["openssl", "x509", "-noout", "-subject_hash"]
         digest = subprocess.run(
             command, input=certificate, capture_output=True, text=True, check=True
         ).stdout.strip()
-        n = taken[digest] = taken.get(digest, -1) + 1
+        n = taken.get(digest, 0)
         (folder / f"{digest}.{n}").write_text(certificate, encoding="ascii")
-    return sum(taken.values()) + len(taken)
+        taken[digest] = n + 1
+    return len(certificates)
 
 
 def write_zip(source: Path, destination: Path) -> None:

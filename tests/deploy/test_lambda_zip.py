@@ -163,7 +163,7 @@ def test_the_zip_trusts_certifis_certificates_one_file_each_by_subject_hash(
         for name, data in zip_texts(packaged.artifact)
         if name.startswith("certs/") or name == "certifi/cacert.pem"
     }
-    bundle = package._PEM.findall(texts["certifi/cacert.pem"])
+    bundle = package.CERTIFICATE_PEM.findall(texts["certifi/cacert.pem"])
     hashed = {name: text for name, text in texts.items() if name.startswith("certs/")}
 
     assert len(hashed) == len(bundle) > 100

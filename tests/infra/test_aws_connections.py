@@ -110,7 +110,7 @@ def test_without_a_hashed_trust_folder_the_context_trusts_certifis_whole_bundle(
     context = trusting(str(tmp_path / "absent"))
 
     assert context.cert_store_stats()["x509_ca"] == len(
-        package._PEM.findall(Path(certifi.where()).read_text())
+        package.CERTIFICATE_PEM.findall(Path(certifi.where()).read_text())
     )
     assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
 

@@ -107,7 +107,7 @@ def test_a_hashed_folder_trusts_a_server_whose_issuer_it_holds_and_no_other(
     tmp_path: Path,
 ) -> None:
     ca, cert, key = issue(tmp_path)
-    some = "".join(package._PEM.findall(Path(certifi.where()).read_text())[:5])
+    some = "".join(package.CERTIFICATE_PEM.findall(Path(certifi.where()).read_text())[:5])
     bundle, others = tmp_path / "bundle.pem", tmp_path / "others.pem"
     bundle.write_text(some + ca.read_text())
     others.write_text(some)
