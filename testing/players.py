@@ -344,9 +344,16 @@ class Table:
                 continue
             # The same label may stand in several rows: the choice is pressed where it is.
             rows = [[b.text for b in row] for row in menu.buttons]
-            row = menu.buttons[rows.index([self.t(f"head_{key}")]) + 1]
+            head = rows.index([self.t(f"head_{key}")])
+            row = [
+                b
+                for r in menu.buttons[head + 1 : head + 3]
+                for b in r
+                if f"|v:{key}:" in b.callback_data
+            ]
             unit = "choice_minutes" if key == "lobby_minutes" else "choice_seconds"
-            shown = str(value) if key == "virtual_players" else self.t(unit, v=value)
+            plain = key in ("virtual_players", "bot_seats")
+            shown = str(value) if plain else self.t(unit, v=value)
             chosen = self.t("choice_chosen", v=shown)
             button = next((b for b in row if b.text in (shown, chosen)), None)
             assert button is not None, f"no choice {shown!r} for {key} in {rows}"

@@ -56,6 +56,7 @@ class Absence(Part):
         """The human seats whose turns the game still waits for."""
         state = self.table.state
         out = {state.prediction[0]} if state.prediction else set()  # a predicting Observer
+        out |= set(self.record.bots)  # a game of bot seats alone is over
         return [s for s in state.humans() if s not in out and not self.passes(s)]
 
     def acted(self, seat: int) -> None:
@@ -64,6 +65,8 @@ class Absence(Part):
 
     def missed(self, seat: int) -> list[Event]:
         """The seat's turn ran out: count it; at the second in a row, mark the player away."""
+        if self.table.bots.is_bot(seat):  # never away
+            return []
         absences = self.record.absences.missed_turn(seat)
         self.record.absences = absences
         if absences.missed[seat] < MISSED_TO_AWAY or self.passes(seat):
@@ -100,6 +103,8 @@ class Absence(Part):
         own /remove) or `left` by /leave (where they confirmed it); the seat stays and keeps its
         card."""
         table = self.table
+        if table.bots.is_bot(seat):
+            raise Refused("bot_seat_stays")
         if not 1 <= seat <= len(self.record.seats) or not table.user_at(seat):
             raise Refused("bad_button")
         if self.is_removed(seat):
@@ -187,7 +192,8 @@ class Absence(Part):
         table = self.table
         if table.status == LOBBY:
             return [uid for uid, _ in table.players if uid != table.creator]
-        return [s for s in table.state.humans() if not self.is_removed(s)]
+        people = [s for s in table.state.humans() if not table.bots.is_bot(s)]
+        return [s for s in people if not self.is_removed(s)]
 
     def out_of_touch(self) -> list[int]:
         """The players a game's warning names: those the bot cannot reach, and those back in
@@ -217,4 +223,5 @@ class Absence(Part):
         if phase != TURN:
             return False
         self.record.skips += 1
-        return self.record.skips >= len(self.table.state.humans())
+        people = [s for s in self.table.state.humans() if not self.table.bots.is_bot(s)]
+        return self.record.skips >= len(people)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from engine import new_game
 from handlers.session import events as ev
 from handlers.session.base import LOBBY, PLAYING, Part, Refused
+from handlers.session.bot_seats import bot_names
 from handlers.session.events import Event
 from handlers.session.names import virtual_names
 from handlers.session.record import TurnBoard
 from handlers.session.settings import (
     MAX_PLAYERS,
+    MIN_BESIDE_BOTS,
     MIN_PLAYERS,
+    seats_fit,
     set_setting,
     toggle_setting,
     variants_of,
@@ -108,18 +111,19 @@ class Lobby(Part):
         and post the first turn."""
         self._in_lobby()
         table, record = self.table, self.record
-        if not MIN_PLAYERS <= len(table.players) <= MAX_PLAYERS:
-            n = len(table.players)
-            raise Refused("need_players", n=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
+        if not seats_fit(len(table.players), record.settings):
+            raise self._too_few()
         if table.reach.unreachable():  # they would get no card
             raise Refused("unreachable_start")
         shown = table.lobby_names()
         names = list(shown.values())
         ids = {name: uid for uid, name in shown.items()}
         virtual = virtual_names(table.lang)
-        state, events = new_game(names, variants_of(record.settings), seed, virtual)
+        bots = bot_names(table.lang, record.settings["bot_seats"])
+        state, events = new_game(names + bots, variants_of(record.settings), seed, virtual)
         seated = zip(state.names, state.virtual, strict=True)
-        record.seats = [0 if virtual else ids[name] for name, virtual in seated]
+        record.seats = [0 if virtual else ids.get(name, 0) for name, virtual in seated]
+        table.bots.seat_dealt(state.names, state.virtual, table.lang)
         record.status = PLAYING
         record.start = now
         record.skips = 0
@@ -132,6 +136,13 @@ class Lobby(Part):
         record.bot_can_delete = can_delete  # kept for the next game here
         seating = ev.event(ev.SEATING, silence=silence)
         return [seating, *table.absence.leftovers(), *table.play.deliver(events, now)]
+
+    def _too_few(self) -> Refused:
+        """Why Start cannot deal: too few or too many people, bot seats counted."""
+        n, bots = len(self.table.players), self.record.settings["bot_seats"]
+        if not bots:
+            return Refused("need_players", n=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
+        return Refused("need_players_bots", n=n, bots=bots, least=MIN_BESIDE_BOTS)
 
     # -- the countdown --------------------------------------------------------------------------
 
@@ -171,7 +182,7 @@ class Lobby(Part):
 
     def deals_without(self, away: list[int]) -> bool:
         """True when enough players would remain to deal without `away`."""
-        return len(self.table.players) - len(away) >= MIN_PLAYERS
+        return seats_fit(len(self.table.players) - len(away), self.record.settings)
 
     def _leave_out(self, away: list[int]) -> list[Event]:
         """Take the players the bot cannot reach out of the lobby, so the others can play; the
@@ -220,7 +231,7 @@ class Lobby(Part):
         when enough others remain), else close, saying why."""
         table = self.table
         n = len(table.players)
-        few = not MIN_PLAYERS <= n <= MAX_PLAYERS
+        few = not seats_fit(n, self.record.settings)
         away = table.reach.unreachable()
         if self.starts_itself() and not few and (not away or self.deals_without(away)):
             left_out = self._leave_out(away) if away else []

@@ -90,10 +90,16 @@ class Play(Part):
     def _apply(self, user: int, action: Action, now: float, in_group: bool = False) -> list[Event]:
         """Apply a seated user's decision to the game as it is now (its deadlines caught up);
         `in_group`: pressed on the group's turn message (a scout there speaks there too)."""
-        table = self.table
-        seat = table.seat_of(user)
+        seat = self.table.seat_of(user)
         if seat is None:
             raise Refused("not_a_player")
+        return self.seat_moves(seat, action, now, in_group)
+
+    def seat_moves(
+        self, seat: int, action: Action, now: float, in_group: bool = False
+    ) -> list[Event]:
+        """Apply `seat`'s decision (its player's press, or a bot seat's move)."""
+        table = self.table
         if table.absence.is_removed(seat):
             raise table.absence.gone(seat)
         if action.seat != seat and action.act != TIMEOUT:
@@ -108,7 +114,8 @@ class Play(Part):
             state, events = apply(table.state, action)
         except IllegalAction:
             raise Refused("too_late") from None
-        if not secret:  # a secret decision shows nowhere, not even in the idle count
+        if not secret and not table.bots.is_bot(seat):  # a secret one shows nowhere, not even
+            # in the idle count; nor does a bot seat's move (a round of people idle ends the game)
             self.record.skips = 0
             table.absence.acted(seat)
         table.set_state(state, secret)
@@ -439,7 +446,8 @@ class Play(Part):
         figures = table.ending.figures  # how long it lasted, counted once for all who tell it
         assert figures is not None
         length = {"seconds": figures["seconds"], "turns": figures["turns"]}
-        finished = ev.event(ev.FINISHED, resolved=resolved, **length)
+        bots = {"bots": table.bots.told()} if self.record.bots else {}
+        finished = ev.event(ev.FINISHED, resolved=resolved, **length, **bots)
         over = table.prompts.close_all({"act": "over"})
         return [finished, *over, *table.absence.leftovers()]
 

@@ -112,6 +112,9 @@ class TableRecord:
     prompt_tags: int = 0  # the last prompt tag given out
     hold: Hold | None = None
     absences: Absences = field(default_factory=Absences)
+    # the seats the bot plays itself (see `bot_seats.py`)
+    bots: list[int] = field(default_factory=list)  # their seats
+    bot_why: dict[str, dict[str, Any]] = field(default_factory=dict)  # by seat: its last move
 
 
 def to_stored(record: TableRecord) -> dict[str, Any]:
@@ -150,7 +153,15 @@ def to_stored(record: TableRecord) -> dict[str, Any]:
         "prompt_tags": record.prompt_tags,
         "hold": record.hold.to_stored() if record.hold is not None else None,
         **record.absences.to_stored(),
+        **_bots_stored(record),
     }
+
+
+def _bots_stored(record: TableRecord) -> dict[str, Any]:
+    """The bot seats' fields, only where a game has them (a part without them reads the same)."""
+    if not record.bots:
+        return {}
+    return {"bots": record.bots, "bot_why": record.bot_why}
 
 
 def from_stored(stored: dict[str, Any]) -> TableRecord:
@@ -197,6 +208,8 @@ def from_stored(stored: dict[str, Any]) -> TableRecord:
         prompt_tags=data.get("prompt_tags") or 0,
         hold=Hold.from_stored(data.get("hold")),
         absences=Absences.from_stored({k: data[k] for k in ABSENCE_KEYS if k in data}),
+        bots=list(data.get("bots") or ()),
+        bot_why=dict(data.get("bot_why") or {}),
     )
 
 

@@ -9,9 +9,12 @@ from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.variants import VARIANT_NAMES, Variants
 
 MIN_PLAYERS, MAX_PLAYERS = MIN_HUMANS, MAX_HUMANS  # the card's 4–12, as the engine deals them
+MIN_BESIDE_BOTS = 2  # the people a group game with bot seats needs
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "virtual_players": 0,
+    "bot_seats": 0,
+    "bot_strong": False,
     "no_first_round_decapitation": False,
     "uncertain_sides": False,
     "turncoat": False,
@@ -28,6 +31,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 CHOICES: dict[str, tuple] = {
     "virtual_players": (0, 1, 2),
+    "bot_seats": tuple(range(MAX_PLAYERS - 1)),  # beside at least two people, up to 12 seats
     "turn_seconds": (30, 60, 90, 120, 180),
     "speak_seconds": (30, 45, 60, 90, 120),
     "turncoat_seconds": (10, 15, 20, 30),
@@ -77,3 +81,17 @@ def set_setting(settings: dict, key: str, value: Any) -> bool:
 def variants_of(settings: dict) -> Variants:
     """The variants the settings switch on."""
     return Variants(**{name: settings[name] for name in VARIANT_NAMES})
+
+
+def seats_fit(people: int, settings: dict, least: int = MIN_BESIDE_BOTS) -> bool:
+    """True when `people` and the settings' bot seats make a table the card deals (4–12 seats,
+    the virtual ones apart), with at least `least` people beside bot seats."""
+    bots = settings.get("bot_seats", 0)
+    if not bots:
+        return MIN_PLAYERS <= people <= MAX_PLAYERS
+    return people >= least and MIN_PLAYERS <= people + bots <= MAX_PLAYERS
+
+
+def bot_room(people: int) -> int:
+    """The most bot seats the table can take beside `people` (at least two counted)."""
+    return max(0, MAX_PLAYERS - max(people, MIN_BESIDE_BOTS))

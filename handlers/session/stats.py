@@ -41,7 +41,8 @@ def finished_game(table: Seats, now: float) -> Figures:
     players: dict[str, Figures] = {}
     removed = set(table.absences.removed)  # they did not finish it: not theirs
     colours = [color(card) for card in state.cards]  # each seat's, read once
-    for seat in (seat for seat in state.humans() if seat not in removed):
+    people = (seat for seat in state.humans() if table.user_at(seat))  # no bot seat
+    for seat in (seat for seat in people if seat not in removed):
         card = state.cards[seat - 1]
         roles = [
             role

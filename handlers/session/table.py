@@ -20,6 +20,7 @@ from handlers.session.base import (
     Seats,
 )
 from handlers.session.board import Board
+from handlers.session.bot_seats import BotSeats
 from handlers.session.events import Event
 from handlers.session.lobby import LOBBY_SECONDS, NAME_MAX, Lobby, fitted
 from handlers.session.play import Play
@@ -62,6 +63,7 @@ class Table(Seats):
         self.prompts = Prompts(self)
         self.absence = Absence(self)
         self.reach = Reach(self)
+        self.bots = BotSeats(self)
 
     @classmethod
     def open_lobby(
@@ -173,6 +175,9 @@ class Table(Seats):
         lobby's countdown, a game's wait, and the countdown refresh due before them."""
         news: list[Event] = []
         for _ in range(3):
+            if self.bots.due(now):  # a bot seat moves before its wait ends
+                news += self.bots.move(now)
+                continue
             deadline = self.record.deadline
             if deadline is None or now < deadline:
                 break
@@ -182,6 +187,11 @@ class Table(Seats):
             self.record.reminder = None
             news += self.lobby.remind(now) if self.status == LOBBY else self.play.remind(now)
         return news
+
+    def next_wake(self) -> float | None:
+        """When the table next needs waking: its countdown or deadline, or a bot seat's move."""
+        wakes = [at for at in (super().next_wake(), self.bots.due_at()) if at is not None]
+        return min(wakes, default=None)
 
     # -- the lobby's commands -------------------------------------------------------------------
 

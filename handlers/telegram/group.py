@@ -13,7 +13,7 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ApplicationHandlerStop
 
-from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
+from handlers.session.settings import seats_fit
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key, user_key
 from handlers.storage.side_items import pointed_chats
@@ -195,7 +195,7 @@ def deals_now(table: Table, now: float) -> bool:
     delete messages). A lobby that closes instead asks nothing."""
     deadline = table.deadline()
     ended = deadline is not None and now >= deadline
-    enough = MIN_PLAYERS <= len(table.players) <= MAX_PLAYERS
+    enough = seats_fit(len(table.players), table.settings)
     return table.status == LOBBY and ended and table.starts_itself() and enough
 
 

@@ -1153,6 +1153,60 @@ def t(lang: str, key: str, **kw: object) -> str:
     return entry.get(lang, entry[EN]).format(**kw)
 
 
+# the seats the bot plays itself
+TEXTS.update(
+    {
+        "head_bot_seats": {EN: "🤖 Bot seats", ZH: "🤖 机器人号位"},
+        "set_bot_strong": {EN: "🤖 Bot seats play strong: {v}", ZH: "🤖 机器人高手模式：{v}"},
+        "bot_level_learning": {EN: "learning", ZH: "新手"},
+        "bot_level_strong": {EN: "strong", ZH: "高手"},
+        "variant_bot_seats": {EN: "bot seats ×{n} ({level})", ZH: "机器人号位×{n}（{level}）"},
+        "lobby_need_bots": {
+            EN: "With {bots} bot seats, needs {min} to {max} players to start.",
+            ZH: "加上 {bots} 个机器人号位，需要 {min} 到 {max} 名玩家才能开始。",
+        },
+        "need_players_bots": {
+            EN: "With {bots} bot seats, Start needs at least {least} players and 4 to 12 seats "
+            "in all (now {n} players).",
+            ZH: "有 {bots} 个机器人号位时，需要至少 {least} 名玩家，且共 4 到 12 个号位（现在 {n} 人）。",
+        },
+        "bot_seat_stays": {
+            EN: "🤖 A bot seat plays to the end: it cannot be removed.",
+            ZH: "🤖 机器人号位会一直玩到结束，不能移除。",
+        },
+        "claim_seat": {EN: '{name}: "{seat} is {card}."', ZH: "{name}：“{seat}号位是{card}。”"},
+        "claim_self": {EN: '{name}: "I am {card}."', ZH: "{name}：“我是{card}。”"},
+        "reveal_bots": {EN: "🤖 <b>The bot seats</b>:", ZH: "🤖 <b>机器人号位</b>："},
+        "reveal_bot": {EN: "{name} knew {known}; {did}.", ZH: "{name}知道{known}；{did}。"},
+        "bot_knew_none": {EN: "only its own card", ZH: "只有自己的人物牌"},
+        "bot_knew": {EN: "seat {seat} was {card}", ZH: "{seat}号位是{card}"},
+        "bot_did_scout": {
+            EN: "last it scouted seat {target}, a seat it could not tell",
+            ZH: "最后查看了它还不知道的{target}号位",
+        },
+        "bot_did_decapitate": {
+            EN: "it decapitated seat {target}, {pct}% sure that was the enemy captain",
+            ZH: "它斩首了{target}号位，有{pct}%的把握那是敌方队长",
+        },
+        "bot_did_whim": {
+            EN: "it decapitated seat {target} on a whim",
+            ZH: "它一时兴起斩首了{target}号位",
+        },
+        "bot_did_end_turn": {
+            EN: "last it ended its speaking moment",
+            ZH: "最后结束了自己的发言",
+        },
+        "bot_did_swap": {EN: "as the Turncoat it swapped", ZH: "作为变节者它交换了人物牌"},
+        "bot_did_keep": {EN: "as the Turncoat it kept its card", ZH: "作为变节者它保留了人物牌"},
+        "bot_did_spy_guess": {
+            EN: "as the Spy it named seats {red} and {blue} the captains",
+            ZH: "作为密探它猜{red}号位和{blue}号位是队长",
+        },
+        "bot_did_other": {EN: "it made no move of note", ZH: "它没有特别的举动"},
+    }
+)
+
+
 def card_name(lang: str, card: str) -> str:
     """A card's name as the players say it: 红4 / Red 4, 观察员 / Observer."""
     names = CARD_NAMES.get(lang, CARD_NAMES[EN])

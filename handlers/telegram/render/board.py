@@ -10,6 +10,7 @@ from handlers.telegram.ids import BOARD as BOARD_MSG
 from handlers.telegram.ids import Ids
 from handlers.telegram.messages import Edit
 from handlers.telegram.presses import BOARD, Done, ListSeats, MyCard, Press, Scout
+from handlers.telegram.render.bot_seats import claim_line
 from handlers.telegram.render.common import (
     Keyboard,
     button,
@@ -60,6 +61,8 @@ def public_line(table: Table, event: dict) -> str | None:
         code = card(table, event["card"])
         return t_(table, "swapped_line", holder=holder, scout=scout, card=code)
     if kind == kinds.TURN_ENDED:
+        if "claim" in event:  # a bot seat's words
+            return claim_line(table, event)
         if event.get("say"):
             return t_(
                 table, "said_line", name=seat_name(table, event["seat"]), say=esc(event["say"])

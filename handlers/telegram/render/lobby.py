@@ -5,8 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.cards import deals_x
+from handlers.session.bot_seats import bot_level
 from handlers.session.lobby import EXTEND_SECONDS
-from handlers.session.settings import CHOICES, MAX_PLAYERS, MIN_PLAYERS, SETTING_KEYS
+from handlers.session.settings import (
+    CHOICES,
+    MAX_PLAYERS,
+    MIN_BESIDE_BOTS,
+    MIN_PLAYERS,
+    SETTING_KEYS,
+    bot_room,
+    seats_fit,
+)
 from handlers.session.table import Table
 from handlers.telegram.ids import LOBBY as LOBBY_MSG
 from handlers.telegram.ids import Ids
@@ -27,12 +36,17 @@ from handlers.telegram.render.common import (
 )
 from handlers.telegram.render.table_links import group_rows
 
+CHOICES_A_ROW = 6  # a row of choices longer than this goes on in the next
+
 
 def variants_list(table: Table, settings: dict) -> str:
     """The variants switched on, named in the table's language."""
     on = []
     if settings["virtual_players"]:
         on.append(t_(table, "variant_virtual_players", n=settings["virtual_players"]))
+    if settings["bot_seats"]:
+        level = t_(table, f"bot_level_{bot_level(settings)}")
+        on.append(t_(table, "variant_bot_seats", n=settings["bot_seats"], level=level))
     for key in (
         "no_first_round_decapitation",
         "uncertain_sides",
@@ -71,13 +85,10 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
         lines.append(t_(table, "lobby_hint_calm"))
     if settings["uncertain_sides"] and vp:
         lines.append(t_(table, "lobby_warn_uneven"))
-    if settings["turncoat"] and players and not deals_x(len(players) + vp):
-        lines.append(t_(table, "lobby_turncoat_idle", n=len(players) + vp))
-    ready = MIN_PLAYERS <= len(players) <= MAX_PLAYERS
-    lines += [
-        "",
-        t_(table, "lobby_ready" if ready else "lobby_need", min=MIN_PLAYERS, max=MAX_PLAYERS),
-    ]
+    seats = len(players) + vp + settings["bot_seats"]
+    if settings["turncoat"] and players and not deals_x(seats):
+        lines.append(t_(table, "lobby_turncoat_idle", n=seats))
+    lines += ["", readiness(table)]
     lines += [line for line in (countdown(table), unreachable_line(table)) if line]
     kb = [
         [
@@ -92,6 +103,18 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
     if table.unreachable():
         kb.append([[t_(table, "btn_open_chat"), start_url(bot)]])
     return "\n".join(lines), kb
+
+
+def readiness(table: Table) -> str:
+    """Whether Start may deal: the people needed (fewer beside bot seats), or ready."""
+    settings, people = table.settings, len(table.players)
+    if seats_fit(people, settings):
+        return t_(table, "lobby_ready")
+    if settings["bot_seats"]:
+        most = MAX_PLAYERS - settings["bot_seats"]
+        least = max(MIN_BESIDE_BOTS, MIN_PLAYERS - settings["bot_seats"])
+        return t_(table, "lobby_need_bots", min=least, max=most, bots=settings["bot_seats"])
+    return t_(table, "lobby_need", min=MIN_PLAYERS, max=MAX_PLAYERS)
 
 
 def away_names(table: Table, users: list[int]) -> str:
@@ -132,7 +155,7 @@ def edit_lobby(table: Table, ids: Ids, bot: str) -> Out:
 
 def choice_label(table: Table, key: str, value: int) -> str:
     """A choice as its button reads: a number of players, of minutes or of seconds."""
-    if key == "virtual_players":
+    if key in ("virtual_players", "bot_seats"):
         return str(value)
     return t_(table, "choice_minutes" if key == "lobby_minutes" else "choice_seconds", v=value)
 
@@ -140,7 +163,10 @@ def choice_label(table: Table, key: str, value: int) -> str:
 def choice_row(table: Table, key: str) -> list[list[str]]:
     """A setting's choices side by side, the one in play marked."""
     row = []
-    for value in CHOICES[key]:
+    offered = CHOICES[key]
+    if key == "bot_seats":  # as many as the table has room for beside its people
+        offered = tuple(v for v in offered if v <= bot_room(len(table.players)))
+    for value in offered:
         label = choice_label(table, key, value)
         if value == table.settings[key]:
             label = t_(table, "choice_chosen", v=label)
@@ -156,7 +182,8 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     for key in SETTING_KEYS:
         if key in CHOICES:
             rows.append([button(t_(table, f"head_{key}"), LOBBY, table, 0, Choose(key))])
-            rows.append(choice_row(table, key))
+            row = choice_row(table, key)
+            rows += [row[i : i + CHOICES_A_ROW] for i in range(0, len(row), CHOICES_A_ROW)]
             continue
         value = t_(table, "on" if s[key] else "off")
         rows.append([button(t_(table, f"set_{key}", v=value), LOBBY, table, 0, Toggle(key))])

@@ -18,6 +18,7 @@ from handlers.telegram.ids import Ids
 from handlers.telegram.messages import DropButtons
 from handlers.telegram.presses import LOBBY, PlayAgain
 from handlers.telegram.render.board import public_line
+from handlers.telegram.render.bot_seats import bot_lines
 from handlers.telegram.render.common import (
     Keyboard,
     Out,
@@ -53,6 +54,7 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     lines.append(t_(table, "end_length", length=length, turns=finished["turns"]))
     lines += ["", *every_card(table, r["cards"], r["captains"], r["set_aside"])]
     lines += neutral_lines(table, r)
+    lines += bot_lines(table, finished.get("bots"))
     lines += ["", t_(table, "timeline")]
     lines += timeline(table)
     return "\n".join(lines), play_again(table)
