@@ -153,15 +153,9 @@ def to_stored(record: TableRecord) -> dict[str, Any]:
         "prompt_tags": record.prompt_tags,
         "hold": record.hold.to_stored() if record.hold is not None else None,
         **record.absences.to_stored(),
-        **_bots_stored(record),
+        "bots": record.bots,
+        "bot_why": record.bot_why,
     }
-
-
-def _bots_stored(record: TableRecord) -> dict[str, Any]:
-    """The bot seats' fields, only where a game has them (a part without them reads the same)."""
-    if not record.bots:
-        return {}
-    return {"bots": record.bots, "bot_why": record.bot_why}
 
 
 def from_stored(stored: dict[str, Any]) -> TableRecord:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from handlers.session import record as codec
+from handlers.session.settings import clean_settings
 from handlers.session.table import Table
 
 PARTS = Path(__file__).parent / "parts_before"
@@ -84,7 +85,10 @@ def test_a_part_stored_before_plays_its_next_step_as_it_would_have(name: str) ->
     if isinstance(events, tuple):  # Play again opens a new table
         table, events = events
     assert through_json(events) == saved["events"]
-    assert table.record == codec.from_stored(saved["after"])
+    after = codec.from_stored(saved["after"])
+    if saved["step"] == "play_again":  # a new lobby takes the settings added since at default
+        after.settings = clean_settings(after.settings)
+    assert table.record == after
 
 
 @pytest.mark.parametrize("name", NAMES)
