@@ -362,6 +362,11 @@ class MemoryBot(Bot):
     def _handle(self, update: object) -> None:
         self._loop.run_until_complete(self._app.process_update(update))
 
+    def redeliver_wake(self, chat: int, due: float | None = None) -> None:
+        """Hand the bot a timer's Wake again (set for `due`), as a queue may deliver it twice."""
+        self._handle(Wake(chat, due))
+        self.settle()
+
     def settle(self) -> None:
         while updates := self.fake.next_updates():
             for update in updates:

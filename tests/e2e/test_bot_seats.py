@@ -8,6 +8,7 @@ import pytest
 from engine import waiting_for
 from engine.state import SPEAK, TURN
 from handlers.session.bot_seats import BOT_DELAY, bot_names
+from handlers.session.table import Table as SessionTable
 from testing.drivers import Bot
 from testing.players import Table
 
@@ -88,3 +89,56 @@ def test_a_bot_seat_never_moves_sooner_than_the_least_delay_nor_after_the_most(
     assert took, "no bot seat moved"
     low, high = BOT_DELAY
     assert all(low <= t <= high + 1 for t in took), took  # a second's tick of the clock
+
+
+def test_a_bot_seat_receives_no_private_message(memory_bot: Bot) -> None:
+    table = with_bots(memory_bot, bots=6, turncoat=True, spy=True)
+    play_out(memory_bot, table)
+    people = {p.id for p in table.players}
+    private = {
+        c.params["chat_id"]
+        for c in table.fake.calls
+        if c.kind == "ok" and int(c.params.get("chat_id", table.chat)) > 0
+    }
+    assert private <= people, private - people
+
+
+def test_a_redelivered_wake_plays_the_bots_move_once(memory_bot: Bot) -> None:
+    table = with_bots(memory_bot)
+    for _ in range(200):
+        state = table.state
+        seat = waiting_for(state)
+        if seat in bot_seats(table):
+            break
+        table.scout(seat, seat % state.seats + 1)
+        table.done(seat)
+    else:
+        raise AssertionError("no bot seat was waited on")
+    version = table.state.version
+    due = SessionTable.from_stored(table.data()).next_wake()
+    memory_bot.advance(BOT_DELAY[1] + 1)
+    moved = table.state.version
+    assert moved > version
+    said = table.group_texts()
+    memory_bot.redeliver_wake(table.chat, due)  # the timer's message delivered again
+    assert table.state.version == moved and table.group_texts() == said
+
+
+VARIANTS = [
+    {"virtual_players": 1},
+    {"no_first_round_decapitation": True},
+    {"uncertain_sides": True},
+    {"turncoat": True},
+    {"bodyguards": True},
+    {"observer": True},
+    {"spy": True},
+    {"turncoat": True, "observer": True, "spy": True, "bodyguards": True},
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: "+".join(v))
+def test_every_variant_plays_to_its_end_with_bot_seats(memory_bot: Bot, variant: dict) -> None:
+    table = with_bots(memory_bot, bots=7, bot_strong=True, **variant)
+    play_out(memory_bot, table)
+    assert table.data()["status"] == "over", table.group_texts()[-2:]
+    assert table.ending() is not None
