@@ -26,7 +26,9 @@ from engine.deal import deal
 from engine.events import deal_events
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, start_state
 from engine.turns import may_decapitate, waiting_for
+from engine.views import seat_view
 from handlers.session import lobby as lobby_module
+from handlers.session.bot_seats import bot_names
 from handlers.session.settings import CHOICES
 from handlers.session.table import PLAYING, Table
 from handlers.telegram import render
@@ -362,3 +364,117 @@ def test_an_away_or_removed_seats_turns_pass_alike_whatever_its_card(
     assert seen.leaves >= 10, seen
     assert seen.removed_in_a_window >= windows, seen
     assert seen.x_only_in_one >= 5, seen
+
+
+# -- bot seats: what a bot seat does depends on what it knows, and on nothing else ------------
+
+
+class Apart(Exception):
+    """The two games part where the group may learn what differs: a bot seat was shown a card
+    that differs between the deals, or a swap is about to be announced."""
+
+
+class BotPair(Pair):
+    """Two games with the same bot seats, holding the same cards; the bot seats move on the
+    tables' own wakes."""
+
+    def advance(self, until: float) -> None:
+        for _ in range(20):
+            when = self.a.next_wake()
+            assert when == self.b.next_wake(), "a bot seat's move is due at different times"
+            if when is None or when > until:
+                break
+            hold = self.a.hold
+            if hold is not None and when >= hold.until and self.swapped():
+                raise Apart("a swap is announced")
+            self.now = max(self.now, when)
+            outs_a = show(self.a, self.a.catch_up(self.now))
+            outs_b = show(self.b, self.b.catch_up(self.now))
+            self.same(outs_a, outs_b, "a wake (a bot seat's move)")
+            if self.bots_know_apart():
+                raise Apart("a bot seat saw a card that differs")
+        self.now = max(self.now, until)
+
+    def swapped(self) -> bool:
+        return any(x.act == SWAP for t in (self.a, self.b) for x in t.state.log)
+
+    def bots_know_apart(self) -> bool:
+        return any(
+            seat_view(self.a.state, s)["known"] != seat_view(self.b.state, s)["known"]
+            for s in self.a.record.bots
+        )
+
+
+def twin_deals_with_bots(rng: random.Random) -> tuple[GameState, GameState, dict]:
+    """Two deals of a table of people and bot seats that agree on the bot seats' cards (every
+    other card shuffled again), and the lobby that makes them."""
+    lang = rng.choice(("en", "zh"))
+    people = rng.randint(2, 5)
+    bots = rng.randint(max(2, 4 - people), 12 - people)
+    variants = Variants(
+        turncoat=rng.random() < 0.6,
+        bodyguards=rng.random() < 0.4,
+        observer=rng.random() < 0.5,
+        spy=rng.random() < 0.6,
+        no_first_round_decapitation=rng.random() < 0.4,
+    )
+    names = [f"P{i}" for i in range(people)]
+    a = deal(names + bot_names(lang, bots), variants, seed=rng.randrange(2**32))
+    robots = {s for s, name in enumerate(a.names) if name.startswith("🤖")}
+    rest = [c for s, c in enumerate(a.deal) if s not in robots] + list(a.set_aside)
+    rng.shuffle(rest)
+    cards = [a.deal[s] if s in robots else rest.pop() for s in range(a.seats)]
+    b = start_state(
+        variants=a.variants,
+        names=a.names,
+        virtual=a.virtual,
+        deal=tuple(cards),
+        set_aside=tuple(sorted(rest)),
+        first=a.first,
+        seed=a.seed,
+    )
+    settings = {name: getattr(variants, name) for name in variants.to_dict()}
+    settings.update({key: rng.choice(options) for key, options in CHOICES.items()})
+    settings.update(virtual_players=0, bot_seats=bots, bot_strong=rng.random() < 0.5)
+    return a, b, {"names": names, "settings": settings, "lang": lang}
+
+
+def play_twice_with_bots(seed: int, seen: Seen, monkeypatch) -> None:
+    """One pair of games with bot seats, compared until the deals can be told apart."""
+    rng = random.Random(seed)
+    deal_a, deal_b, lobby = twin_deals_with_bots(rng)
+    a, outs_a = seated(deal_a, lobby, False, monkeypatch)
+    b, outs_b = seated(deal_b, lobby, False, monkeypatch)
+    assert a.record.bots and a.record.bots == b.record.bots
+    pair = BotPair(a, b, seen)
+    pair.same(outs_a, outs_b, "the deal")
+    try:
+        for _ in range(400):
+            if a.status != PLAYING:
+                break
+            moved = len(a.state.log)
+            if a.hold is not None:
+                secret_moves(pair, rng)
+            else:
+                public_move(pair, rng)
+            seen.early_secret_moves += sum(
+                a.bots.is_bot(x.seat) for x in a.state.log[moved:] if x.seat
+            )
+    except Apart:
+        seen.ends["apart"] = seen.ends.get("apart", 0) + 1
+        return
+    assert a.status == b.status != PLAYING, "the game did not end"
+    seen.ends[a.status] = seen.ends.get(a.status, 0) + 1
+
+
+def test_bot_seats_act_alike_on_two_deals_that_agree_on_what_they_know(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """People and bot seats on two deals that agree on the bot seats' cards: the group sees the
+    same texts, buttons and times, bot seats' moves included, until a bot seat is shown a card
+    that differs (or a swap is announced); many games end in a reveal before that."""
+    seen = Seen()
+    for seed in range(2000, 2040):
+        play_twice_with_bots(seed, seen, monkeypatch)
+    assert seen.early_secret_moves >= 100, seen  # bot seats' moves, counted
+    assert seen.ends.get("over", 0) >= 5, seen
