@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import random
 
-from engine import IllegalAction, Variants, apply, legal_actions, waiting_for
+import pytest
+
+from engine import Action, IllegalAction, Variants, apply, legal_actions, waiting_for
 from engine.__main__ import main
 from engine.bots import LEVELS, bot_view, choose
 from engine.cards import color
 from engine.deal import deal
 from engine.state import GameState, start_state
+from engine.turns import why_illegal
 from engine.views import events_for
+from tests.engine.helpers import decap, end, play, scout, table
 
 # Seat counts and variants, so every variant is played, alone and together.
 TABLES = [
@@ -57,7 +61,9 @@ def test_a_bot_seat_only_ever_chooses_a_legal_action():
                     break
                 seat = waiting_for(state)
                 action = choose(bot_view(state, seat), _level(seat), rng).action
-                assert action in legal_actions(state, seat), (seats, variants, action)
+                offered = action._replace(claim=None)  # a claim rides on an offered end of turn
+                assert offered in legal_actions(state, seat), (seats, variants, action)
+                assert why_illegal(state, action) is None, (seats, variants, action)
                 state, _ = apply(state, action)
             assert state.over, (seats, variants, seed)
 
@@ -148,3 +154,63 @@ def test_a_strong_bot_table_beats_a_learning_one_more_often_than_not():
         strong = ("red", "blue")[seed % 2]
         wins += _winner_when_one_colour_plays_strong(6, seed, strong) == strong
     assert wins > games / 2
+
+
+SIX = ("R1", "R3", "B7", "B4", "R4", "B3")
+
+
+def _speaks(state: GameState, level: str = "strong", seed: int = 0):
+    seat = waiting_for(state)
+    return choose(bot_view(state, seat), level, random.Random(seed))
+
+
+def test_a_strong_bot_tells_the_truth_about_the_other_colours_card_it_scouted():
+    state, _ = play(table(SIX), scout(1, 3))
+    picked = _speaks(state)
+    assert picked.claim == "3:B7"
+    assert picked.action == Action("end_turn", 1, claim="3:B7")
+    assert picked.why == {"knew": {"1": "R1", "3": "B7"}, "claimed": "3:B7", "true": True}
+
+
+def test_a_strong_bot_bluffs_about_a_card_of_its_own_colour_it_scouted():
+    state, _ = play(table(SIX), scout(1, 2))
+    for seed in range(10):
+        picked = _speaks(state, seed=seed)
+        about, card = picked.claim.split(":")
+        assert about == "2" and color(card) == "blue", picked
+        assert picked.why["true"] is False
+
+
+def test_a_learning_bot_claims_true_and_false_at_random():
+    state, _ = play(table(SIX), scout(1, 2))
+    truths = {_speaks(state, "learning", seed).why.get("true") for seed in range(40)}
+    assert truths == {True, False, None}  # None: it said nothing
+
+
+# The Spy (seat 1) heard seats 2 and 3 claim about its own card, one of them falsely, then each
+# name a different seat as holding Blue 1.
+SPY_TABLE = ("SPY", "R1", "B3", "R3", "B4", "R5")
+
+
+@pytest.mark.parametrize(("liar", "believed"), [(2, 5), (3, 4)])
+def test_a_bot_believes_the_speaker_it_found_truthful_over_one_it_caught_lying(liar, believed):
+    about_me = {liar: "1:R1", 5 - liar: "1:SPY"}
+    state = table(SPY_TABLE, variants=Variants(spy=True))
+    state, _ = play(
+        state,
+        scout(1, 6),
+        end(1),
+        scout(2, 1),
+        Action("end_turn", 2, claim=about_me[2]),
+        scout(3, 1),
+        Action("end_turn", 3, claim=about_me[3]),
+        *(a for s in (4, 5, 6, 1) for a in (scout(s, 2), end(s))),
+        scout(2, 4),
+        Action("end_turn", 2, claim="4:B1"),
+        scout(3, 5),
+        Action("end_turn", 3, claim="5:B1"),
+        decap(4, 2),
+    )
+    picked = _speaks(state)
+    assert picked.action.act == "spy_guess"
+    assert picked.action.blue == believed, picked.why
