@@ -79,6 +79,10 @@ def choose(view: dict, level: str, rng: random.Random) -> Choice:
         return _spy_guess(table, legal, rng)
     if SWAP in acts:
         return _turncoat(table, legal, level, rng)
+    if PREDICT in acts:
+        prediction = _predict(table, legal, level, rng)
+        if prediction is not None:
+            return prediction
     if END_TURN in acts:
         return _speak(table, legal, level, rng)
     if DECAPITATE in acts:

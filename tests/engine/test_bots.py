@@ -214,3 +214,27 @@ def test_a_bot_believes_the_speaker_it_found_truthful_over_one_it_caught_lying(l
     picked = _speaks(state)
     assert picked.action.act == "spy_guess"
     assert picked.action.blue == believed, picked.why
+
+
+def _observer_games(seats: int, games: int, level: str) -> tuple[int, int]:
+    """(games the Observer predicted in, games it won) over seeded tables of bots at `level`."""
+    predicted = won = 0
+    for seed in range(games):
+        state = _new(seats, Variants(observer=True), seed)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = waiting_for(state)
+            state, _ = apply(state, choose(bot_view(state, seat), level, rng).action)
+        holder = state.holder("OBS")
+        if holder is None:
+            continue
+        if state.prediction:
+            predicted += 1
+            won += state.prediction[1] == state.outcome.winner
+    return predicted, won
+
+
+def test_an_observer_bot_predicts_from_its_belief_and_is_right_more_often_than_not():
+    predicted, won = _observer_games(7, 30, "strong")
+    assert predicted >= 10
+    assert won > predicted / 2
