@@ -41,14 +41,14 @@ from engine.views import seat_view
 LEVELS = ("learning", "strong")
 SAMPLES = 200  # deals sampled per decision
 # The least chance of a good strike each level needs, before and after much has been learned.
-_STRIKE_AT = {"learning": (0.35, 0.2), "strong": (0.6, 0.35)}
-_STRIKE_EASING = {"scout": 0.03, "claim": 0.02}  # how much each scout and claim eases the need
+_STRIKE_AT = {"learning": (0.35, 0.2), "strong": (0.7, 0.35)}
+_STRIKE_EASING = {"scout": 0.03, "claim": 0.03}  # how much each scout and claim eases the need
 # The least chance the Observer needs that a colour wins before it predicts it.
 _PREDICT_AT = {"learning": (0.5, 0.35), "strong": (0.75, 0.5)}
 _LEARNING_WHIM = 0.1  # how often a learning bot scouts, strikes, claims or predicts on a whim
 # A speaker's trust before any of its claims could be checked: as if 2 of 3 had been true.
 _TRUST_PRIOR = (2, 3)
-_LIE_CHOICES = 3  # a lying speaker is taken to choose among about this many cards
+_LIE_CHOICES = 6  # a lying speaker is taken to choose among about this many cards
 
 
 class Choice(NamedTuple):

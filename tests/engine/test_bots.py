@@ -11,6 +11,7 @@ from engine.__main__ import main
 from engine.bots import LEVELS, bot_view, choose
 from engine.cards import color
 from engine.deal import deal
+from engine.simulate import simulate, simulated_minutes
 from engine.state import GameState, start_state
 from engine.turns import why_illegal
 from engine.views import events_for
@@ -238,3 +239,19 @@ def test_an_observer_bot_predicts_from_its_belief_and_is_right_more_often_than_n
     predicted, won = _observer_games(7, 30, "strong")
     assert predicted >= 10
     assert won > predicted / 2
+
+
+@pytest.mark.parametrize("seats", [4, 8, 12])
+def test_a_strong_bot_table_ends_within_the_cards_one_to_five_simulated_minutes(seats):
+    tally = simulate(seats, 8, 3, Variants(), "strong")
+    assert tally.unfinished == 0
+    assert 1 <= simulated_minutes(tally.decisions / tally.games) <= 5
+
+
+def test_simulate_pits_one_policy_against_another_one_colour_each(capsys):
+    argv = ["simulate", "--seats", "6", "--games", "4", "--bots", "strong", "--against", "random"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "strong bot against random" in out
+    assert "first policy's colour wins" in out
+    assert "in simulated minutes" in out
