@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -111,7 +112,9 @@ def _told_apart_by_nobody(state: GameState, other: GameState | None, seat: int) 
 
 def test_a_bot_seat_acts_the_same_on_two_deals_it_cannot_tell_apart():
     compared = 0
-    for number, (seats, variants) in enumerate(TABLES):
+    spoken: Counter[str] = Counter()  # the claims and predictions among the decisions compared
+    observed = [(seats, Variants(observer=True)) for seats in (5, 7, 9, 11)]  # more predictions
+    for number, (seats, variants) in enumerate(TABLES + observed):
         state = _new(seats - variants.virtual_players, variants, 7 + number)
         rng = random.Random(number)
         while not state.over:
@@ -123,9 +126,13 @@ def test_a_bot_seat_acts_the_same_on_two_deals_it_cannot_tell_apart():
                 mine = choose(bot_view(state, seat), level, random.Random(pick))
                 theirs = choose(bot_view(other, seat), level, random.Random(pick))
                 assert mine == theirs, (seats, variants, state.log)
+                assert mine.action.claim == theirs.action.claim == mine.claim
                 compared += 1
+                spoken["claim"] += mine.claim is not None
+                spoken["predict"] += mine.action.act == "predict"
             state, _ = apply(state, choose(bot_view(state, seat), level, rng).action)
     assert compared > 50  # the deals told apart by nobody were many, not a lucky few
+    assert spoken["claim"] > 10 and spoken["predict"] >= 1, spoken
 
 
 def test_simulate_plays_every_seat_as_a_bot_of_the_level_asked(capsys):
