@@ -16,6 +16,7 @@ from handlers.session.base import (
     LOBBY,
     OVER_STATUS,
     PLAYING,
+    Illegal,
     Refused,
     Seats,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "LOBBY_SECONDS",
     "OVER_STATUS",
     "PLAYING",
+    "Illegal",
     "Refused",
     "Table",
 ]
