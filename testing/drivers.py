@@ -14,10 +14,10 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
+from handlers.display.texts import ALLOWED_UPDATES
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
 from handlers.telegram.group import Wake
-from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
 from testing.fake_telegram import FakeTelegram
 from testing.fake_telegram.memory import MEMORY_URL, MemoryRequest

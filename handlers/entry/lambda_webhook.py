@@ -113,10 +113,10 @@ def application():
     if app is not None:
         return app
     read_token_aside()
+    from handlers.display.render import table_links
     from handlers.storage.host import Host
     from handlers.telegram.app import build
     from handlers.telegram.context import Runtime
-    from handlers.telegram.render import table_links
     from infra.read_cache import ReadCache
 
     env = os.environ

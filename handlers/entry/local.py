@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 
-from handlers.telegram.texts import ALLOWED_UPDATES
+from handlers.display.texts import ALLOWED_UPDATES
 
 HELP = """No bot token.
 
@@ -36,12 +36,12 @@ def make_application(token: str, env, clock=None, seed=None):
     """The polling Application on a SQLite store, with local timers resumed from the store."""
     import time
 
+    from handlers.display.render import table_links
     from handlers.entry.table_server import serve_table, table_port
     from handlers.storage.host import Host
     from handlers.telegram.app import build, register_commands
     from handlers.telegram.context import Runtime
     from handlers.telegram.group import Wake
-    from handlers.telegram.render import table_links
     from infra import redact
     from infra.sqlite_store import DEFAULT_DB_PATH, SQLiteStore
     from infra.timers import LocalTimers

@@ -18,6 +18,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from handlers.display.texts import COMMANDS, EN
 from handlers.table import passes
 from handlers.telegram.absence import remove
 from handlers.telegram.buttons import on_press
@@ -40,7 +41,6 @@ from handlers.telegram.group import Wake, chatter, failed, membership, migrated,
 from handlers.telegram.guard import guard
 from handlers.telegram.leaving import leave
 from handlers.telegram.past_games import history_command, nextgame_command
-from handlers.telegram.texts import COMMANDS, EN
 from infra import redact
 from infra.aws import tls_context
 

@@ -11,31 +11,10 @@ from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
 from engine.state import TURN
-from handlers.session.base import same_game
-from handlers.session.settings import CHOICES
-from handlers.session.table import LOBBY, OVER_STATUS, PLAYING, Refused, Table
-from handlers.storage import history
-from handlers.storage.keys import prefs_key, waiting_key
-from handlers.telegram import hub, presses, render
-from handlers.telegram.absence import press_back, press_remove
-from handlers.telegram.answers import PressAnswer, answer_press, worded
-from handlers.telegram.chats import (
-    bot_can_delete,
-    display_name,
-    is_admin,
-    may_manage_here,
-    own_lang,
-    unreached,
-)
-from handlers.telegram.context import BotContext
-from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
-from handlers.telegram.item import Read
-from handlers.telegram.leaving import press_leaving
-from handlers.telegram.messages import Edit
-from handlers.telegram.outbox import deliver
-from handlers.telegram.past_games import after_the_calls, next_lobby_calls, press_records
-from handlers.telegram.presses import (
+from handlers.display import presses, render
+from handlers.display.ids import Ids
+from handlers.display.messages import Edit
+from handlers.display.presses import (
     Button,
     Choose,
     Decision,
@@ -52,7 +31,29 @@ from handlers.telegram.presses import (
     Toggle,
     TurnMenu,
 )
-from handlers.telegram.texts import language_for, t
+from handlers.display.texts import language_for, t
+from handlers.session.base import same_game
+from handlers.session.settings import CHOICES
+from handlers.session.table import LOBBY, OVER_STATUS, PLAYING, Refused, Table
+from handlers.storage import history
+from handlers.storage.keys import prefs_key, waiting_key
+from handlers.telegram import hub
+from handlers.telegram.absence import press_back, press_remove
+from handlers.telegram.answers import PressAnswer, answer_press, worded
+from handlers.telegram.chats import (
+    bot_can_delete,
+    display_name,
+    is_admin,
+    may_manage_here,
+    own_lang,
+    unreached,
+)
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, shown
+from handlers.telegram.item import Read
+from handlers.telegram.leaving import press_leaving
+from handlers.telegram.outbox import deliver
+from handlers.telegram.past_games import after_the_calls, next_lobby_calls, press_records
 
 log = logging.getLogger(__name__)
 

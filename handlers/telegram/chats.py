@@ -10,12 +10,12 @@ from telegram import ChatMember, Update
 from telegram.constants import ChatAction, ChatMemberStatus, ChatType, ParseMode
 from telegram.error import Forbidden, TelegramError
 
+from handlers.display.texts import EN, ZH, language_for, t
 from handlers.session.base import may_manage
 from handlers.session.table import NAME_MAX, Table, fitted
 from handlers.storage.keys import prefs_key
 from handlers.telegram.context import BotContext
 from handlers.telegram.item import Read
-from handlers.telegram.texts import EN, ZH, language_for, t
 
 log = logging.getLogger(__name__)
 

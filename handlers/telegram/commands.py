@@ -9,6 +9,12 @@ from contextlib import suppress
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
+from handlers.display import presses, render
+from handlers.display.ids import Ids, reached_ref
+from handlers.display.messages import Send
+from handlers.display.render.stats import group_stats, own_stats
+from handlers.display.render.table_links import private_keyboard
+from handlers.display.texts import EN, ZH, language_for, t
 from handlers.session.table import (
     BOT_CAN_DELETE,
     CANCELLED,
@@ -28,7 +34,7 @@ from handlers.storage.keys import (
     waiting_key,
 )
 from handlers.storage.side_items import all_pointed, pointed_chats
-from handlers.telegram import hub, presses, render
+from handlers.telegram import hub
 from handlers.telegram.absence import coming_back
 from handlers.telegram.chats import (
     anonymous_admin,
@@ -43,14 +49,9 @@ from handlers.telegram.chats import (
 )
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids, reached_ref
-from handlers.telegram.messages import Send
 from handlers.telegram.outbox import deliver
 from handlers.telegram.past_games import after_the_calls, next_lobby_calls, start_payload
 from handlers.telegram.refusals import refuse
-from handlers.telegram.render.stats import group_stats, own_stats
-from handlers.telegram.render.table_links import private_keyboard
-from handlers.telegram.texts import EN, ZH, language_for, t
 
 log = logging.getLogger(__name__)
 

@@ -13,6 +13,8 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ApplicationHandlerStop
 
+from handlers.display.ids import Ids
+from handlers.display.messages import Delete
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key, user_key
@@ -21,9 +23,7 @@ from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group, unreached
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, migrate, removed, shown
-from handlers.telegram.ids import Ids
 from handlers.telegram.item import Read
-from handlers.telegram.messages import Delete
 from handlers.telegram.outbox import deliver
 
 log = logging.getLogger(__name__)

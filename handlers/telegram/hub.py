@@ -19,16 +19,17 @@ from dataclasses import dataclass, field, replace
 
 from telegram.ext import ApplicationHandlerStop
 
+from handlers.display import render
+from handlers.display.ids import Ids
+from handlers.display.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.session.events import Event
 from handlers.session.table import LOBBY, PLAYING, Table
 from handlers.storage.host import ATTEMPTS, Loaded
 from handlers.storage.retry import backoff
-from handlers.telegram import item, render
+from handlers.telegram import item
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.context import BotContext
-from handlers.telegram.ids import Ids
 from handlers.telegram.item import Kept, Read, ids_of
-from handlers.telegram.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.telegram.outbox import HELD, Delivery, deliver, latest_edits
 from infra.store import Conflict
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
+from handlers.display.ids import AWAY, BOARD, LEAVING, LOBBY, REMOVE, Ids
+from handlers.display.messages import DropButtons, Send, to_stored
+from handlers.display.texts import EN, LANGUAGES, t
 from handlers.session.table import ENDED, Table
 from handlers.storage.host import Change, Host, Loaded, Saved
-from handlers.telegram.ids import AWAY, BOARD, LEAVING, LOBBY, REMOVE, Ids
-from handlers.telegram.messages import DropButtons, Send, to_stored
-from handlers.telegram.texts import EN, LANGUAGES, t
 
 
 class Read:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from telegram import Update
 
+from handlers.display.ids import Ids
+from handlers.display.presses import Button, LeaveGame
+from handlers.display.texts import language_for, t
 from handlers.session.base import same_game
 from handlers.session.table import LOBBY, PLAYING, Refused, Table
 from handlers.storage.keys import user_key
@@ -15,10 +18,7 @@ from handlers.telegram.chats import group_lang, is_group, own_lang, reply
 from handlers.telegram.commands import playing_table
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
-from handlers.telegram.presses import Button, LeaveGame
 from handlers.telegram.refusals import refuse
-from handlers.telegram.texts import language_for, t
 
 
 async def leave(update: Update, context: BotContext) -> None:

@@ -10,18 +10,19 @@ from telegram import InputFile, Update
 from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 
+from handlers.display import presses, render
+from handlers.display.ids import call_ref
+from handlers.display.messages import DropButtons, Edit, Out
+from handlers.display.presses import RECORDS, Button, CallNext, SendRecord, StopWaiting
+from handlers.display.render import past_games as shown
+from handlers.display.texts import language_for, t
 from handlers.session.table import Refused, Table
 from handlers.storage import history
-from handlers.telegram import hub, presses, render
+from handlers.telegram import hub
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import group_lang, is_group, membership, own_lang, reply
 from handlers.telegram.context import BotContext
-from handlers.telegram.ids import call_ref
-from handlers.telegram.messages import DropButtons, Edit, Out
 from handlers.telegram.outbox import deliver, markup
-from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord, StopWaiting
-from handlers.telegram.render import past_games as shown
-from handlers.telegram.texts import language_for, t
 
 log = logging.getLogger(__name__)
 

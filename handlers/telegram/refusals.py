@@ -11,12 +11,12 @@ from typing import Any
 
 from telegram import Update
 
+from handlers.display.messages import Delete, Edit, Out, Send
 from handlers.session.table import BOT_CAN_DELETE
 from handlers.storage.keys import prefs_key
 from handlers.telegram.chats import is_group, reply
 from handlers.telegram.context import BotContext
 from handlers.telegram.item import Read
-from handlers.telegram.messages import Delete, Edit, Out, Send
 from handlers.telegram.outbox import deliver
 
 # Kept with the group's preferences: its last refusal (the message's id) and a checksum of what

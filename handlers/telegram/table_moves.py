@@ -11,18 +11,8 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application, ApplicationHandlerStop
 
 from engine.turns import why_illegal
-from handlers.session.table import Refused, Table
-from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, REUSED, STALE, MoveOutcome
-from handlers.table.moves import DONE, Move, MoveRequest
-from handlers.table.selector import Selector
-from handlers.table.view import view_version
-from handlers.telegram import hub
-from handlers.telegram.chats import in_group
-from handlers.telegram.context import BotContext
-from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
-from handlers.telegram.item import Read
-from handlers.telegram.presses import (
+from handlers.display.ids import Ids
+from handlers.display.presses import (
     Decapitate,
     Decision,
     Done,
@@ -32,8 +22,18 @@ from handlers.telegram.presses import (
     SpyGuess,
     Swap,
 )
+from handlers.display.table_view import seat_view
+from handlers.session.table import Refused, Table
+from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, REUSED, STALE, MoveOutcome
+from handlers.table.moves import DONE, Move, MoveRequest
+from handlers.table.selector import Selector
+from handlers.table.view import view_version
+from handlers.telegram import hub
+from handlers.telegram.chats import in_group
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, shown
+from handlers.telegram.item import Read
 from handlers.telegram.table_source import move_key, seat_at
-from handlers.telegram.table_view import seat_view
 
 
 def press_of(move: Move) -> Decision:

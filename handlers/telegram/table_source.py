@@ -13,6 +13,8 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
 
+from handlers.display.table_view import replay_of, seat_view
+from handlers.display.texts import language_for
 from handlers.session.table import Table
 from handlers.storage import history
 from handlers.storage.host import Host
@@ -22,8 +24,6 @@ from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector, replay_selector
 from handlers.table.view import view_version
 from handlers.telegram.item import Read
-from handlers.telegram.table_view import replay_of, seat_view
-from handlers.telegram.texts import language_for
 
 # Runs one move as a press: (the game, the mover's user id, the request) -> what became of it.
 RunMove = Callable[[Selector, int, MoveRequest], MoveOutcome]

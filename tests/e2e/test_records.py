@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import replay_command
+from handlers.display import presses
+from handlers.display.texts import colour_name
 from handlers.storage.history import GAMES_KEPT
 from handlers.storage.keys import history_key
-from handlers.telegram import presses
-from handlers.telegram.texts import colour_name
 from testing.drivers import Bot
 from testing.fake_telegram import NOT_MODIFIED, FakeMessage
 from testing.players import Player, Table

@@ -19,6 +19,8 @@ import pytest
 from engine import Action, Variants
 from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
+from handlers.display.table_view import TIMELINE_KEPT, plain, replay_of, seat_view
+from handlers.display.texts import t
 from handlers.session.ending import kept_game
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.storage.host import Host
@@ -32,8 +34,6 @@ from handlers.telegram.context import Runtime
 from handlers.telegram.item import Read, save
 from handlers.telegram.table_moves import run_move
 from handlers.telegram.table_source import StoreTables
-from handlers.telegram.table_view import TIMELINE_KEPT, plain, replay_of, seat_view
-from handlers.telegram.texts import t
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
 from testing.deals import find_seed

@@ -21,6 +21,7 @@ import pytest
 from engine.state import SPY_PHASE, TURNCOAT, GameState, start_state
 from engine.turns import waiting_for
 from engine.views import all_events
+from handlers.display.render import table_links
 from handlers.session.table import PLAYING, Table
 from handlers.storage.host import Host
 from handlers.storage.keys import game_key
@@ -28,7 +29,6 @@ from handlers.table.api import Response, handle
 from handlers.table.auth import sign_init_data
 from handlers.table.selector import table_selector
 from handlers.table.view import view_problems
-from handlers.telegram.render import table_links
 from handlers.telegram.table_source import StoreTables
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item

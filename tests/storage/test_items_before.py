@@ -22,6 +22,8 @@ from moto import mock_aws
 
 from engine import Action
 from engine.actions import END_TURN
+from handlers.display.ids import Ids, prompt_ref
+from handlers.display.messages import DropButtons, Edit, Send, from_stored
 from handlers.session.table import Table
 from handlers.storage.envelope import Envelope
 from handlers.storage.host import FORM, Host, Loaded
@@ -29,9 +31,7 @@ from handlers.storage.keys import game_key
 from handlers.telegram import hub
 from handlers.telegram.context import Runtime
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids, prompt_ref
 from handlers.telegram.item import Read, ids_of
-from handlers.telegram.messages import DropButtons, Edit, Send, from_stored
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore, Item
