@@ -17,7 +17,7 @@ from bench.bot.world import ROOT
 WEBHOOK_IMPORTS = (
     "import handlers.entry.lambda_webhook",
     "from handlers.storage.host import Host",
-    "from handlers.telegram import render",
+    "from handlers.display import render",
     "from handlers.telegram.app import build",
     "from handlers.telegram.context import Runtime",
     "from infra import aws",
