@@ -15,9 +15,9 @@ from handlers.storage.side_items import pointed_chats
 from handlers.telegram import hub
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import group_lang, is_group, own_lang, reply
-from handlers.telegram.commands import playing_table
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
+from handlers.telegram.private_commands import playing_table
 from handlers.telegram.refusals import refuse
 
 
