@@ -13,7 +13,7 @@ from handlers.display.ids import Ids
 from handlers.display.render import isolate
 from handlers.display.texts import card_name, colour_name, language_for, t
 from handlers.session.base import Seats
-from handlers.storage.host import FORM, SESSION, Loaded
+from handlers.storage.keeper import FORM, SESSION, Loaded
 from handlers.telegram.item import Read, ids_of
 from testing.drivers import Bot
 from testing.fake_telegram import FakeChat, FakeMessage, FakeUser

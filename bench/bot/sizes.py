@@ -13,7 +13,7 @@ from engine import apply, waiting_for
 from engine.policies import InformedPolicy
 from engine.state import SPEAK, TURN
 from handlers.session.table import Table as GameTable
-from handlers.storage.host import Host
+from handlers.storage.keeper import Host
 from handlers.telegram.item import Read, save
 from infra.store import Conflict, Item, decode_data, encode_data, pack_data, size_of
 

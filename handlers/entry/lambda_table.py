@@ -16,7 +16,7 @@ from typing import Any
 
 from handlers.entry import lambda_webhook
 from handlers.entry.lambda_webhook import bot_token, reported
-from handlers.storage.host import Host
+from handlers.storage.keeper import Host
 from handlers.table.api import MoveOutcome, Response, handle
 from handlers.table.auth import BadInitData, Opening, check_init_data
 from handlers.table.moves import MoveRequest

@@ -114,7 +114,7 @@ def application():
         return app
     read_token_aside()
     from handlers.display.render import table_links
-    from handlers.storage.host import Host
+    from handlers.storage.keeper import Host
     from handlers.telegram.app import build
     from handlers.telegram.context import Runtime
     from infra.read_cache import ReadCache

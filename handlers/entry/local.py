@@ -38,7 +38,7 @@ def make_application(token: str, env, clock=None, seed=None):
 
     from handlers.display.render import table_links
     from handlers.entry.table_server import serve_table, table_port
-    from handlers.storage.host import Host
+    from handlers.storage.keeper import Host
     from handlers.telegram.app import build, register_commands
     from handlers.telegram.context import Runtime
     from handlers.telegram.group import Wake

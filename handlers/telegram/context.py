@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
-from handlers.storage.host import Host
+from handlers.storage.keeper import Host
 from handlers.telegram import item
 
 

@@ -24,7 +24,7 @@ from handlers.display.ids import Ids
 from handlers.display.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.session.events import Event
 from handlers.session.table import LOBBY, PLAYING, Table
-from handlers.storage.host import ATTEMPTS, Loaded
+from handlers.storage.keeper import ATTEMPTS, Loaded
 from handlers.storage.retry import backoff
 from handlers.telegram import item
 from handlers.telegram.answers import PressAnswer

@@ -13,7 +13,7 @@ from handlers.display.ids import AWAY, BOARD, LEAVING, LOBBY, REMOVE, Ids
 from handlers.display.messages import DropButtons, Send, to_stored
 from handlers.display.texts import EN, LANGUAGES, t
 from handlers.session.table import ENDED, Table
-from handlers.storage.host import Change, Host, Loaded, Saved
+from handlers.storage.keeper import Change, Host, Loaded, Saved
 
 
 class Read:

@@ -17,7 +17,7 @@ from handlers.display.table_view import replay_of, seat_view
 from handlers.display.texts import language_for
 from handlers.session.table import Table
 from handlers.storage import history
-from handlers.storage.host import Host
+from handlers.storage.keeper import Host
 from handlers.table.api import Gone, MoveOutcome, Unchanged
 from handlers.table.auth import Opening
 from handlers.table.moves import MoveRequest

@@ -13,8 +13,8 @@ import pytest
 from engine.codec import NewerForm
 from handlers.display import ids
 from handlers.session import record
-from handlers.storage import host as host_module
-from handlers.storage.host import NEWER_RETRY, SESSION, TELEGRAM, Host
+from handlers.storage import keeper as host_module
+from handlers.storage.keeper import NEWER_RETRY, SESSION, TELEGRAM, Host
 from handlers.storage.keys import game_key
 from handlers.telegram import item as item_codec
 from handlers.telegram.item import Read

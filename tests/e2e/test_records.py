@@ -236,7 +236,7 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
 ) -> None:
     """The run that ended the game died before marking its end message delivered: the update
     comes again, its end message goes out again, and the game is still kept once."""
-    from handlers.storage.host import LEASE, Host
+    from handlers.storage.keeper import LEASE, Host
 
     table = Table.of(memory_bot, 4)
     table.open()

@@ -10,7 +10,7 @@ import pytest
 from telegram.ext import ApplicationHandlerStop
 
 from handlers.session.table import Refused, Table
-from handlers.storage.host import ATTEMPTS, Host
+from handlers.storage.keeper import ATTEMPTS, Host
 from handlers.storage.keys import game_key
 from handlers.telegram import hub
 from handlers.telegram.context import Runtime

@@ -23,7 +23,7 @@ from handlers.display.table_view import TIMELINE_KEPT, plain, replay_of, seat_vi
 from handlers.display.texts import t
 from handlers.session.ending import kept_game
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
-from handlers.storage.host import Host
+from handlers.storage.keeper import Host
 from handlers.storage.keys import game_key
 from handlers.table.api import handle
 from handlers.table.auth import sign_init_data

@@ -10,7 +10,7 @@ from engine.actions import DECAPITATE
 from handlers.session.table import Table
 from handlers.storage import history
 from handlers.storage.history import FORGOTTEN, GAMES_KEPT, HISTORY_TTL
-from handlers.storage.host import Host
+from handlers.storage.keeper import Host
 from handlers.storage.keys import group_stats_key, history_key, player_stats_key, user_key
 from handlers.storage.stats import PLAYER_TTL, STATS_TTL
 from handlers.telegram.item import Read, save

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.storage.host import Host, game_key
+from handlers.storage.keeper import Host, game_key
 from handlers.telegram import outbox
 from testing.drivers import LambdaBot
 

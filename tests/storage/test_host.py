@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from handlers.storage.host import APPLIED_KEPT, LEASE, Change, Host, Loaded, Saved
+from handlers.storage.keeper import APPLIED_KEPT, LEASE, Change, Host, Loaded, Saved
 from handlers.storage.keys import game_key, prefs_key
 from infra.store import Conflict, Item
 from tests.storage.conftest import START

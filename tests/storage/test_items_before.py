@@ -26,7 +26,7 @@ from handlers.display.ids import Ids, prompt_ref
 from handlers.display.messages import DropButtons, Edit, Send, from_stored
 from handlers.session.table import Table
 from handlers.storage.envelope import Envelope
-from handlers.storage.host import FORM, Host, Loaded
+from handlers.storage.keeper import FORM, Host, Loaded
 from handlers.storage.keys import game_key
 from handlers.telegram import hub
 from handlers.telegram.context import Runtime

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Action
 from engine.actions import DECAPITATE
 from handlers.session.table import Table
-from handlers.storage.host import Host, Saved
+from handlers.storage.keeper import Host, Saved
 from handlers.storage.keys import game_key, group_stats_key, player_stats_key
 from handlers.storage.retry import retry_on_conflict
 from handlers.storage.stats import PLAYER_TTL, STATS_TTL

@@ -3,7 +3,7 @@ put in its place, owing the group its notice."""
 
 from __future__ import annotations
 
-from handlers.storage.host import UNREADABLE_BATCH, Host, Loaded
+from handlers.storage.keeper import UNREADABLE_BATCH, Host, Loaded
 from handlers.storage.keys import unreadable_key
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item

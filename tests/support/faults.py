@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection
 
 import pytest
 
-from handlers.storage.host import Host, Loaded
+from handlers.storage.keeper import Host, Loaded
 from infra.aws import factory
 
 # Seconds the bot's DynamoDB clients wait for an answer in a test that stalls one (2 s on AWS):
