@@ -38,7 +38,7 @@ def make_application(token: str, env, clock=None, seed=None):
 
     from handlers.display.render import table_links
     from handlers.entry.table_server import serve_table, table_port
-    from handlers.storage.keeper import Host
+    from handlers.storage.keeper import Keeper
     from handlers.telegram.app import build, register_commands
     from handlers.telegram.context import Runtime
     from handlers.telegram.group import Wake
@@ -50,7 +50,7 @@ def make_application(token: str, env, clock=None, seed=None):
     clock = clock or time.time
     store = SQLiteStore(env.get("DECAPITATION_DB") or DEFAULT_DB_PATH)
     timers = LocalTimers(clock)
-    runtime = Runtime(Host(store, timers, clock), clock, seed or (lambda: None))
+    runtime = Runtime(Keeper(store, timers, clock), clock, seed or (lambda: None))
     port = table_port(env)
     application = build(
         token, runtime, base_url=env.get("TELEGRAM_API_BASE_URL") or None, polling=True

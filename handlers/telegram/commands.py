@@ -120,7 +120,7 @@ async def language(update: Update, context: BotContext) -> None:
     table = (await hub.handle(context, loaded, switch, update.update_id)).table
     if table is not None and table.status in (LOBBY_STATUS, PLAYING):
         new = table.lang
-    if not runtime.host.put_once(
+    if not runtime.keeper.put_once(
         prefs_key(chat.id), update.update_id, lambda p: {**p, "lang": new}
     ):
         return  # a redelivery of a switch made without a table
@@ -130,14 +130,14 @@ async def language(update: Update, context: BotContext) -> None:
 async def stats(update: Update, context: BotContext) -> None:
     """/stats: in a group, its finished games and leaderboard (for anyone there); in a private
     chat, the player's own figures across groups. A game in play counts once it ends."""
-    user, chat, host = update.effective_user, update.effective_chat, context.runtime.host
+    user, chat, keeper = update.effective_user, update.effective_chat, context.runtime.keeper
     if is_group(update):
         loaded = await hub.read(context, chat.id, also=[group_stats_key(chat.id)])
-        figures = host.get(group_stats_key(chat.id))
+        figures = keeper.get(group_stats_key(chat.id))
         lang = group_lang(context, loaded, user)
         await reply(update, group_stats(lang, chat.title or "", figures))
     else:
-        figures = host.get(player_stats_key(user.id))
+        figures = keeper.get(player_stats_key(user.id))
         await reply(update, own_stats(await own_stats_lang(context, user, figures), figures))
 
 

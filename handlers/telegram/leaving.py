@@ -54,7 +54,7 @@ async def _own_table(context: BotContext, user: int) -> Table | None:
     table = await playing_table(context, user, (PLAYING,))
     if table is not None:
         return table
-    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+    for chat in pointed_chats(context.runtime.keeper.get(user_key(user))):
         lobby = (await hub.read(context, chat)).table
         if lobby is not None and lobby.status == LOBBY and lobby.is_player(user):
             return lobby

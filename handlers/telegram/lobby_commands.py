@@ -68,7 +68,7 @@ async def newgame(update: Update, context: BotContext) -> None:
         return
     after_the_calls(context, chat.id, waiting, update.update_id)
     # The host finds this game from the private chat (/mycard, /start), as joiners do.
-    runtime.host.point_user(user.id, chat.id, loaded)
+    runtime.keeper.point_user(user.id, chat.id, loaded)
 
 
 async def extend(update: Update, context: BotContext) -> None:

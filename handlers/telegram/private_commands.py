@@ -66,7 +66,7 @@ async def start(update: Update, context: BotContext) -> None:
             await reply(update, t(lang, err.key, **err.kw))
         await reconnect(update, context)  # the host, say, who opened the chat by this link
         return
-    context.runtime.host.point_user(user.id, chat, loaded)
+    context.runtime.keeper.point_user(user.id, chat, loaded)
 
 
 async def may_join(update: Update, context: BotContext, table: Table | None, game: int) -> bool:
@@ -90,7 +90,7 @@ async def reconnect(update: Update, context: BotContext) -> None:
     """After /start: a player the bot could not reach is back; each group they are in hears
     it (its lobby then names them no more)."""
     user = update.effective_user.id
-    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+    for chat in pointed_chats(context.runtime.keeper.get(user_key(user))):
         with suppress(ApplicationHandlerStop):  # a redelivery: told the first time
             loaded = await hub.read(context, chat, update.update_id)
             table = loaded.table
@@ -115,7 +115,7 @@ async def playing_table(context: BotContext, user: int, statuses: tuple[str, ...
     """The table of the user's latest group where they hold a seat in a game with one of
     `statuses` (a game in play before a finished one), or None."""
     found: Table | None = None
-    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+    for chat in pointed_chats(context.runtime.keeper.get(user_key(user))):
         table = (await hub.read(context, chat)).table
         if table is None or table.status not in statuses or table.seat_of(user) is None:
             continue
@@ -141,14 +141,14 @@ async def own_game(update: Update, context: BotContext) -> bool:
         outs += render.secret_prompt(table, seat)  # a Turncoat's or Spy's, while it runs
     delivery = await deliver(context.bot, outs)
     if delivery.ids:  # the prompt, to be closed when its wait ends
-        context.runtime.host.acknowledge(table.chat, table.game, None, delivery.ids)
+        context.runtime.keeper.acknowledge(table.chat, table.game, None, delivery.ids)
     return True
 
 
 async def own_lobby(context: BotContext, user: int) -> bool:
     """A player in an open lobby is told which game their card will come from; False for
     someone in none."""
-    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+    for chat in pointed_chats(context.runtime.keeper.get(user_key(user))):
         table = (await hub.read(context, chat)).table
         if table is not None and table.status == LOBBY_STATUS and table.is_player(user):
             if user not in table.unreachable():  # else being back in touch tells them
@@ -191,8 +191,8 @@ async def forget(update: Update, context: BotContext) -> None:
         loaded = await hub.read(context, update.effective_chat.id)
         await refuse(context, update, loaded, t(group_lang(context, loaded, user), "private_only"))
         return
-    host = context.runtime.host
-    chats = all_pointed(host.get(user_key(user.id)))
+    keeper = context.runtime.keeper
+    chats = all_pointed(keeper.get(user_key(user.id)))
     loaded = hub.read_all(context, chats)
     if any(in_play(each.table, user.id) for each in loaded):
         await reply(update, t(lang, "forget_playing"))
@@ -205,7 +205,7 @@ async def forget(update: Update, context: BotContext) -> None:
             return
         except ApplicationHandlerStop:  # a redelivery: left the first time
             continue
-    host.forget_user(user.id, chats)
+    keeper.forget_user(user.id, chats)
     await reply(update, t(lang, "forgotten"))
 
 

@@ -69,8 +69,8 @@ async def refuse(context: BotContext, update: Update, loaded: Read | None, text:
         await reply(update, text)
         return
     chat = update.effective_chat.id
-    host = context.runtime.host
-    kept = host.get(prefs_key(chat)) or {}
+    keeper = context.runtime.keeper
+    kept = keeper.get(prefs_key(chat)) or {}
     table = loaded.table if loaded is not None else None
     may_delete = table.bot_can_delete if table else None
     may_delete = kept.get(BOT_CAN_DELETE) if may_delete is None else may_delete
@@ -83,4 +83,4 @@ async def refuse(context: BotContext, update: Update, loaded: Read | None, text:
     def note(prefs: dict) -> dict:
         return {**prefs, REFUSAL_REF: msg, REFUSAL_SAID: said(text), REFUSAL_TIMES: times}
 
-    host.put_once(prefs_key(chat), update.update_id, note)
+    keeper.put_once(prefs_key(chat), update.update_id, note)

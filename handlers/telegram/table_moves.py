@@ -134,7 +134,7 @@ async def run_move(
 def again(context: BotContext, selector: Selector, user: int, key: str) -> MoveOutcome:
     """A move id sent again after it was applied, with the seat's view as it now is: applied
     for the same move, refused (REUSED) for another."""
-    read = Read.of(context.runtime.host.load(selector.chat))
+    read = Read.of(context.runtime.keeper.load(selector.chat))
     seat = seat_at(read.table, selector, user)
     if seat is None:
         return MoveOutcome(NOT_YOURS)

@@ -23,7 +23,7 @@ from handlers.display.table_view import TIMELINE_KEPT, plain, replay_of, seat_vi
 from handlers.display.texts import t
 from handlers.session.ending import kept_game
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
-from handlers.storage.keeper import Host
+from handlers.storage.keeper import Keeper
 from handlers.storage.keys import game_key
 from handlers.table.api import handle
 from handlers.table.auth import sign_init_data
@@ -53,7 +53,7 @@ class Game:
     def __init__(self, path: Path) -> None:
         self.now = NOW
         self.store = SQLiteStore(path, clock=lambda: self.now)
-        self.host = Host(self.store, clock=lambda: self.now)
+        self.host = Keeper(self.store, clock=lambda: self.now)
         runtime = Runtime(self.host, lambda: self.now)
         self.context = SimpleNamespace(runtime=runtime, bot=None)
         self.source = StoreTables(self.host, self.run, self.member)

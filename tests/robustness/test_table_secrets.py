@@ -23,7 +23,7 @@ from engine.turns import waiting_for
 from engine.views import all_events
 from handlers.display.render import table_links
 from handlers.session.table import PLAYING, Table
-from handlers.storage.keeper import Host
+from handlers.storage.keeper import Keeper
 from handlers.storage.keys import game_key
 from handlers.table.api import Response, handle
 from handlers.table.auth import sign_init_data
@@ -78,7 +78,7 @@ class Api:
 
     def __init__(self) -> None:
         self.store = SQLiteStore(":memory:")
-        self.source = StoreTables(Host(self.store), member=lambda chat, user: True)
+        self.source = StoreTables(Keeper(self.store), member=lambda chat, user: True)
         self.etags: dict[int, str] = {}
 
     def put(self, table: Table) -> None:
