@@ -430,11 +430,20 @@ class Keeper:
         read = [loaded.records[key]] if loaded is not None and key in loaded.records else None
         side_items.point_user(self.store, user, chat, self.clock, read)
 
-    def put_newer(self, key: str, data: dict[str, Any], opened: float, saved: Saved) -> None:
+    def put_newer(
+        self,
+        key: str,
+        data: dict[str, Any],
+        opened: float,
+        saved: Saved,
+        loaded: Loaded | None = None,
+    ) -> None:
         """Write a small record made from a table (its lobby `opened` then) as a change `saved`
-        it, unless one made from a later save is there already (see `side_items.put_newer`)."""
+        it, unless one made from a later save is there already (see `side_items.put_newer`);
+        over the record as `loaded` read it, when it did."""
         made_from = [opened, saved.version or 0]
-        side_items.put_newer(self.store, key, data, made_from, self.clock)
+        read = [loaded.records[key]] if loaded is not None and key in loaded.records else None
+        side_items.put_newer(self.store, key, data, made_from, self.clock, read)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
         """Change a small record once per update; False if `update_id` had changed it already."""

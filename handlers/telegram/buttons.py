@@ -140,9 +140,10 @@ async def press_lobby(
     saved = await hub.handle(context, loaded, step, update.update_id, answer)
     if saved.table is not None and isinstance(press, Toggle | Choose):
         runtime = context.runtime
-        prefs = runtime.keeper.get(prefs_key(button.chat)) or {}
+        prefs = loaded.data_of(prefs_key(button.chat)) or {}
         defaults = {**prefs, "settings": saved.table.settings, "lang": saved.table.lang}
-        runtime.keeper.put_newer(prefs_key(button.chat), defaults, saved.table.opened, saved)
+        opened = saved.table.opened
+        runtime.keeper.put_newer(prefs_key(button.chat), defaults, opened, saved, loaded.loaded)
     return ""
 
 
@@ -219,8 +220,8 @@ async def play_again(
     if old is None:
         raise Refused("stale_button")
     admin = not old.is_player(user.id) and await is_admin(context, old.chat, user.id)
-    waiting = history.waiting(runtime.keeper.store, old.chat)
-    confirmed = history.confirmations(runtime.keeper.store, old.chat)
+    waiting = history.waiting_in(loaded.data_of(waiting_key(old.chat)))
+    confirmed = history.confirmations_in(loaded.data_of(waiting_key(old.chat)))
 
     def again(table: Table | None, ids: Ids) -> Decided:
         if table is None:

@@ -133,7 +133,7 @@ async def stats(update: Update, context: BotContext) -> None:
     user, chat, keeper = update.effective_user, update.effective_chat, context.runtime.keeper
     if is_group(update):
         loaded = await hub.read(context, chat.id, also=[group_stats_key(chat.id)])
-        figures = keeper.get(group_stats_key(chat.id))
+        figures = loaded.data_of(group_stats_key(chat.id))
         lang = group_lang(context, loaded, user)
         await reply(update, group_stats(lang, chat.title or "", figures))
     else:
