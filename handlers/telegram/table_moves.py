@@ -10,18 +10,8 @@ from __future__ import annotations
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application, ApplicationHandlerStop
 
-from handlers.session.table import Illegal, Refused, Table
-from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, REUSED, STALE, MoveOutcome
-from handlers.table.moves import DONE, Move, MoveRequest
-from handlers.table.selector import Selector
-from handlers.table.view import moment_of
-from handlers.telegram import hub
-from handlers.telegram.chats import in_group
-from handlers.telegram.context import BotContext
-from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
-from handlers.telegram.item import Read
-from handlers.telegram.presses import (
+from handlers.display.ids import Ids
+from handlers.display.presses import (
     Decapitate,
     Decision,
     Done,
@@ -31,8 +21,18 @@ from handlers.telegram.presses import (
     SpyGuess,
     Swap,
 )
+from handlers.display.table_view import seat_view
+from handlers.session.table import Illegal, Refused, Table
+from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, REUSED, STALE, MoveOutcome
+from handlers.table.moves import DONE, Move, MoveRequest
+from handlers.table.selector import Selector
+from handlers.table.view import moment_of
+from handlers.telegram import hub
+from handlers.telegram.chats import in_group
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, shown
+from handlers.telegram.item import Read
 from handlers.telegram.table_source import move_key, seat_at
-from handlers.telegram.table_view import seat_view
 
 
 def press_of(move: Move) -> Decision:
@@ -132,7 +132,7 @@ async def run_move(
 def again(context: BotContext, selector: Selector, user: int, key: str) -> MoveOutcome:
     """A move id sent again after it was applied, with the seat's view as it now is: applied
     for the same move, refused (REUSED) for another."""
-    read = Read.of(context.runtime.host.load(selector.chat))
+    read = Read.of(context.runtime.keeper.load(selector.chat))
     seat = seat_at(read.table, selector, user)
     if seat is None:
         return MoveOutcome(NOT_YOURS)

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from handlers.display import table_view
+from handlers.display.render import table_links
 from handlers.entry import lambda_table
 from handlers.table import api
 from handlers.table.auth import Opening, check_init_data
-from handlers.telegram import table_view
-from handlers.telegram.render import table_links
 from testing.drivers import Bot, FakeClock, LambdaBot, LocalBot
 from testing.fake_telegram import FakeMessage
 from testing.players import OK_ANSWERS, Player, Table

@@ -26,12 +26,12 @@ from engine.deal import deal
 from engine.events import deal_events
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, start_state
 from engine.turns import may_decapitate, waiting_for
+from handlers.display import render
+from handlers.display.ids import Ids
+from handlers.display.messages import Out, to_stored
 from handlers.session import lobby as lobby_module
 from handlers.session.settings import CHOICES
 from handlers.session.table import PLAYING, Table
-from handlers.telegram import render
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Out, to_stored
 
 GROUP = -1001234567890
 GAMES = 300

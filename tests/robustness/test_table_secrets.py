@@ -21,14 +21,14 @@ import pytest
 from engine.state import SPY_PHASE, TURNCOAT, GameState, start_state
 from engine.turns import waiting_for
 from engine.views import all_events
+from handlers.display.render import table_links
 from handlers.session.table import PLAYING, Table
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.storage.keys import game_key
 from handlers.table.api import Response, handle
 from handlers.table.auth import sign_init_data
 from handlers.table.selector import table_selector
 from handlers.table.view import view_problems
-from handlers.telegram.render import table_links
 from handlers.telegram.table_source import StoreTables
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
@@ -80,7 +80,7 @@ class Api:
 
     def __init__(self) -> None:
         self.store = SQLiteStore(":memory:")
-        self.source = StoreTables(Host(self.store), member=lambda chat, user: True)
+        self.source = StoreTables(Keeper(self.store), member=lambda chat, user: True)
         self.etags: dict[int, str] = {}
 
     def put(self, table: Table) -> None:

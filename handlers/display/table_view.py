@@ -27,14 +27,14 @@ from engine.knowledge import known_from
 from engine.state import SPEAK, TURN, TURNCOAT
 from engine.turns import legal_actions, waiting_for
 from engine.views import PUBLIC_PHASE, all_events
+from handlers.display.render import public_line, seat_name, spy_choices, t_
+from handlers.display.render.view import View
+from handlers.display.texts import card_name, colour_name, t
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.table.moves import moves_for
 from handlers.table.replay import replay_view
 from handlers.table.selector import replay_selector, table_selector
 from handlers.table.view import SeatShown, game_result, scouts_and_swaps, table_view
-from handlers.telegram.render import public_line, seat_name, spy_choices, t_
-from handlers.telegram.render.view import View
-from handlers.telegram.texts import card_name, colour_name, t
 
 TIMELINE_KEPT = 40  # public lines a view carries, the latest (a long game has hundreds)
 # The public events the timeline tells: each decision, how each turn began, a seat whose player
