@@ -33,6 +33,7 @@ LAYERS = (
     ("handlers.session", "session"),
     ("handlers.storage", "storage"),
     ("handlers.table", "table"),
+    ("handlers.display", "display"),
     ("handlers.telegram", "telegram"),
     ("handlers.entry", "entry"),
 )

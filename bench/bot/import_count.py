@@ -16,7 +16,7 @@ from bench.bot.world import ROOT
 # What lambda_entry imports and what its first webhook imports (application() and webhook()).
 WEBHOOK_IMPORTS = (
     "import handlers.entry.lambda_webhook",
-    "from handlers.storage.keeper import Host",
+    "from handlers.storage.keeper import Keeper",
     "from handlers.display import render",
     "from handlers.telegram.app import build",
     "from handlers.telegram.context import Runtime",

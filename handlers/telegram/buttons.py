@@ -220,8 +220,12 @@ async def play_again(
     if old is None:
         raise Refused("stale_button")
     admin = not old.is_player(user.id) and await is_admin(context, old.chat, user.id)
-    waiting = history.waiting_in(loaded.data_of(waiting_key(old.chat)))
-    confirmed = history.confirmations_in(loaded.data_of(waiting_key(old.chat)))
+    if waiting_key(old.chat) in loaded.records:  # read with the item (the group did not move)
+        waiting = history.waiting_in(loaded.data_of(waiting_key(old.chat)))
+        confirmed = history.confirmations_in(loaded.data_of(waiting_key(old.chat)))
+    else:
+        waiting = history.waiting(runtime.keeper.store, old.chat)
+        confirmed = history.confirmations(runtime.keeper.store, old.chat)
 
     def again(table: Table | None, ids: Ids) -> Decided:
         if table is None:
