@@ -218,6 +218,39 @@ def test_a_table_move_made_after_the_chat_press_is_too_late(table_bot: Bot) -> N
     assert group_shown(table) == group
 
 
+@pytest.mark.parametrize("version", ["x_1", "-1_ab", "12", "999999999_ab"])
+def test_a_table_move_whose_version_names_no_moment_of_the_game_is_refused_as_stale(
+    table_bot: Bot, version: str
+) -> None:
+    table = a_game(table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    stored = table_bot.item(table.chat)
+    group = group_shown(table)
+
+    refused = ann.move("scout", target=first % 5 + 1, version=version)
+
+    assert refused.status == 409 and refused.json["error"] == "stale"
+    assert table_bot.item(table.chat).version == stored.version
+    assert group_shown(table) == group
+    assert table.state.phase == "turn"
+
+
+def test_a_table_move_without_a_version_is_a_bad_request_and_changes_nothing(
+    table_bot: Bot,
+) -> None:
+    table = a_game(table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    stored = table_bot.item(table.chat)
+
+    refused = ann.move("scout", target=first % 5 + 1, version="")
+
+    assert refused.status == 400 and refused.json["error"] == "bad_request"
+    assert table_bot.item(table.chat).version == stored.version
+    assert table.state.phase == "turn"
+
+
 def test_a_chat_press_made_after_the_table_move_is_too_late(table_bot: Bot) -> None:
     table = a_game(table_bot, "en")
     first = table.state.first
