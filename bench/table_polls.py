@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bot.cost import CPU_SHARE, LAMBDA_GB, LOG_BYTES, PRICE
 from engine.turns import legal_actions, waiting_for
 from handlers.session.table import PLAYING, Table
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.storage.keys import game_key
 from handlers.table.api import handle
 from handlers.table.auth import sign_init_data
@@ -65,7 +65,7 @@ def main() -> int:
         store = SQLiteStore(Path(folder) / "bench.sqlite3", clock=lambda: NOW)
         asked: list[int] = []  # the users Telegram is asked about (once per opening)
         source = StoreTables(
-            Host(store, clock=lambda: NOW), member=lambda chat, user: asked.append(user) or True
+            Keeper(store, clock=lambda: NOW), member=lambda chat, user: asked.append(user) or True
         )
         table, rng = game(), random.Random(1)
         etags: dict[int, str] = {}

@@ -33,6 +33,7 @@ LAYERS = (
     ("handlers.session", "session"),
     ("handlers.storage", "storage"),
     ("handlers.table", "table"),
+    ("handlers.display", "display"),
     ("handlers.telegram", "telegram"),
     ("handlers.entry", "entry"),
 )
@@ -46,7 +47,7 @@ GROUP_KEY = "game#"
 # A replay: the engine's state rebuilt from its stored form.
 REPLAYS = (("engine.codec", "state_from_dict"),)
 # A decode: a button's callback data read into a press.
-DECODES = (("handlers.telegram.presses", "decode"),)
+DECODES = (("handlers.display.presses", "decode"),)
 # A "still current" check: a function whose own lines compare a version with the table's public
 # version (or the engine state's), or one named here.
 CHECK_LINE = re.compile(

@@ -56,9 +56,11 @@ def simulate_command(args: argparse.Namespace) -> int:
         )
         return 2
     played = args.bots or args.policy
-    tally = simulate(args.seats, args.games, args.seed, variants, played)
+    tally = simulate(args.seats, args.games, args.seed, variants, played, args.against)
     on = ", ".join(variants.names_on()) or "no variants"
     who = f"{played} bot" if args.bots else played
+    if args.against:
+        who += f" against {args.against} (one colour each, alternating)"
     print(table(tally, f"{args.seats} seats, {on}, {who} play, seed {args.seed}"))
     return 0
 
@@ -86,6 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--policy", choices=("random", "informed"), default="random")
     sim.add_argument(
         "--bots", choices=LEVELS, default=None, help="every seat a bot seat of this level"
+    )
+    sim.add_argument(
+        "--against",
+        choices=("random", "informed", *LEVELS),
+        default=None,
+        help="the other colour's seats play this (the neutrals play the first policy)",
     )
     args = parser.parse_args(argv)
     if args.command == "replay":

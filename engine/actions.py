@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
+
+from engine.cards import ALL_CARDS
 
 SCOUT = "scout"
 SWAP = "swap"
@@ -27,11 +30,13 @@ _CODE = {
     REMOVE: "r",
 }
 _ACT = {code: act for act, code in _CODE.items()}
+_CLAIM = re.compile(rf"(0|[1-9][0-9]?):({'|'.join(ALL_CARDS)})")
+_PACKED_ONLY_WHEN_SET = ("claim",)  # a trailing field packed only when made, so older forms stay
 _FIELDS = {
     SCOUT: ("seat", "target"),
     SWAP: ("seat",),
     KEEP: ("seat",),
-    END_TURN: ("seat", "say"),
+    END_TURN: ("seat", "say", "claim"),
     PREDICT: ("seat", "color"),
     DECAPITATE: ("seat", "target", "proxy", "bodyguard"),
     SPY_GUESS: ("seat", "red", "blue"),
@@ -56,6 +61,7 @@ class Action(NamedTuple):
     red: int | None = None
     blue: int | None = None
     say: str | None = None
+    claim: str | None = None  # "<seat>:<card>", what the speaker says that seat holds
 
     def to_dict(self) -> dict:
         """The record format's object for this decision."""
@@ -92,6 +98,8 @@ class Action(NamedTuple):
             raise ValueError("color must be red or blue")
         if "say" in values and not isinstance(values["say"], str):
             raise ValueError("say must be text")
+        if "claim" in values and claimed(values["claim"]) is None:
+            raise ValueError("claim must read <seat>:<card>, like 5:R1")
         if act != TIMEOUT and "seat" not in values:
             raise ValueError(f"{act} needs a seat")
         for key in {
@@ -112,17 +120,26 @@ class Action(NamedTuple):
         return [n for n in self._fields[1:] if n not in allowed and getattr(self, n) is not None]
 
     def pack(self) -> str:
-        """A short text form for storage, like `s1,5` (code, then the fields; no speech)."""
-        values = (getattr(self, n) for n in _FIELDS[self.act] if n != "say")
-        return _CODE[self.act] + ",".join(_pack_value(v) for v in values)
+        """A short text form for storage, like `s1,5` or `e4,5:R1` (code, then the fields; no
+        speech; a claim only when one was made)."""
+        names = [
+            n
+            for n in _packed_fields(self.act)
+            if getattr(self, n) is not None or (n not in _PACKED_ONLY_WHEN_SET)
+        ]
+        return _CODE[self.act] + ",".join(_pack_value(getattr(self, n)) for n in names)
 
     @classmethod
     def unpack(cls, packed: str, say: str | None = None) -> Action:
         """Inverse of `pack` (the speech, if any, is stored beside it)."""
         act = _ACT[packed[0]]
-        names = [n for n in _FIELDS[act] if n != "say"]
+        names = _packed_fields(act)
         parts = packed[1:].split(",") if names else []
-        values = {n: _UNPACKED.get(p, p) for n, p in zip(names, parts, strict=True)}
+        if len(parts) > len(names) or any(
+            n not in _PACKED_ONLY_WHEN_SET for n in names[len(parts) :]
+        ):
+            raise ValueError(f"cannot unpack {packed!r}")
+        values = {n: _UNPACKED.get(p, p) for n, p in zip(names, parts, strict=False)}
         for name in ("seat", "target", "red", "blue"):
             if values.get(name) not in (None, ""):
                 values[name] = int(values[name])
@@ -130,6 +147,16 @@ class Action(NamedTuple):
         if say is not None:
             values["say"] = say
         return cls(act=act, **values)
+
+
+def claimed(claim: object) -> tuple[int, str] | None:
+    """The seat and card a claim names (`"5:R1"` -> (5, "R1")), or None if it is malformed."""
+    match = _CLAIM.fullmatch(claim) if isinstance(claim, str) else None
+    return (int(match[1]), match[2]) if match else None
+
+
+def _packed_fields(act: str) -> list[str]:
+    return [n for n in _FIELDS[act] if n != "say"]
 
 
 def _pack_value(value: object) -> str:

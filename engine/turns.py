@@ -16,6 +16,7 @@ from engine.actions import (
     TIMEOUT,
     Action,
     IllegalAction,
+    claimed,
 )
 from engine.cards import COLORS, OBSERVER, SPY, color, is_x
 from engine.events import (
@@ -142,6 +143,10 @@ def why_illegal(state: GameState, action: Action) -> str | None:
                 return f"a decapitation must declare {name} when {when}"
             if not on and value is not None:
                 return f"{name} may only be declared when {when}"
+    if action.claim is not None:
+        about, _ = claimed(action.claim) or (None, None)
+        if about is None or not 1 <= about <= state.seats:
+            return f"there is no seat {about} to make a claim about"
     if act == PREDICT and not _may_predict(state, seat):
         return f"seat {seat} is not an Observer who may predict"
     if act == SPY_GUESS:
@@ -179,7 +184,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     if act in (SWAP, KEEP):
         return _turncoat(state, act == SWAP, log)
     if act == END_TURN:
-        events = [public(TURN_ENDED, seat=action.seat, say=action.say)]
+        claim = {"claim": action.claim} if action.claim is not None else {}
+        events = [public(TURN_ENDED, seat=action.seat, say=action.say, **claim)]
         return _next_turn(state, events, log=log)
     if act == PREDICT:
         events = [public(PREDICTED, seat=action.seat, color=action.color)]

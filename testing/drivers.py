@@ -14,10 +14,10 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, TypeHandler
 
+from handlers.display.texts import ALLOWED_UPDATES
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.entry.local import make_application
 from handlers.telegram.group import Wake
-from handlers.telegram.texts import ALLOWED_UPDATES
 from infra.store import GameStore, Item
 from testing.fake_telegram import FakeTelegram
 from testing.fake_telegram.memory import MEMORY_URL, MemoryRequest
@@ -59,8 +59,8 @@ class Bot:
 
     @property
     def store(self) -> GameStore:
-        """The store the bot's host writes to."""
-        return self.application.bot_data["runtime"].host.store
+        """The store the bot's keeper writes to."""
+        return self.application.bot_data["runtime"].keeper.store
 
     def item(self, chat: int) -> Item | None:
         """The stored table of a group, as the bot left it."""
@@ -251,15 +251,15 @@ class LocalBot(Bot):
         app = make_application(self.fake.token, env, clock=self.clock, seed=lambda: self.seed)
         app.add_handler(TypeHandler(object, self._handled_one), group=99)
         app.add_error_handler(self._on_error)
-        host = app.bot_data["runtime"].host
-        wake = host.wake
+        keeper = app.bot_data["runtime"].keeper
+        wake = keeper.wake
 
         def wake_at(chat: int, when: float) -> None:
             with self._cond:
                 self._timers[chat] = when
             wake(chat, when)
 
-        host.wake = wake_at
+        keeper.wake = wake_at
         self._app, self._loop, self._stop = app, asyncio.get_running_loop(), asyncio.Event()
         await app.initialize()
         await app.post_init(app)
@@ -273,7 +273,7 @@ class LocalBot(Bot):
         await app.stop()
         await app.post_stop(app)
         await app.shutdown()
-        app.bot_data["runtime"].host.store.close()
+        app.bot_data["runtime"].keeper.store.close()
 
     async def _handled_one(self, update: object, context: Any) -> None:
         with self._cond:
@@ -347,7 +347,7 @@ class MemoryBot(Bot):
         app.add_error_handler(self._on_error)
         self._app = app
         self._timers: dict[int, float] = {}  # chat -> when the bot asked to be woken
-        app.bot_data["runtime"].host.wake = self._wake_at
+        app.bot_data["runtime"].keeper.wake = self._wake_at
         self._loop = asyncio.new_event_loop()
         self._loop.run_until_complete(app.initialize())
         self._loop.run_until_complete(app.post_init(app))
@@ -398,7 +398,7 @@ class MemoryBot(Bot):
             return
         self._loop.run_until_complete(self._app.post_stop(self._app))
         self._loop.run_until_complete(self._app.shutdown())
-        self._app.bot_data["runtime"].host.store.close()
+        self._app.bot_data["runtime"].keeper.store.close()
         self._loop.close()
 
 

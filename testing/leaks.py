@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.views import learned
-from handlers.telegram.texts import LANGUAGES, t
+from handlers.display.texts import LANGUAGES, t
 from testing.fake_telegram import FakeMessage
 
 if TYPE_CHECKING:

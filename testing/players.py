@@ -9,12 +9,12 @@ from typing import Any
 from engine import GameState
 from engine.cards import OBSERVER, SPY, color, is_x
 from engine.codec import state_from_dict
+from handlers.display.ids import Ids
+from handlers.display.render import isolate
+from handlers.display.texts import card_name, colour_name, language_for, t
 from handlers.session.base import Seats
-from handlers.storage.host import FORM, SESSION, Loaded
-from handlers.telegram.ids import Ids
+from handlers.storage.keeper import FORM, SESSION, Loaded
 from handlers.telegram.item import Read, ids_of
-from handlers.telegram.render import isolate
-from handlers.telegram.texts import card_name, colour_name, language_for, t
 from testing.drivers import Bot
 from testing.fake_telegram import FakeChat, FakeMessage, FakeUser
 

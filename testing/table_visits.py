@@ -94,7 +94,7 @@ def _in_memory(bot: Bot) -> Call:
         asked = is_member(app, chat, user)
         return bot._loop.run_until_complete(asked)  # type: ignore[attr-defined]
 
-    source = StoreTables(app.bot_data["runtime"].host, move, member)
+    source = StoreTables(app.bot_data["runtime"].keeper, move, member)
 
     def call(method: str, path: str, headers: dict[str, str], body: bytes):
         route, _, query = path.partition("?")

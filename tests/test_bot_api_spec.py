@@ -1,5 +1,7 @@
 """Check the bot's own Bot API description (testing/fake_telegram/bot_api.py) against
-the spec."""
+the spec: its extract in testing/fake_telegram/bot_api_spec.json when there is one
+(`python -m testing.spec_extract path/to/api.json` builds it), else a full api.json beside the
+project."""
 
 import json
 import urllib.request
@@ -10,20 +12,68 @@ from typing import Any
 
 import pytest
 
+from testing import spec_extract
 from testing.fake_telegram import FakeTelegram, bot_api
 
-SPEC_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "telegram-bot-api" / "api.json"
+ROOT = Path(__file__).resolve().parents[1]
+EXTRACT_PATH = ROOT / "testing" / "fake_telegram" / "bot_api_spec.json"
+SPEC_PATH = ROOT.parent / "shared" / "telegram-bot-api" / "api.json"
 
 
 @cache
 def _spec() -> dict[str, Any]:
-    if not SPEC_PATH.is_file():
-        pytest.skip(
-            "../shared/telegram-bot-api/api.json is not here (only in the development "
-            "workplace); the bot's own description in testing/fake_telegram/bot_api.py "
-            "is used unchecked"
-        )
-    return json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    for path in (EXTRACT_PATH, SPEC_PATH):
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+    pytest.skip(
+        "neither testing/fake_telegram/bot_api_spec.json nor ../shared/telegram-bot-api/api.json "
+        "is here; the bot's own description in testing/fake_telegram/bot_api.py is used unchecked"
+    )
+
+
+def test_the_extract_agrees_with_the_full_spec_for_what_it_holds() -> None:
+    """Built again from a full api.json, the extract holds the same methods and types."""
+    if not EXTRACT_PATH.is_file() or not SPEC_PATH.is_file():
+        pytest.skip("needs both the extract and ../shared/telegram-bot-api/api.json")
+    shipped = json.loads(EXTRACT_PATH.read_text(encoding="utf-8"))
+    rebuilt = spec_extract.extract(json.loads(SPEC_PATH.read_text(encoding="utf-8")))
+    assert shipped["version"] == rebuilt["version"], (shipped["version"], rebuilt["version"])
+    for kind in ("methods", "types"):
+        for name, entry in shipped[kind].items():
+            assert rebuilt[kind].get(name) == entry, f"{kind} {name} differs from the full spec"
+
+
+def test_the_extract_keeps_the_fakes_methods_and_the_types_they_reach() -> None:
+    """A method the fake does not describe, a type nothing reaches and descriptions go."""
+
+    def field(name: str, types: list[str], required: bool = False) -> dict[str, Any]:
+        return {"name": name, "types": types, "required": required, "description": "words"}
+
+    full = {
+        "version": "Bot API 0.1",
+        "release_date": "today",
+        "changelog": "https://example.org",
+        "methods": {
+            "getMe": {"name": "getMe", "href": "h", "description": ["d"], "returns": ["User"]},
+            "logOut": {"name": "logOut", "description": ["d"], "returns": ["Boolean"]},
+        },
+        "types": {
+            "User": {"name": "User", "fields": [field("id", ["Integer"], True)]},
+            "Update": {"name": "Update", "fields": [field("message", ["Message"])]},
+            "Message": {"name": "Message", "fields": [field("photo", ["Array of PhotoSize"])]},
+            "PhotoSize": {"name": "PhotoSize", "fields": [field("type", ["String"], True)]},
+            "Sticker": {"name": "Sticker", "fields": [field("emoji", ["String"])]},
+        },
+    }
+    built = spec_extract.extract(full)
+    assert list(built["methods"]) == ["getMe"]
+    assert built["methods"]["getMe"] == {"name": "getMe", "returns": ["User"]}
+    assert set(built["types"]) == {"User", "Update", "Message", "PhotoSize"}
+    assert built["types"]["User"]["fields"] == [
+        {"name": "id", "types": ["Integer"], "required": True}
+    ]
+    assert built["types"]["PhotoSize"]["fields"][0]["description"] == "words"  # names a kind
+    assert (built["version"], built["release_date"]) == ("Bot API 0.1", "today")
 
 
 def _spec_fields(entry: dict[str, Any]) -> dict[str, tuple[str, bool]]:

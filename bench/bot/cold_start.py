@@ -29,7 +29,7 @@ IMPORTS = {
     "ours: lambda_entry + handlers": "\n".join(
         (
             "import handlers.entry.lambda_webhook",
-            "from handlers.telegram import render",
+            "from handlers.display import render",
             "from handlers.telegram.app import build",
             "from infra import aws",
             "from infra.dynamo_store import DynamoStore",

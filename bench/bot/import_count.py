@@ -16,8 +16,8 @@ from bench.bot.world import ROOT
 # What lambda_entry imports and what its first webhook imports (application() and webhook()).
 WEBHOOK_IMPORTS = (
     "import handlers.entry.lambda_webhook",
-    "from handlers.storage.host import Host",
-    "from handlers.telegram import render",
+    "from handlers.storage.keeper import Keeper",
+    "from handlers.display import render",
     "from handlers.telegram.app import build",
     "from handlers.telegram.context import Runtime",
     "from infra import aws",

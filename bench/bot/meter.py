@@ -134,7 +134,7 @@ class Meter:
 
     @property
     def timers(self) -> Any:
-        return self.bot.application.bot_data["runtime"].host.wake
+        return self.bot.application.bot_data["runtime"].keeper.wake
 
     @contextmanager
     def sample(self, label: str, changes_game: bool = True) -> Iterator[Sample]:

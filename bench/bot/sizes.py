@@ -13,7 +13,7 @@ from engine import apply, waiting_for
 from engine.policies import InformedPolicy
 from engine.state import SPEAK, TURN
 from handlers.session.table import Table as GameTable
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.telegram.item import Read, save
 from infra.store import Conflict, Item, decode_data, encode_data, pack_data, size_of
 
@@ -87,16 +87,16 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
     host and table as the handlers drive them; returns every game item saved, with its size."""
     store = MemoryStore()
     now = [float(START)]
-    host = Host(store, None, lambda: now[0])
+    keeper = Keeper(store, None, lambda: now[0])
     chat, users = -1_001_234_567_890, [700_000_000 + i for i in range(12)]
     update_ids = iter(range(812_345_678, 10**10))
     message_ids = iter(range(1_000_000, 10**9))
 
     def change(changer: Callable, update: bool = True) -> None:
         uid = next(update_ids) if update else None
-        loaded = Read.of(host.load(chat))
+        loaded = Read.of(keeper.load(chat))
         table, outs = changer(loaded.table)
-        saved = save(host, loaded, table, None, outs, uid)
+        saved = save(keeper, loaded, table, None, outs, uid)
         if saved.game is None:
             return
         ids, tag = {}, None
@@ -104,7 +104,7 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
             if out.get("remember"):
                 ids[out["remember"]] = next(message_ids)
                 tag = out.get("tag", tag)
-        host.acknowledge(chat, saved.game, saved.item, ids, tag, saved.keys)
+        keeper.acknowledge(chat, saved.game, saved.item, ids, tag, saved.keys)
 
     change(lambda _: GameTable.open_lobby(chat, 1, users[0], names[0], "en", {}, now[0], "Club"))
     for user, name in zip(users[1:], names[1:], strict=True):
@@ -117,13 +117,13 @@ def play_stored_game(seed: int, names: list[str], cap: int = 600) -> list[tuple[
     change(lambda t: (t, t.start(now[0], seed, True)))
     rng = random.Random(seed)
     policy = InformedPolicy(rng)
-    table = Read.of(host.load(chat)).table
+    table = Read.of(keeper.load(chat)).table
     seats = table.record.seats
     from engine.events import deal_events
 
     policy.observe(deal_events(table.state))
     for _ in range(cap):
-        table = Read.of(host.load(chat)).table
+        table = Read.of(keeper.load(chat)).table
         if table.status != "playing":
             break
         state = table.state

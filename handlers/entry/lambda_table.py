@@ -16,7 +16,7 @@ from typing import Any
 
 from handlers.entry import lambda_webhook
 from handlers.entry.lambda_webhook import bot_token, reported
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.table.api import MoveOutcome, Response, handle
 from handlers.table.auth import BadInitData, Opening, check_init_data
 from handlers.table.moves import MoveRequest
@@ -35,18 +35,18 @@ def reader() -> StoreTables:
     group."""
     name = os.environ["DECAPITATION_TABLE"]
     if _state.get("reader", (None,))[0] != name:
-        _state["reader"] = (name, StoreTables(reading_host(), member=member))
+        _state["reader"] = (name, StoreTables(reading_keeper(), member=member))
     return _state["reader"][1]
 
 
-def reading_host() -> Host:
+def reading_keeper() -> Keeper:
     """The store read as the webhook reads it: an item the bot cannot read is set aside and
     its group told (by the timer), as the group's next update would."""
     clock = lambda_webhook.clock
     timers = lambda_webhook.timers(os.environ, clock)
-    host = Host(lambda_webhook.storage(), timers, clock, aside=True)
-    host.reading(item.check, item.notice)
-    return host
+    keeper = Keeper(lambda_webhook.storage(), timers, clock, aside=True)
+    keeper.reading(item.check, item.notice)
+    return keeper
 
 
 def member(chat: int, user: int) -> bool | None:
@@ -119,7 +119,7 @@ def move(query: str, headers: dict[str, str], body: bytes, opening: Opening) -> 
     def run(selector: Selector, user: int, request: MoveRequest) -> MoveOutcome:
         return lambda_webhook.run_update(app, run_move(move_context(app), selector, user, request))
 
-    source = StoreTables(lambda_webhook.runtime_of(app).host, run, member)
+    source = StoreTables(lambda_webhook.runtime_of(app).keeper, run, member)
     return handle(
         "POST",
         "/api/move",

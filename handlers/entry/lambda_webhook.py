@@ -113,10 +113,10 @@ def application():
     if app is not None:
         return app
     read_token_aside()
-    from handlers.storage.host import Host
+    from handlers.display.render import table_links
+    from handlers.storage.keeper import Keeper
     from handlers.telegram.app import build
     from handlers.telegram.context import Runtime
-    from handlers.telegram.render import table_links
     from infra.read_cache import ReadCache
 
     env = os.environ
@@ -124,7 +124,7 @@ def application():
     clock = _hooks.get("clock") or time.time  # read once: the store and the rest call it as is
     store = ReadCache(storage(env, clock))
     runtime = Runtime(
-        Host(store, timers(env, clock), clock, aside=True),
+        Keeper(store, timers(env, clock), clock, aside=True),
         clock,
         _hooks.get("seed") or (lambda: None),
         username=(env.get("BOT_USERNAME") or "").strip().lstrip("@"),
@@ -191,7 +191,7 @@ def _handle(app, update: Any) -> list[BaseException]:
 def run_update(app, work: Coroutine[Any, Any, T]) -> T:
     """Run one update's `work` (an update, a table's move) to its end on the process's event
     loop, its reads of the store cached for it alone."""
-    store = runtime_of(app).host.store
+    store = runtime_of(app).keeper.store
     with store.scope() if hasattr(store, "scope") else contextlib.nullcontext():
         return _loop().run_until_complete(work)
 
@@ -298,7 +298,7 @@ def given_up(app, update_id: int) -> tuple[int, str]:
     """The answer to an update whose handling failed: 500 (deliver it again) until it has
     failed `MAX_FAILURES` times, then 200, so that the group's next updates come through."""
     try:
-        failures = runtime_of(app).host.count_failure(update_id)
+        failures = runtime_of(app).keeper.count_failure(update_id)
     except Exception as error:  # the store itself failing: a later delivery may find it back
         log.warning("could not count a failed update: %s", type(error).__name__)
         return 500, "failed"

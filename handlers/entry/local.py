@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 
-from handlers.telegram.texts import ALLOWED_UPDATES
+from handlers.display.texts import ALLOWED_UPDATES
 
 HELP = """No bot token.
 
@@ -36,12 +36,12 @@ def make_application(token: str, env, clock=None, seed=None):
     """The polling Application on a SQLite store, with local timers resumed from the store."""
     import time
 
+    from handlers.display.render import table_links
     from handlers.entry.table_server import serve_table, table_port
-    from handlers.storage.host import Host
+    from handlers.storage.keeper import Keeper
     from handlers.telegram.app import build, register_commands
     from handlers.telegram.context import Runtime
     from handlers.telegram.group import Wake
-    from handlers.telegram.render import table_links
     from infra import redact
     from infra.sqlite_store import DEFAULT_DB_PATH, SQLiteStore
     from infra.timers import LocalTimers
@@ -50,7 +50,7 @@ def make_application(token: str, env, clock=None, seed=None):
     clock = clock or time.time
     store = SQLiteStore(env.get("DECAPITATION_DB") or DEFAULT_DB_PATH)
     timers = LocalTimers(clock)
-    runtime = Runtime(Host(store, timers, clock), clock, seed or (lambda: None))
+    runtime = Runtime(Keeper(store, timers, clock), clock, seed or (lambda: None))
     port = table_port(env)
     application = build(
         token, runtime, base_url=env.get("TELEGRAM_API_BASE_URL") or None, polling=True

@@ -12,7 +12,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from handlers.telegram.texts import ALLOWED_UPDATES, COMMANDS
+from handlers.display.texts import ALLOWED_UPDATES, COMMANDS
 
 DEFAULT_API_BASE_URL = "https://api.telegram.org"  # TELEGRAM_API_BASE_URL overrides it
 CALL_TIMEOUT = 10.0  # seconds for one Bot API call

@@ -99,7 +99,7 @@ class _Handler(BaseHTTPRequestHandler):
 def serve_table(application, token: str, port: int, clock: Callable[[], float]) -> TableServer:
     """Start serving the table for the polling `application` (call from its event loop)."""
     loop = asyncio.get_running_loop()
-    host = application.bot_data["runtime"].host
+    keeper = application.bot_data["runtime"].keeper
 
     def move(selector: Selector, user: int, request: MoveRequest) -> MoveOutcome:
         running = asyncio.run_coroutine_threadsafe(
@@ -111,7 +111,7 @@ def serve_table(application, token: str, port: int, clock: Callable[[], float]) 
         asked = asyncio.run_coroutine_threadsafe(is_member(application, chat, user), loop)
         return asked.result(MOVE_SECONDS)
 
-    server = TableServer(port, StoreTables(host, move, member), token, clock)
+    server = TableServer(port, StoreTables(keeper, move, member), token, clock)
     server.thread.start()
     log.info("the table is served on 127.0.0.1:%d", server.port)
     return server

@@ -37,6 +37,14 @@ class Refused(Exception):
         self.key, self.kw = key, kw
 
 
+class Illegal(Refused):
+    """A decision the rules refuse at the moment it was made for: "too_late" to a chat button
+    (none it offers is refused so), "illegal" to the table."""
+
+    def __init__(self) -> None:
+        super().__init__("too_late")
+
+
 def may_manage(table: Seats | None, user: int, is_admin: bool) -> bool:
     """The host-or-admin rule (Settings and Start, /cancel, /remove, /language): the player who
     opened the table's lobby, or an admin of the group."""

@@ -10,7 +10,7 @@ from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate
 from handlers.session import ending
 from handlers.session import events as ev
-from handlers.session.base import LOBBY, OVER_STATUS, PLAYING, Part, Refused
+from handlers.session.base import LOBBY, OVER_STATUS, PLAYING, Illegal, Part, Refused
 from handlers.session.events import Event
 from handlers.session.holds import Hold
 from handlers.session.settings import WAIT_SETTING
@@ -113,7 +113,7 @@ class Play(Part):
         try:
             state, events = apply(table.state, action)
         except IllegalAction:
-            raise Refused("too_late") from None
+            raise Illegal from None
         if not secret and not table.bots.is_bot(seat):  # a secret one shows nowhere, not even
             # in the idle count; nor does a bot seat's move (a round of people idle ends the game)
             self.record.skips = 0

@@ -36,8 +36,8 @@ class Reach(Part):
 
     def to_reach(self, users: list[int]) -> list[int]:
         """Those of `users` the table still needs to message privately (not one removed)."""
-        table = self.table
-        return [u for u in dict.fromkeys(users) if u in table.users() and not table.was_removed(u)]
+        table, gone = self.table, self.table.absence.was_removed
+        return [u for u in dict.fromkeys(users) if u in table.users() and not gone(u)]
 
     def lost_touch(self, users: list[int], blocked: Collection[int] = ()) -> bool:
         """Note players a private message failed to reach (`blocked`: those of them who blocked

@@ -16,6 +16,7 @@ from handlers.session.base import (
     LOBBY,
     OVER_STATUS,
     PLAYING,
+    Illegal,
     Refused,
     Seats,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "LOBBY_SECONDS",
     "OVER_STATUS",
     "PLAYING",
+    "Illegal",
     "Refused",
     "Table",
 ]
@@ -120,7 +122,7 @@ class Table(Seats):
             raise Refused("again_open" if opened else "stale_button")
         if self.status not in ENDED:
             raise Refused("game_running")
-        if self.was_removed(user):
+        if self.absence.was_removed(user):
             raise Refused("you_were_removed")
         if not self.is_player(user) and not is_admin:
             raise Refused("not_a_player")
@@ -267,9 +269,6 @@ class Table(Seats):
     def list_seats(self, user: int, listed: bool, now: float) -> list[Event]:
         return self.board.list_seats(user, listed, now)
 
-    def redraw(self, now: float) -> list[Event]:
-        return self.board.redraw(now)
-
     def open_prompt_of(self, user: int) -> OpenPrompt | None:
         return self.prompts.of(user)
 
@@ -283,9 +282,6 @@ class Table(Seats):
 
     def has_left(self, seat: int) -> bool:
         return self.absence.has_left(seat)
-
-    def was_removed(self, user: int) -> bool:
-        return self.absence.was_removed(user)
 
     def is_away(self, seat: int) -> bool:
         return self.absence.is_away(seat)
@@ -325,9 +321,6 @@ class Table(Seats):
 
     def reached_again(self) -> list[int]:
         return self.reach.reached_again()
-
-    def to_reach(self, users: list[int]) -> list[int]:
-        return self.reach.to_reach(users)
 
     def lost_touch(self, users: list[int], blocked: Collection[int] = ()) -> bool:
         return self.reach.lost_touch(users, blocked)

@@ -57,7 +57,7 @@ class Loaded:
         return self.envelope, self.session, self.telegram
 
     def data_of(self, key: str) -> dict[str, Any] | None:
-        """The data of a small record read with the item (one of `Host.load`'s `also`), or
+        """The data of a small record read with the item (one of `Keeper.load`'s `also`), or
         None when it is absent; KeyError when it was not read."""
         item = self.records[key]
         return item.data if item is not None else None

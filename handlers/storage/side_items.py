@@ -78,16 +78,24 @@ def point_user(
 
 
 def put_newer(
-    store: GameStore, key: str, data: dict[str, Any], made_from: list, clock: Clock = time.time
+    store: GameStore,
+    key: str,
+    data: dict[str, Any],
+    made_from: list,
+    clock: Clock = time.time,
+    read: list[Item | None] | None = None,
 ) -> None:
     """Write a small record made from a table's save `made_from` (the lobby's opening time, then
-    the version saved), unless one made from a later save is there already."""
+    the version saved), unless one made from a later save is there already. The first attempt
+    goes over the record `read` already (in a one-element list), a retry over it as it is then."""
     # Racing writers leave the latest table's record, not the last writer's. The opening time
     # comes first: a group's item may expire and start again at version 1, but never opens a
     # lobby back in time.
 
+    first = list(read or [])
+
     def attempt(_: int) -> None:
-        item = store.load(key)
+        item = first.pop() if first else store.load(key)
         if item is not None and item.data.get("made_from", [0, 0]) >= made_from:
             return
         record = {**data, "made_from": made_from}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -21,6 +22,7 @@ FACTS = {  # what a seat learned privately, kind -> its fields
     "decapitation": ("target", "proxy", "bodyguard"),  # your sealed decapitation
     "spy_guess": ("red", "blue"),  # your sealed guess of the two captains
 }
+_MOMENT = re.compile(r"-?[0-9]{1,18}")  # a game's moment, as a view's version begins with it
 MOVE_KINDS = ("scout", "decapitate", "done", "predict", "swap", "keep", "spy_guess")
 
 
@@ -60,14 +62,17 @@ def table_view(
     prediction: dict | None = None,
     result: dict | None = None,
     pause: bool = False,
+    moment: int | None = None,
 ) -> dict:
     """A seat's view (without its version and the server's time: see `stamped`). `timeline`
     holds the public lines, oldest first, the first of them the game's line number
     `first_line` (a long game's view carries only its latest lines); `latest` the number of the
     last change; `pause` while the Turncoat's pause after a scout runs (the scout speaks after
-    it: every scout is followed by one, so it tells nothing)."""
+    it: every scout is followed by one, so it tells nothing); `moment` the game's moment, as the
+    chat's buttons carry it (its version carries it too, for a move made on it)."""
     view = {
         "schema": SCHEMA,
+        "moment": moment,
         "lang": lang,
         "game": {"g": selector, "title": title},
         "phase": phase,
@@ -138,11 +143,19 @@ def game_result(resolved: dict, you: int, replay: str) -> dict:
 
 def view_version(view: dict) -> str:
     """What the view shows, as a short digest: it changes exactly when the view does (the
-    server's time aside). The ETag and the `version` a move is made on."""
+    server's time aside). The ETag and the `version` a move is made on: a seat's view's begins
+    with the game's moment, as a chat button carries it (`moment_of`)."""
     shown = {k: v for k, v in view.items() if k not in ("version", "now")}
     canonical = json.dumps(shown, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode()).digest()[:12]
-    return base64.urlsafe_b64encode(digest).decode()
+    digest = base64.urlsafe_b64encode(hashlib.sha256(canonical.encode()).digest()[:12]).decode()
+    moment = view.get("moment")
+    return digest if moment is None else f"{moment}_{digest}"
+
+
+def moment_of(version: str) -> int | None:
+    """The game's moment a seat's view's version carries (None: no seat's view's version)."""
+    head, sep, _ = version.partition("_")
+    return int(head) if sep and _MOMENT.fullmatch(head) else None
 
 
 def stamped(view: dict, now: float) -> dict:
@@ -195,6 +208,7 @@ def view_problems(view: dict) -> list[str]:
     need(result is None or type(result.get("you_won")) is bool, "result: you_won")
     need(result is None or result.get("target") in numbers, "result: target")
     need(type(view.get("pause")) is bool, "pause")
+    need(view.get("moment") is None or type(view["moment"]) is int, "moment")
     for fact in you.get("facts", []):
         need(fact.get("stale", True) is True, f"fact {fact}: stale")
     need((result is not None) == (view.get("phase") == "over"), "result exactly when over")

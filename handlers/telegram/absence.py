@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from telegram import Update
 
+from handlers.display import render
+from handlers.display.ids import REMOVE, Ids
+from handlers.display.messages import DropButtons, Edit
+from handlers.display.presses import Button, RemoveNobody, RemovePlayer, RemoveSeat
+from handlers.display.render.absence import remove_keyboard
+from handlers.display.texts import language_for, t
 from handlers.session.base import same_game
 from handlers.session.table import LOBBY, PLAYING, Refused, Table
-from handlers.telegram import hub, render
+from handlers.telegram import hub
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import display_name, group_lang, is_group, may_manage_here, reply
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import REMOVE, Ids
-from handlers.telegram.messages import DropButtons, Edit
-from handlers.telegram.presses import Button, RemoveNobody, RemovePlayer, RemoveSeat
 from handlers.telegram.refusals import refuse
-from handlers.telegram.render.absence import remove_keyboard
-from handlers.telegram.texts import language_for, t
 
 OPEN = (LOBBY, PLAYING)
 

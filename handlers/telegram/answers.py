@@ -8,9 +8,9 @@ import logging
 from telegram import CallbackQuery
 from telegram.error import TelegramError
 
+from handlers.display import render
+from handlers.display.texts import t
 from handlers.session.table import Refused, Table
-from handlers.telegram import render
-from handlers.telegram.texts import t
 
 log = logging.getLogger(__name__)
 

@@ -18,29 +18,18 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from handlers.display.texts import COMMANDS, EN
 from handlers.table import passes
 from handlers.telegram.absence import remove
 from handlers.telegram.buttons import on_press
-from handlers.telegram.commands import (
-    cancel,
-    extend,
-    forget,
-    help_,
-    language,
-    mycard,
-    newgame,
-    rules,
-    start,
-    stats,
-    status,
-    unknown,
-)
+from handlers.telegram.commands import cancel, help_, language, rules, stats, status, unknown
 from handlers.telegram.context import CONTEXT_TYPES, Runtime
 from handlers.telegram.group import Wake, chatter, failed, membership, migrated, wake
 from handlers.telegram.guard import guard
 from handlers.telegram.leaving import leave
+from handlers.telegram.lobby_commands import extend, newgame
 from handlers.telegram.past_games import history_command, nextgame_command
-from handlers.telegram.texts import COMMANDS, EN
+from handlers.telegram.private_commands import forget, mycard, start
 from infra import redact
 from infra.aws import tls_context
 

@@ -11,31 +11,10 @@ from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
 from engine.state import TURN
-from handlers.session.base import same_game
-from handlers.session.settings import CHOICES
-from handlers.session.table import LOBBY, OVER_STATUS, PLAYING, Refused, Table
-from handlers.storage import history
-from handlers.storage.keys import prefs_key, waiting_key
-from handlers.telegram import hub, presses, render
-from handlers.telegram.absence import press_back, press_remove
-from handlers.telegram.answers import PressAnswer, answer_press, worded
-from handlers.telegram.chats import (
-    bot_can_delete,
-    display_name,
-    is_admin,
-    may_manage_here,
-    own_lang,
-    unreached,
-)
-from handlers.telegram.context import BotContext
-from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
-from handlers.telegram.item import Read
-from handlers.telegram.leaving import press_leaving
-from handlers.telegram.messages import Edit
-from handlers.telegram.outbox import deliver
-from handlers.telegram.past_games import after_the_calls, next_lobby_calls, press_records
-from handlers.telegram.presses import (
+from handlers.display import presses, render
+from handlers.display.ids import Ids
+from handlers.display.messages import Edit
+from handlers.display.presses import (
     Button,
     Choose,
     Decision,
@@ -52,7 +31,29 @@ from handlers.telegram.presses import (
     Toggle,
     TurnMenu,
 )
-from handlers.telegram.texts import language_for, t
+from handlers.display.texts import language_for, t
+from handlers.session.base import same_game
+from handlers.session.settings import CHOICES
+from handlers.session.table import LOBBY, OVER_STATUS, PLAYING, Refused, Table
+from handlers.storage import history
+from handlers.storage.keys import prefs_key, waiting_key
+from handlers.telegram import hub
+from handlers.telegram.absence import press_back, press_remove
+from handlers.telegram.answers import PressAnswer, answer_press, worded
+from handlers.telegram.chats import (
+    bot_can_delete,
+    display_name,
+    is_admin,
+    may_manage_here,
+    own_lang,
+    unreached,
+)
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, shown
+from handlers.telegram.item import Read
+from handlers.telegram.leaving import press_leaving
+from handlers.telegram.outbox import deliver
+from handlers.telegram.past_games import after_the_calls, next_lobby_calls, press_records
 
 log = logging.getLogger(__name__)
 
@@ -139,9 +140,10 @@ async def press_lobby(
     saved = await hub.handle(context, loaded, step, update.update_id, answer)
     if saved.table is not None and isinstance(press, Toggle | Choose):
         runtime = context.runtime
-        prefs = runtime.host.get(prefs_key(button.chat)) or {}
+        prefs = loaded.data_of(prefs_key(button.chat)) or {}
         defaults = {**prefs, "settings": saved.table.settings, "lang": saved.table.lang}
-        runtime.host.put_newer(prefs_key(button.chat), defaults, saved.table.opened, saved)
+        opened = saved.table.opened
+        runtime.keeper.put_newer(prefs_key(button.chat), defaults, opened, saved, loaded.loaded)
     return ""
 
 
@@ -218,8 +220,12 @@ async def play_again(
     if old is None:
         raise Refused("stale_button")
     admin = not old.is_player(user.id) and await is_admin(context, old.chat, user.id)
-    waiting = history.waiting(runtime.host.store, old.chat)
-    confirmed = history.confirmations(runtime.host.store, old.chat)
+    if waiting_key(old.chat) in loaded.records:  # read with the item (the group did not move)
+        waiting = history.waiting_in(loaded.data_of(waiting_key(old.chat)))
+        confirmed = history.confirmations_in(loaded.data_of(waiting_key(old.chat)))
+    else:
+        waiting = history.waiting(runtime.keeper.store, old.chat)
+        confirmed = history.confirmations(runtime.keeper.store, old.chat)
 
     def again(table: Table | None, ids: Ids) -> Decided:
         if table is None:

@@ -10,12 +10,12 @@ from telegram import ChatMember, Update
 from telegram.constants import ChatAction, ChatMemberStatus, ChatType, ParseMode
 from telegram.error import Forbidden, TelegramError
 
+from handlers.display.texts import EN, ZH, language_for, t
 from handlers.session.base import may_manage
 from handlers.session.table import NAME_MAX, Table, fitted
 from handlers.storage.keys import prefs_key
 from handlers.telegram.context import BotContext
 from handlers.telegram.item import Read
-from handlers.telegram.texts import EN, ZH, language_for, t
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ def anonymous_answer(context: BotContext, loaded: Read | None, title: str | None
     first for a title in Chinese characters) while the group has none yet."""
     table = loaded.table if loaded is not None else None
     chat = loaded.chat if loaded is not None else 0
-    prefs = context.runtime.host.get(prefs_key(chat)) if table is None and chat < 0 else None
+    prefs = context.runtime.keeper.get(prefs_key(chat)) if table is None and chat < 0 else None
     known = table.lang if table is not None else (prefs or {}).get("lang")
     if known in (EN, ZH):
         return t(known, "anonymous_admin")
@@ -52,7 +52,7 @@ def group_lang(context: BotContext, loaded: Read | None, user) -> str:
     if table is not None:
         return table.lang
     chat = loaded.chat if loaded is not None else 0
-    prefs = context.runtime.host.get(prefs_key(chat)) if chat < 0 else None
+    prefs = context.runtime.keeper.get(prefs_key(chat)) if chat < 0 else None
     if prefs and prefs.get("lang") in (EN, ZH):
         return prefs["lang"]
     return language_for(getattr(user, "language_code", None))

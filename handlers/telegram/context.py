@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.telegram import item
 
 
 @dataclass
 class Runtime:
-    """The bot's process-wide parts: its storage host, its clock, how it deals, its name."""
+    """The bot's process-wide parts: its keeper (storage), its clock, how it deals, its name."""
 
-    host: Host
+    keeper: Keeper
     clock: Callable[[], float] = time.time
     seed: Callable[[], int | None] = lambda: None  # tests fix the deal; play leaves it random
     username: str = ""  # the bot's @name (for t.me links), known by the time updates come
@@ -25,7 +25,7 @@ class Runtime:
 
     def __post_init__(self) -> None:
         # every item is read by its owners as it is loaded: one they cannot read is set aside
-        self.host.reading(item.check, item.notice)
+        self.keeper.reading(item.check, item.notice)
 
 
 class BotContext(CallbackContext[ExtBot, dict, dict, dict]):

@@ -13,6 +13,8 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ApplicationHandlerStop
 
+from handlers.display.ids import Ids
+from handlers.display.messages import Delete
 from handlers.session.settings import seats_fit
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key, user_key
@@ -21,9 +23,7 @@ from handlers.telegram import hub
 from handlers.telegram.chats import bot_can_delete, is_group, unreached
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, migrate, removed, shown
-from handlers.telegram.ids import Ids
 from handlers.telegram.item import Read
-from handlers.telegram.messages import Delete
 from handlers.telegram.outbox import deliver
 
 log = logging.getLogger(__name__)
@@ -100,7 +100,7 @@ async def unblocked_in_games(context: BotContext, user: int, update_id: int) -> 
 
 async def in_their_groups(context: BotContext, user: int, update_id: int, step: hub.Step) -> None:
     """Take `step` in each group the user's pointer names."""
-    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+    for chat in pointed_chats(context.runtime.keeper.get(user_key(user))):
         with suppress(ApplicationHandlerStop):  # a redelivery: noted the first time
             await hub.handle(context, await hub.read(context, chat, update_id), step, update_id)
 
@@ -109,8 +109,8 @@ async def note_rights(context: BotContext, chat: int, update_id: int, can_delete
     """Remember whether the bot may delete messages in the group (Telegram says so whenever
     its rights change), so that Start need not ask before dealing."""
     loaded = await hub.read(context, chat, update_id, [prefs_key(chat)])
-    host = context.runtime.host
-    host.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
+    keeper = context.runtime.keeper
+    keeper.put_once(prefs_key(chat), update_id, lambda p: {**p, BOT_CAN_DELETE: can_delete})
 
     def note(table: Table | None, ids: Ids) -> Decided:
         if table is None or not table.note_rights(can_delete):
@@ -180,13 +180,13 @@ def set_again(context: BotContext, update: Wake, wake_at: float | None, loaded: 
     replaced is dropped (the new time has a timer of its own). A hop towards the table's own
     next wake hops on even when an owed batch is due before it: that batch is sent by a timer
     of its own, or was claimed now. What is next due is read off the item as the timer read it."""
-    host, now = context.runtime.host, context.runtime.clock()
+    keeper, now = context.runtime.keeper, context.runtime.clock()
     if wake_at is not None and update.names(wake_at):
-        host.wake(update.chat, wake_at)
+        keeper.wake(update.chat, wake_at)
         return
-    when = host.next_due(loaded.loaded, loaded.wake)
+    when = keeper.next_due(loaded.loaded, loaded.wake)
     if when is not None and when > now and (update.due is None or update.names(when)):
-        host.wake(update.chat, when)
+        keeper.wake(update.chat, when)
 
 
 def deals_now(table: Table, now: float) -> bool:

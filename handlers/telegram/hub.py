@@ -19,16 +19,17 @@ from dataclasses import dataclass, field, replace
 
 from telegram.ext import ApplicationHandlerStop
 
+from handlers.display import render
+from handlers.display.ids import Ids
+from handlers.display.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.session.events import Event
 from handlers.session.table import LOBBY, PLAYING, Table
-from handlers.storage.host import ATTEMPTS, Loaded
+from handlers.storage.keeper import ATTEMPTS, Loaded
 from handlers.storage.retry import backoff
-from handlers.telegram import item, render
+from handlers.telegram import item
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.context import BotContext
-from handlers.telegram.ids import Ids
 from handlers.telegram.item import Kept, Read, ids_of
-from handlers.telegram.messages import DropButtons, Edit, Out, Send, from_stored, to_stored
 from handlers.telegram.outbox import HELD, Delivery, deliver, latest_edits
 from infra.store import Conflict
 
@@ -67,7 +68,7 @@ async def read(
     """The group's item, read once (with the small records `also`, in the same call). An update
     it shows applied already is a redelivery: it is answered from that same read (what its
     change still owes is sent) and goes no further."""
-    loaded = Read.of(context.runtime.host.load(chat, also))
+    loaded = Read.of(context.runtime.keeper.load(chat, also))
     if loaded.applied(update_id):
         await _phases(context, await _saved(context, loaded, unchanged, update_id), None)
     return loaded
@@ -75,7 +76,7 @@ async def read(
 
 def read_all(context: BotContext, chats: Collection[int]) -> list[Read]:
     """Several groups' items, read together (one call where the store allows)."""
-    return [Read.of(loaded) for loaded in context.runtime.host.load_all(chats)]
+    return [Read.of(loaded) for loaded in context.runtime.keeper.load_all(chats)]
 
 
 async def handle(
@@ -102,7 +103,7 @@ async def _phases(context: BotContext, saved: Kept, answer: PressAnswer | None) 
     if saved.busy_until is not None:
         # Another run is sending what the update's change owes: should it die, a timer at the
         # end of its lease sends the rest, so Telegram need not come back (and hold the chat).
-        context.runtime.host.wake(saved.chat, saved.busy_until)
+        context.runtime.keeper.wake(saved.chat, saved.busy_until)
     if saved.repeated:
         raise ApplicationHandlerStop  # a redelivery: its answers went out the first time
 
@@ -110,21 +111,21 @@ async def _phases(context: BotContext, saved: Kept, answer: PressAnswer | None) 
 async def _saved(context: BotContext, loaded: Read, step: Step, update_id: int | None) -> Kept:
     """Decide, render and save in one conditional write; after a lost race, all again on the
     item as it is then (a redelivery found there is answered from it)."""
-    host = context.runtime.host
+    keeper = context.runtime.keeper
     for attempt in range(ATTEMPTS):
         try:
             if loaded.applied(update_id):
-                return item.answer_again(host, loaded, update_id)
+                return item.answer_again(keeper, loaded, update_id)
             ids = loaded.ids()
             decided = step(loaded.table, ids)
             telegram = (decided.ids or ids).to_stored()
             stored = [to_stored(out) for out in decided.outs]
-            return item.save(host, loaded, decided.table, telegram, stored, update_id)
+            return item.save(keeper, loaded, decided.table, telegram, stored, update_id)
         except Conflict:
             if attempt == ATTEMPTS - 1:
                 raise
             await asyncio.sleep(backoff(attempt))
-            loaded = Read.of(host.load(loaded.chat))
+            loaded = Read.of(keeper.load(loaded.chat))
     raise AssertionError("unreachable")
 
 
@@ -144,7 +145,7 @@ def acknowledge(context: BotContext, saved: Kept, delivery: Delivery) -> bool:
     latest)."""
     if saved.game is None or not (delivery.ids or saved.keys or delivery.retry):
         return False
-    return context.runtime.host.acknowledge(
+    return context.runtime.keeper.acknowledge(
         saved.chat,
         saved.game,
         saved.item,
@@ -188,7 +189,7 @@ async def settle_lobby(context: BotContext, table: Table, sent: Edit) -> None:
     out of order; so after its edit each run looks again, and while the stored lobby reads
     otherwise than what it sent last, it sends that. The last edit to land is then the newest."""
     for _ in range(5):
-        stored = Read.of(context.runtime.host.latest(table.chat))
+        stored = Read.of(context.runtime.keeper.latest(table.chat))
         latest = stored.table
         if latest is None or latest.game != table.game or latest.status != LOBBY:
             return
@@ -206,7 +207,7 @@ async def settle_board(
     next player acting at once, the game ending): if the table no longer has it as its turn
     message, nobody will ever take its buttons off, so they come off now. (While the mark is
     not written, its batch is owed and goes out again: the message is left as it is.)"""
-    latest = Read.of(context.runtime.host.latest(table.chat))
+    latest = Read.of(context.runtime.keeper.latest(table.chat))
     current = latest.table
     if current is None or any(batch.key in keys for batch in latest.loaded.owed()):
         return
@@ -248,7 +249,7 @@ async def hold_the_deadline(context: BotContext, table: Table, seconds: float) -
 
     await handle(context, await read(context, table.chat), held)
     if moved:
-        runtime.host.wake(table.chat, runtime.clock() + max(seconds, 1.0))
+        runtime.keeper.wake(table.chat, runtime.clock() + max(seconds, 1.0))
 
 
 async def follow_upgrade(context: BotContext, table: Table, delivery: Delivery) -> None:
@@ -264,7 +265,7 @@ async def follow_upgrade(context: BotContext, table: Table, delivery: Delivery) 
     if again:
         resent = await deliver(context.bot, again)
         if resent.ids:
-            context.runtime.host.acknowledge(new, table.game, None, resent.ids, resent.board_tag)
+            context.runtime.keeper.acknowledge(new, table.game, None, resent.ids, resent.board_tag)
 
 
 async def migrate(context: BotContext, old: int, new: int) -> None:
@@ -284,7 +285,7 @@ async def migrate(context: BotContext, old: int, new: int) -> None:
         return Decided(table, ids=moved)
 
     await handle(context, await read(context, new), move)
-    context.runtime.host.point(old, new)
+    context.runtime.keeper.point(old, new)
 
 
 async def removed(context: BotContext, chat: int, update_id: int | None) -> None:

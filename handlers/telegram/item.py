@@ -9,11 +9,11 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
+from handlers.display.ids import AWAY, BOARD, LEAVING, LOBBY, REMOVE, Ids
+from handlers.display.messages import DropButtons, Send, to_stored
+from handlers.display.texts import EN, LANGUAGES, t
 from handlers.session.table import ENDED, Table
-from handlers.storage.host import Change, Host, Loaded, Saved
-from handlers.telegram.ids import AWAY, BOARD, LEAVING, LOBBY, REMOVE, Ids
-from handlers.telegram.messages import DropButtons, Send, to_stored
-from handlers.telegram.texts import EN, LANGUAGES, t
+from handlers.storage.keeper import Change, Keeper, Loaded, Saved
 
 
 class Read:
@@ -49,7 +49,7 @@ class Read:
         return self._opened[2]
 
     def data_of(self, key: str) -> dict[str, Any] | None:
-        """The data of a small record read with the item (one of `Host.load`'s `also`), or
+        """The data of a small record read with the item (one of `Keeper.load`'s `also`), or
         None when it is absent; KeyError when it was not read."""
         item = self.records[key]
         return item.data if item is not None else None
@@ -141,7 +141,7 @@ class Kept(Saved):
 
 
 def save(
-    host: Host,
+    keeper: Keeper,
     loaded: Read,
     table: Table | None,
     telegram: dict[str, Any] | None,
@@ -153,14 +153,14 @@ def save(
     table's stored part and what its keeping needs: its next wake (and the one as read: an
     unchanged wake is set already) and whether its game is over (its item then lasts a day)."""
     if table is None:
-        saved = host.save(loaded.loaded, Change(None, telegram, outs), update_id)
+        saved = keeper.save(loaded.loaded, Change(None, telegram, outs), update_id)
         # a claim wrote the item again: its table as stored, not as a step may have left it
         kept = loaded.fresh_table() if saved.item is not None else loaded.table
         return Kept.of(saved, kept, loaded.game)
     woke = loaded.wake
     session, wake, status, game = table.to_stored(), table.next_wake(), table.status, table.game
     change = Change(session, telegram, outs, table.ending, wake, woke, status in ENDED)
-    return Kept.of(host.save(loaded.loaded, change, update_id), table, game)
+    return Kept.of(keeper.save(loaded.loaded, change, update_id), table, game)
 
 
 def known_as(update_id: int | str) -> int | str:
@@ -168,7 +168,7 @@ def known_as(update_id: int | str) -> int | str:
     return update_id.partition(":")[0] if isinstance(update_id, str) else update_id
 
 
-def answer_again(host: Host, loaded: Read, update_id: int) -> Kept:
-    """A redelivered update answered from the item as read (see `Host.answer_again`)."""
-    saved = host.answer_again(loaded.loaded, update_id, loaded.wake)
+def answer_again(keeper: Keeper, loaded: Read, update_id: int) -> Kept:
+    """A redelivered update answered from the item as read (see `Keeper.answer_again`)."""
+    saved = keeper.answer_again(loaded.loaded, update_id, loaded.wake)
     return Kept.of(saved, loaded.table, loaded.game)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from telegram import Update
 
+from handlers.display.ids import Ids
+from handlers.display.presses import Button, LeaveGame
+from handlers.display.texts import language_for, t
 from handlers.session.base import same_game
 from handlers.session.table import LOBBY, PLAYING, Refused, Table
 from handlers.storage.keys import user_key
@@ -12,13 +15,10 @@ from handlers.storage.side_items import pointed_chats
 from handlers.telegram import hub
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import group_lang, is_group, own_lang, reply
-from handlers.telegram.commands import playing_table
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
-from handlers.telegram.presses import Button, LeaveGame
+from handlers.telegram.private_commands import playing_table
 from handlers.telegram.refusals import refuse
-from handlers.telegram.texts import language_for, t
 
 
 async def leave(update: Update, context: BotContext) -> None:
@@ -54,7 +54,7 @@ async def _own_table(context: BotContext, user: int) -> Table | None:
     table = await playing_table(context, user, (PLAYING,))
     if table is not None:
         return table
-    for chat in pointed_chats(context.runtime.host.get(user_key(user))):
+    for chat in pointed_chats(context.runtime.keeper.get(user_key(user))):
         lobby = (await hub.read(context, chat)).table
         if lobby is not None and lobby.status == LOBBY and lobby.is_player(user):
             return lobby

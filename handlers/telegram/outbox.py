@@ -31,7 +31,7 @@ from telegram.error import (
     TelegramError,
 )
 
-from handlers.telegram.messages import Delete, DropButtons, Edit, Keyboard, Out, Send, op
+from handlers.display.messages import Delete, DropButtons, Edit, Keyboard, Out, Send, op
 
 log = logging.getLogger(__name__)
 

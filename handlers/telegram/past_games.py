@@ -10,18 +10,19 @@ from telegram import InputFile, Update
 from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 
+from handlers.display import presses, render
+from handlers.display.ids import call_ref
+from handlers.display.messages import DropButtons, Edit, Out
+from handlers.display.presses import RECORDS, Button, CallNext, SendRecord, StopWaiting
+from handlers.display.render import past_games as shown
+from handlers.display.texts import language_for, t
 from handlers.session.table import Refused, Table
 from handlers.storage import history
-from handlers.telegram import hub, presses, render
+from handlers.telegram import hub
 from handlers.telegram.answers import PressAnswer
 from handlers.telegram.chats import group_lang, is_group, membership, own_lang, reply
 from handlers.telegram.context import BotContext
-from handlers.telegram.ids import call_ref
-from handlers.telegram.messages import DropButtons, Edit, Out
 from handlers.telegram.outbox import deliver, markup
-from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord, StopWaiting
-from handlers.telegram.render import past_games as shown
-from handlers.telegram.texts import language_for, t
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,8 @@ def after_the_calls(
 ) -> None:
     """The lobby is open and the people waiting were told: take them off the list."""
     if waiting:
-        host = context.runtime.host
-        history.told(host.store, chat, list(waiting), update_id, host.clock)
+        keeper = context.runtime.keeper
+        history.told(keeper.store, chat, list(waiting), update_id, keeper.clock)
 
 
 def presser_lang(user) -> str:
@@ -69,7 +70,7 @@ async def send_record(context: BotContext, user, chat: int, game: int) -> bool:
     """Send a kept game to `user` privately: the reveal and the whole timeline to read, then the
     record's file; False when they never opened (or have blocked) the private chat. `Refused`
     when the game is not kept (or still in play)."""
-    entry = history.game(context.runtime.host.store, chat, game)
+    entry = history.game(context.runtime.keeper.store, chat, game)
     if entry is None or not entry.get("record"):
         raise Refused("record_gone")
     loaded = await hub.read(context, chat)
@@ -141,11 +142,11 @@ async def ask_for_next(
     their private chat is not open to the bot (then they are not on the list), None for a
     repeated update.
     Taken off, their confirmation loses its Cancel (`pressed`: the one they pressed)."""
-    host = context.runtime.host
-    store = host.store
+    keeper = context.runtime.keeper
+    store = keeper.store
     lang = own_lang(user)
     earlier = history.confirmations(store, chat).get(user.id)
-    place = history.wait_for_next(store, chat, user.id, lang, update_id, on, host.clock)
+    place = history.wait_for_next(store, chat, user.id, lang, update_id, on, keeper.clock)
     if place == history.OFF and earlier and earlier != pressed:
         await deliver(context.bot, [DropButtons(user.id, earlier)])
     if place != history.ON:
@@ -155,7 +156,7 @@ async def ask_for_next(
         history.drop_waiting(store, chat, user.id)
         return "closed"
     history.note_confirmation(store, chat, user.id, confirmation)
-    host.point_user(user.id, chat)  # so that /forget finds the list they are on
+    keeper.point_user(user.id, chat)  # so that /forget finds the list they are on
     return place
 
 
@@ -243,7 +244,7 @@ async def history_command(update: Update, context: BotContext) -> None:
         await reply(update, t(presser_lang(user), "group_only"))
         return
     lang = group_lang(context, await hub.read(context, chat.id), user)
-    text, kb = shown.history_list(lang, chat.id, context.runtime.host.games(chat.id))
+    text, kb = shown.history_list(lang, chat.id, context.runtime.keeper.games(chat.id))
     try:
         await update.effective_message.reply_text(
             text, parse_mode=ParseMode.HTML, reply_markup=markup(kb)

@@ -11,12 +11,12 @@ from typing import Any
 
 from telegram import Update
 
+from handlers.display.messages import Delete, Edit, Out, Send
 from handlers.session.table import BOT_CAN_DELETE
 from handlers.storage.keys import prefs_key
 from handlers.telegram.chats import is_group, reply
 from handlers.telegram.context import BotContext
 from handlers.telegram.item import Read
-from handlers.telegram.messages import Delete, Edit, Out, Send
 from handlers.telegram.outbox import deliver
 
 # Kept with the group's preferences: its last refusal (the message's id) and a checksum of what
@@ -69,8 +69,8 @@ async def refuse(context: BotContext, update: Update, loaded: Read | None, text:
         await reply(update, text)
         return
     chat = update.effective_chat.id
-    host = context.runtime.host
-    kept = host.get(prefs_key(chat)) or {}
+    keeper = context.runtime.keeper
+    kept = keeper.get(prefs_key(chat)) or {}
     table = loaded.table if loaded is not None else None
     may_delete = table.bot_can_delete if table else None
     may_delete = kept.get(BOT_CAN_DELETE) if may_delete is None else may_delete
@@ -83,4 +83,4 @@ async def refuse(context: BotContext, update: Update, loaded: Read | None, text:
     def note(prefs: dict) -> dict:
         return {**prefs, REFUSAL_REF: msg, REFUSAL_SAID: said(text), REFUSAL_TIMES: times}
 
-    host.put_once(prefs_key(chat), update.update_id, note)
+    keeper.put_once(prefs_key(chat), update.update_id, note)

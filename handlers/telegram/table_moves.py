@@ -10,19 +10,8 @@ from __future__ import annotations
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application, ApplicationHandlerStop
 
-from engine.turns import why_illegal
-from handlers.session.table import Refused, Table
-from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, REUSED, STALE, MoveOutcome
-from handlers.table.moves import DONE, Move, MoveRequest
-from handlers.table.selector import Selector
-from handlers.table.view import view_version
-from handlers.telegram import hub
-from handlers.telegram.chats import in_group
-from handlers.telegram.context import BotContext
-from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids
-from handlers.telegram.item import Read
-from handlers.telegram.presses import (
+from handlers.display.ids import Ids
+from handlers.display.presses import (
     Decapitate,
     Decision,
     Done,
@@ -32,8 +21,18 @@ from handlers.telegram.presses import (
     SpyGuess,
     Swap,
 )
+from handlers.display.table_view import seat_view
+from handlers.session.table import Illegal, Refused, Table
+from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, REUSED, STALE, MoveOutcome
+from handlers.table.moves import DONE, Move, MoveRequest
+from handlers.table.selector import Selector
+from handlers.table.view import moment_of
+from handlers.telegram import hub
+from handlers.telegram.chats import in_group
+from handlers.telegram.context import BotContext
+from handlers.telegram.hub import Decided, shown
+from handlers.telegram.item import Read
 from handlers.telegram.table_source import move_key, seat_at
-from handlers.telegram.table_view import seat_view
 
 
 def press_of(move: Move) -> Decision:
@@ -56,9 +55,10 @@ def press_of(move: Move) -> Decision:
 
 
 class TableMove:
-    """One move request as a step of the update path: the checks of the table's contract in
-    their order (a seat, the version, the rules), then the decision a button makes. `result`
-    and `seat` say what became of it."""
+    """One move request as a step of the update path: a seat at the game, then the decision a
+    chat button makes, judged by the session alone on the game's moment the view was made at
+    (a stale view is refused as a stale button is). `result` and `seat` say what became of
+    it."""
 
     def __init__(
         self, context: BotContext, selector: Selector, user: int, request: MoveRequest
@@ -66,27 +66,24 @@ class TableMove:
         self.context, self.selector, self.user, self.request = context, selector, user, request
         self.result = NOT_YOURS
         self.seat: int | None = None
-        self.view: dict | None = None  # the seat's view when the move was judged
 
     def step(self, table: Table | None, ids: Ids) -> Decided:
         """Judge the move on the group's table as read (again after a lost race), and decide."""
-        self.result, self.view = NOT_YOURS, None
-        self.seat = seat = seat_at(table, self.selector, self.user)
-        if seat is None:
+        self.result = NOT_YOURS
+        self.seat = seat_at(table, self.selector, self.user)
+        moment = moment_of(self.request.version)
+        if table is None or self.seat is None:
             return Decided(None)
-        self.view = seat_view(table, seat)
-        if view_version(self.view) != self.request.version:
-            self.result = STALE
+        self.result = STALE
+        if moment is None:  # no view's version: no moment of the game
             return Decided(None)
-        press = press_of(self.request.move)
-        action = press.action()._replace(seat=seat)
-        if not self.view["you"]["must_act"] or why_illegal(table.state, action):
+        action = press_of(self.request.move).action()
+        try:
+            events = table.decide(self.user, action, moment, self.context.runtime.clock())
+        except Illegal:
             self.result = ILLEGAL
             return Decided(None)
-        version = table.public_version  # the moment the view was made for
-        try:
-            events = table.decide(self.user, press.action(), version, self.context.runtime.clock())
-        except Refused as refused:  # its wait ran out meanwhile: the view is out of date
+        except Refused as refused:  # made at another moment (a deadline may have passed)
             self.result = STALE if refused.key == "too_late" else ILLEGAL
             return Decided(None)
         self.result = APPLIED
@@ -124,17 +121,18 @@ async def run_move(
         saved = await hub.handle(context, loaded, move.step, key)
     except ApplicationHandlerStop:  # applied before: what it owed is sent, nothing changes
         return again(context, selector, user, key)
-    if move.seat is None or move.view is None:
+    # the seat's view, built once: after the move, or of the game as stored (a refusal saved
+    # nothing, whatever the session caught up with in judging it)
+    table = saved.table if move.result == APPLIED else loaded.fresh_table()
+    if move.seat is None or table is None:
         return MoveOutcome(NOT_YOURS)
-    if move.result == APPLIED and saved.table is not None:
-        return MoveOutcome(APPLIED, seat_view(saved.table, move.seat))
-    return MoveOutcome(move.result, move.view)
+    return MoveOutcome(move.result, seat_view(table, move.seat))
 
 
 def again(context: BotContext, selector: Selector, user: int, key: str) -> MoveOutcome:
     """A move id sent again after it was applied, with the seat's view as it now is: applied
     for the same move, refused (REUSED) for another."""
-    read = Read.of(context.runtime.host.load(selector.chat))
+    read = Read.of(context.runtime.keeper.load(selector.chat))
     seat = seat_at(read.table, selector, user)
     if seat is None:
         return MoveOutcome(NOT_YOURS)

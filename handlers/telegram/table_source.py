@@ -1,5 +1,5 @@
 """The games behind the table's routes, as the bot keeps them: each view read through the host's
-one read of the group's item (`Host.load`, the read every update starts with), a replay from the
+one read of the group's item (`Keeper.load`, the read every update starts with), a replay from the
 group's kept games, and a move handed to `move` (`handlers.telegram.table_moves` runs it as a
 press is run: the same typed press, the same session decision, the same save, send and
 acknowledgement).
@@ -13,17 +13,17 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
 
+from handlers.display.table_view import replay_of, seat_view
+from handlers.display.texts import language_for
 from handlers.session.table import Table
 from handlers.storage import history
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.table.api import Gone, MoveOutcome, Unchanged
 from handlers.table.auth import Opening
 from handlers.table.moves import MoveRequest
 from handlers.table.selector import Selector, replay_selector
 from handlers.table.view import view_version
 from handlers.telegram.item import Read
-from handlers.telegram.table_view import replay_of, seat_view
-from handlers.telegram.texts import language_for
 
 # Runs one move as a press: (the game, the mover's user id, the request) -> what became of it.
 RunMove = Callable[[Selector, int, MoveRequest], MoveOutcome]
@@ -50,7 +50,7 @@ def move_key(user: int, request: MoveRequest) -> str:
     return f"m{mover}:{hashlib.sha256(asked.encode()).hexdigest()[:8]}"
 
 
-def gone(host: Host, table: Table | None, selector: Selector, user: int) -> Gone | None:
+def gone(host: Keeper, table: Table | None, selector: Selector, user: int) -> Gone | None:
     """A link to an older game of the group, opened by one of its players: the game is over
     (another has replaced it), with its replay when the group keeps it. None otherwise (the
     one answer a stranger gets whatever the group holds)."""
@@ -69,7 +69,7 @@ class StoreTables:
     taken for a member)."""
 
     def __init__(
-        self, host: Host, move: RunMove | None = None, member: AskMember | None = None
+        self, host: Keeper, move: RunMove | None = None, member: AskMember | None = None
     ) -> None:
         self.host = host
         self.run_move = move

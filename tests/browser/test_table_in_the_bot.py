@@ -10,8 +10,8 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from handlers.telegram.render import table_links
-from handlers.telegram.texts import card_name
+from handlers.display.render import table_links
+from handlers.display.texts import card_name
 from testing.drivers import FakeClock, LocalBot
 from testing.fake_telegram import FakeTelegram
 from testing.players import Table

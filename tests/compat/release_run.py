@@ -35,7 +35,8 @@ def run(ask: dict[str, Any]) -> dict[str, Any]:
     clock = FakeClock(ask["now"])
     bot = MemoryBot(fake, clock, ask["db"])
     try:
-        host = bot.application.bot_data["runtime"].host
+        runtime = bot.application.bot_data["runtime"]
+        host = getattr(runtime, "keeper", None) or runtime.host  # named host before 2026-12-07
         chat = ask["chat"]
         before = seen(Read.of(host.load(chat)))
         clock.now = ask.get("wake_at") or clock.now

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from engine.codec import NewerForm
+from handlers.display import ids
 from handlers.session import record
-from handlers.storage import host as host_module
-from handlers.storage.host import NEWER_RETRY, SESSION, TELEGRAM, Host
+from handlers.storage import keeper as keeper_module
+from handlers.storage.keeper import NEWER_RETRY, SESSION, TELEGRAM, Keeper
 from handlers.storage.keys import game_key
-from handlers.telegram import ids
 from handlers.telegram import item as item_codec
 from handlers.telegram.item import Read
 from infra.store import Item
@@ -35,9 +35,9 @@ def game_mid_turn(memory_bot: Bot) -> dict[str, Any]:
     return copy.deepcopy(stored.data)
 
 
-def host_on(store: Any, clock: Any, wakes: list[tuple[int, float]]) -> Host:
+def keeper_on(store: Any, clock: Any, wakes: list[tuple[int, float]]) -> Keeper:
     """A host that reads as the bot does (its owners' checks) and notes the wakes it asks for."""
-    host = Host(store, lambda chat, when: wakes.append((chat, when)), clock=clock)
+    host = Keeper(store, lambda chat, when: wakes.append((chat, when)), clock=clock)
     host.reading(item_codec.check, item_codec.notice)
     return host
 
@@ -58,7 +58,7 @@ def test_an_item_in_a_newer_form_is_left_as_it_is_and_its_group_woken_again(
     data = newer(game_mid_turn(memory_bot), where)
     kept = store.save(Item(game_key(CHAT), 0, data))
     wakes: list[tuple[int, float]] = []
-    host = host_on(store, clock, wakes)
+    host = keeper_on(store, clock, wakes)
     with pytest.raises(NewerForm):  # the update fails, and is delivered again
         host.load(CHAT)
     assert store.load(game_key(CHAT)) == kept  # not overwritten
@@ -74,7 +74,7 @@ def test_a_game_state_in_a_newer_form_is_left_as_it_is(
     data[SESSION]["engine"]["schema"] += 1
     kept = store.save(Item(game_key(CHAT), 0, data))
     wakes: list[tuple[int, float]] = []
-    host = host_on(store, clock, wakes)
+    host = keeper_on(store, clock, wakes)
     with pytest.raises(NewerForm):
         host.load(CHAT)
     assert store.load(game_key(CHAT)) == kept
@@ -97,7 +97,7 @@ def test_keys_a_reader_does_not_know_are_let_go(
             out["replay"] = "r-7f3a"
     store.save(Item(game_key(CHAT), 0, data))
     store.save(Item(game_key(CHAT - 1), 0, more))
-    host = host_on(store, clock, [])
+    host = keeper_on(store, clock, [])
     read, read_more = Read.of(host.load(CHAT)), Read.of(host.load(CHAT - 1))
     mine = [{**r.table.to_stored(), "engine": None} for r in (read, read_more)]
     assert mine[0] == mine[1]  # the engine's state is kept as stored, read below
@@ -113,7 +113,7 @@ def test_a_session_part_without_its_language_or_settings_reads_with_their_defaul
     data = game_mid_turn(memory_bot)
     del data[SESSION]["lang"], data[SESSION]["settings"]
     store.save(Item(game_key(CHAT), 0, data))
-    table = Read.of(host_on(store, clock, []).load(CHAT)).table
+    table = Read.of(keeper_on(store, clock, []).load(CHAT)).table
     assert table is not None and table.record.lang == "en" and table.record.settings == {}
     assert list(store.keys("unreadable#")) == []
 
@@ -124,10 +124,10 @@ def test_a_release_that_moves_a_form_on_still_reads_the_form_before_in_its_parts
     store, clock = memory_bot.store, memory_bot.clock
     data = game_mid_turn(memory_bot)
     store.save(Item(game_key(CHAT), 0, data))
-    before = Read.of(host_on(store, clock, []).load(CHAT))
-    for module in (host_module, record, ids):  # the next form of each part, as a release may
+    before = Read.of(keeper_on(store, clock, []).load(CHAT))
+    for module in (keeper_module, record, ids):  # the next form of each part, as a release may
         monkeypatch.setattr(module, "FORM", module.FORM + 1)
-    read = Read.of(host_on(store, clock, []).load(CHAT))
+    read = Read.of(keeper_on(store, clock, []).load(CHAT))
     assert read.table.to_stored() == before.table.to_stored()
     assert read.ids() == before.ids() and read.wake == before.wake
     assert list(store.keys("unreadable#")) == []

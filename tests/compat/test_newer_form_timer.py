@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.codec import NewerForm
-from handlers.storage.host import NEWER_RETRY
+from handlers.storage.keeper import NEWER_RETRY
 from handlers.storage.keys import game_key, unreadable_key
 from infra.store import Item
 from testing.drivers import LambdaBot

@@ -93,9 +93,9 @@ def test_only_the_webhook_function_can_reach_the_one_delete_for_forget() -> None
     callers = [
         path.relative_to(ROOT).as_posix()
         for path in (ROOT / "handlers").rglob("*.py")
-        if "forget_user(" in path.read_text() and path.name != "host.py"
+        if "forget_user(" in path.read_text() and path.name != "keeper.py"
     ]
-    assert callers == ["handlers/telegram/commands.py"]
+    assert callers == ["handlers/telegram/private_commands.py"]
 
 
 def test_no_iam_statement_allows_a_wildcard_action_or_resource(packaged: Packaged) -> None:

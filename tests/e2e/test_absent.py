@@ -7,8 +7,8 @@ import pytest
 
 from engine import Variants, captains
 from engine.cards import color
-from handlers.telegram.render import isolate
-from handlers.telegram.texts import card_name
+from handlers.display.render import isolate
+from handlers.display.texts import card_name
 from testing.deals import find_seed
 from testing.drivers import Bot
 from testing.games import TURN, after, miss_two_turns, remove, scout_the_next

@@ -27,7 +27,7 @@ def boto3_only(aws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def clients(bot: LambdaBot) -> tuple[Any, Any]:
     """The DynamoDB client of the bot's store and the SQS client of its timers."""
-    host = bot.application.bot_data["runtime"].host
+    host = bot.application.bot_data["runtime"].keeper
     store = getattr(host.store, "backend", host.store)  # under the read cache
     return store.client, host.wake.client
 

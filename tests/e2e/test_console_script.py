@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from handlers.telegram.texts import EN, t
+from handlers.display.texts import EN, t
 from testing.fake_telegram import FakeTelegram
 from tests.support.telegram import fake_telegram  # noqa: F401 (a fixture)
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine import Variants, captains
 from engine.cards import color
-from handlers.telegram.texts import card_name
+from handlers.display.texts import card_name
 from testing.deals import (
     WORKED_EXAMPLE_SEED,
     a_right_prediction,

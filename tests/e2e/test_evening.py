@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.telegram import presses
-from handlers.telegram.render import isolate
+from handlers.display import presses
+from handlers.display.render import isolate
 from testing.drivers import Bot
 from testing.games import (
     after,

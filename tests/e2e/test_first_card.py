@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from engine import GameState, Variants
-from handlers.telegram.render import isolate
-from handlers.telegram.texts import card_name
+from handlers.display.render import isolate
+from handlers.display.texts import card_name
 from testing.deals import find_seed
 from testing.drivers import Bot
 from testing.players import NAMES, Table

@@ -11,9 +11,9 @@ import pytest
 
 from engine import Variants
 from engine.cards import OBSERVER, color
-from handlers.telegram import presses
-from handlers.telegram.render import isolate
-from handlers.telegram.texts import card_name
+from handlers.display import presses
+from handlers.display.render import isolate
+from handlers.display.texts import card_name
 from testing.deals import find_seed
 from testing.drivers import Bot
 from testing.players import OK_ANSWERS, Table

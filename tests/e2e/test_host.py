@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.telegram.render import isolate
+from handlers.display.render import isolate
 from testing.drivers import Bot
 from testing.games import end_now
 from testing.players import Table

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from handlers.display.texts import card_name
 from handlers.storage.keys import prefs_key
 from handlers.telegram.refusals import REFUSAL_REF
-from handlers.telegram.texts import card_name
 from testing.drivers import Bot
 from testing.players import Table
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 import telegram
 
-from handlers.telegram.texts import t
+from handlers.display.texts import t
 from testing import leaks
 from testing.drivers import LambdaBot
 from testing.players import Table

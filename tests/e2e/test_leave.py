@@ -7,7 +7,7 @@ import pytest
 
 from engine import Variants, captains
 from engine.cards import color
-from handlers.telegram.render import isolate
+from handlers.display.render import isolate
 from testing.deals import find_seed
 from testing.drivers import Bot
 from testing.games import after, end_now, remove, scout_the_next

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from handlers.display.render import isolate
 from handlers.storage.keys import prefs_key
-from handlers.telegram.render import isolate
 from testing.drivers import Bot, LambdaBot
 from testing.fake_telegram import FakeMessage
 from testing.players import Table

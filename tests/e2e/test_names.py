@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from handlers.telegram.render import isolate
+from handlers.display.render import isolate
 from testing.drivers import Bot
 from testing.games import remove
 from testing.players import Player, Table

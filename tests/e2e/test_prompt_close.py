@@ -11,7 +11,7 @@ from engine import Variants, captains
 from engine.cards import OBSERVER, SPY, color
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
-from handlers.telegram.texts import card_name, colour_name
+from handlers.display.texts import card_name, colour_name
 from testing.deals import find_seed, lone_x, observer_opens, spy_waits, x_apart
 from testing.drivers import Bot, LambdaBot
 from testing.fake_telegram import FakeMessage

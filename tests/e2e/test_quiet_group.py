@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from handlers.display.render import isolate
 from handlers.session.lobby import EXTEND_SECONDS, LOBBY_SECONDS
-from handlers.telegram.render import isolate
 from testing.drivers import Bot
 from testing.fake_telegram import FakeMessage
 from testing.players import Table

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import replay_command
+from handlers.display import presses
+from handlers.display.texts import colour_name
 from handlers.storage.history import GAMES_KEPT
 from handlers.storage.keys import history_key
-from handlers.telegram import presses
-from handlers.telegram.texts import colour_name
 from testing.drivers import Bot
 from testing.fake_telegram import NOT_MODIFIED, FakeMessage
 from testing.players import Player, Table
@@ -236,7 +236,7 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
 ) -> None:
     """The run that ended the game died before marking its end message delivered: the update
     comes again, its end message goes out again, and the game is still kept once."""
-    from handlers.storage.host import LEASE, Host
+    from handlers.storage.keeper import LEASE, Keeper
 
     table = Table.of(memory_bot, 4)
     table.open()
@@ -245,7 +245,7 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
     player = table.player_at(seat)
     player.press(table.t("btn_decapitate"))
     player.press(table.seat_label(target))
-    remember = Host.acknowledge
+    remember = Keeper.acknowledge
     died = []
 
     def dying(self, *args, **kwargs):
@@ -255,7 +255,7 @@ def test_a_redelivered_end_adds_the_game_to_history_once_when_its_end_is_sent_ag
         return remember(self, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Host, "acknowledge", dying)
+        patch.setattr(Keeper, "acknowledge", dying)
         update = memory_bot.act(
             lambda: memory_bot.fake.press(
                 player.user, player.user, player.prompt().message_id, table.t("btn_confirm")

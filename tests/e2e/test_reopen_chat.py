@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.telegram import presses
-from handlers.telegram.render import bot_link, isolate, start_url
+from handlers.display import presses
+from handlers.display.render import bot_link, isolate, start_url
 from testing.drivers import Bot
 from testing.players import Player, Table
 

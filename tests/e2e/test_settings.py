@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.telegram import presses
+from handlers.display import presses
 from testing.drivers import Bot
 from testing.fake_telegram import FakeMessage
 from testing.players import Table

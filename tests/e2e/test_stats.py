@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import captains
 from engine.cards import color
-from handlers.telegram.render import isolate
+from handlers.display.render import isolate
 from infra.store import Item
 from testing.deals import a_right_prediction
 from testing.drivers import Bot

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from handlers.display import table_view
+from handlers.display.render import table_links
 from handlers.entry import lambda_table
 from handlers.table import api
 from handlers.table.auth import Opening, check_init_data
-from handlers.telegram.render import table_links
 from testing.drivers import Bot, FakeClock, LambdaBot, LocalBot
 from testing.fake_telegram import FakeMessage
 from testing.players import OK_ANSWERS, Player, Table
@@ -217,6 +218,39 @@ def test_a_table_move_made_after_the_chat_press_is_too_late(table_bot: Bot) -> N
     assert group_shown(table) == group
 
 
+@pytest.mark.parametrize("version", ["x_1", "-1_ab", "12", "999999999_ab"])
+def test_a_table_move_whose_version_names_no_moment_of_the_game_is_refused_as_stale(
+    table_bot: Bot, version: str
+) -> None:
+    table = a_game(table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    stored = table_bot.item(table.chat)
+    group = group_shown(table)
+
+    refused = ann.move("scout", target=first % 5 + 1, version=version)
+
+    assert refused.status == 409 and refused.json["error"] == "stale"
+    assert table_bot.item(table.chat).version == stored.version
+    assert group_shown(table) == group
+    assert table.state.phase == "turn"
+
+
+def test_a_table_move_without_a_version_is_a_bad_request_and_changes_nothing(
+    table_bot: Bot,
+) -> None:
+    table = a_game(table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    stored = table_bot.item(table.chat)
+
+    refused = ann.move("scout", target=first % 5 + 1, version="")
+
+    assert refused.status == 400 and refused.json["error"] == "bad_request"
+    assert table_bot.item(table.chat).version == stored.version
+    assert table.state.phase == "turn"
+
+
 def test_a_chat_press_made_after_the_table_move_is_too_late(table_bot: Bot) -> None:
     table = a_game(table_bot, "en")
     first = table.state.first
@@ -351,3 +385,49 @@ def test_a_table_move_on_the_lambda_checks_the_openers_init_data_once(
     applied(ann.move("scout", target=first % 5 + 1))
 
     assert checked == [ann.opening.init_data]
+
+
+def a_bystander(table: Table, first: int) -> int:
+    """A seat neither the first turn's nor the one it scouts, its player not the host."""
+    return next(
+        seat
+        for seat in range(1, 6)
+        if seat not in (first, first % 5 + 1) and table.player_at(seat) != table.host
+    )
+
+
+def test_a_move_made_while_the_game_stood_still_is_applied_as_its_chat_button_is(
+    table_bot: Bot,
+) -> None:
+    """The view changed (another seat was removed) but not the game's moment: the chat's
+    buttons still act, and so does the view the page holds."""
+    table = a_game(table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    seen = ann.fresh()
+    gone = a_bystander(table, first)
+    table.host.say("/remove")
+    assert table.host.press(table.seat_label(gone), table.group_messages()[-1]) is None
+    assert ann.fresh()["version"] != seen["version"]  # what the seat is shown changed
+
+    view = applied(ann.move("scout", target=first % 5 + 1, version=seen["version"]))
+
+    assert view["phase"] == "speak" and table.state.phase == "speak"
+
+
+def test_a_table_move_builds_the_seats_view_once(
+    table_bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = a_game(table_bot, "en")
+    first = table.state.first
+    ann = visit(table, first)
+    ann.fresh()
+    built: list[int] = []
+    build = table_view.table_view
+    monkeypatch.setattr(
+        table_view, "table_view", lambda **kw: built.append(kw["you"]) or build(**kw)
+    )
+
+    applied(ann.move("scout", target=first % 5 + 1))
+
+    assert built == [first]

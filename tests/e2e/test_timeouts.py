@@ -166,7 +166,7 @@ def test_each_deadline_costs_one_timer_message_however_long_the_game(
     table = Table.of(lambda_bot, 5)
     table.open()
     lambda_bot.advance(200)  # the lobby's reminder is not due yet
-    timers = lambda_bot.application.bot_data["runtime"].host.wake
+    timers = lambda_bot.application.bot_data["runtime"].keeper.wake
     assert timers.sent == 1  # one for the lobby's reminder
     table.start(seed=15)
     sent = timers.sent

@@ -9,7 +9,7 @@ import pytest
 from engine import Variants, captains
 from engine.cards import color
 from engine.resolution import bodyguard_beside
-from handlers.telegram.render import isolate
+from handlers.display.render import isolate
 from testing.deals import find_seed, lone_x, observer_opens, spy_can_win, x_apart
 from testing.drivers import Bot
 from testing.players import Table

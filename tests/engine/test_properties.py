@@ -7,6 +7,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -248,9 +249,12 @@ def _play(humans, variants, seed, timeouts, boldness):
     return state, last_open, tracker
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 300 games in three parts of 100, each part a test of its own, so that the workers play them
+# side by side (each part draws its own games).
+@pytest.mark.parametrize("part", range(3))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
-def test_random_games_conserve_cards_leak_nothing_and_end_with_one_rightful_winner(game):
+def test_random_games_conserve_cards_leak_nothing_and_end_with_one_rightful_winner(part, game):
     humans, variants, seed, timeouts, boldness = game
     state, last_open, tracker = _play(humans, variants, seed, timeouts, boldness)
     if state.over:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from handlers.telegram import presses
+from handlers.display import presses
 from testing.drivers import Bot
 from testing.fake_telegram import FakeMessage
 from testing.players import Player, Table

@@ -10,7 +10,7 @@ import pytest
 from telegram.ext import ApplicationHandlerStop
 
 from handlers.session.table import Refused, Table
-from handlers.storage.host import ATTEMPTS, Host
+from handlers.storage.keeper import ATTEMPTS, Keeper
 from handlers.storage.keys import game_key
 from handlers.telegram import hub
 from handlers.telegram.context import Runtime
@@ -31,7 +31,9 @@ def context(store, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
     """What the hub reads of a callback's context: the runtime (a host on SQLite), and a bot
     that is never called (the steps here owe no messages)."""
     monkeypatch.setattr(hub, "backoff", lambda attempt: 0.0)
-    return SimpleNamespace(runtime=Runtime(Host(store, clock=lambda: NOW), lambda: NOW), bot=None)
+    return SimpleNamespace(
+        runtime=Runtime(Keeper(store, clock=lambda: NOW), lambda: NOW), bot=None
+    )
 
 
 def run(coroutine):
@@ -73,7 +75,7 @@ def test_a_saved_change_hands_storage_its_expiry_and_next_wake(context, store) -
     """Storage never reads inside the session's part: the hub tells it when the table next
     wakes and whether its game is over (its item then lasts a day, else a week)."""
     woken: list[float] = []
-    context.runtime.host.wake = lambda chat, when: woken.append(when)
+    context.runtime.keeper.wake = lambda chat, when: woken.append(when)
     seated(context)
     live = store.load(game_key(CHAT)).expires_at
     woken.clear()  # the lobby's countdown

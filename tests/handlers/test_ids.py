@@ -7,8 +7,8 @@ import json
 
 from engine import Action
 from engine.actions import SCOUT
+from handlers.display.ids import END, LOBBY, REACH, REMOVE, Ids, away_ref, prompt_ref
 from handlers.storage.envelope import Posted
-from handlers.telegram.ids import END, LOBBY, REACH, REMOVE, Ids, away_ref, prompt_ref
 from tests.support.tables import NOW, started
 
 

@@ -16,4 +16,4 @@ def test_the_webhook_imports_build_no_more_dataclasses_than_the_budget() -> None
     """The presses are plain classes; a new dataclass at import needs a reason and a new budget."""
     built = built_at_import()["dataclasses"]
     assert sum(built.values()) <= DATACLASS_BUDGET, built
-    assert "handlers.telegram.presses" not in built
+    assert "handlers.display.presses" not in built

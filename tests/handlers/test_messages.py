@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from handlers.telegram.messages import Delete, DropButtons, Edit, Send, from_stored, to_stored
+from handlers.display.messages import Delete, DropButtons, Edit, Send, from_stored, to_stored
 
 GROUP, ANN = -4_100_000_001, 500_000_001
 KB = [

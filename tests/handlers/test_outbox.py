@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from telegram.error import BadRequest, Forbidden
 
-from handlers.telegram.messages import DropButtons, Edit, Send
+from handlers.display.messages import DropButtons, Edit, Send
 from handlers.telegram.outbox import deliver, latest_edits
 
 GROUP, ALICE = -100, 7

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.telegram.render import isolate
-from handlers.telegram.texts import card_name
+from handlers.display.render import isolate
+from handlers.display.texts import card_name
 from testing.drivers import Bot
 from testing.games import after
 from testing.players import OK_ANSWERS, Table

@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from handlers.session.settings import CHOICES
-from handlers.telegram import presses
-from handlers.telegram.presses import (
+from handlers.display import presses
+from handlers.display.presses import (
     BOARD,
     LOBBY,
     MAX_BYTES,
@@ -26,6 +25,7 @@ from handlers.telegram.presses import (
     SpyGuess,
     Toggle,
 )
+from handlers.session.settings import CHOICES
 
 SUPERGROUP = -1_009_999_999_999
 GROUP = -4_100_000_001
@@ -187,7 +187,7 @@ def test_a_press_is_equal_hashed_and_immutable_by_its_values_and_kind() -> None:
     """Presses stand in sets and dict keys: equal by kind and values, and never changed."""
     from dataclasses import FrozenInstanceError
 
-    from handlers.telegram.presses import Decapitate, Declaring, RemovePlayer, RemoveSeat
+    from handlers.display.presses import Decapitate, Declaring, RemovePlayer, RemoveSeat
 
     assert Decapitate(3) == Decapitate(target=3, proxy=None) and Decapitate(3) != Decapitate(4)
     assert hash(Declaring(2, True)) == hash(Declaring(2, proxy=True))

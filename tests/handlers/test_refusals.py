@@ -2,7 +2,7 @@
 
 import pytest
 
-from handlers.telegram.messages import Delete, Edit, Send
+from handlers.display.messages import Delete, Edit, Send
 from handlers.telegram.refusals import REFUSAL_REF, REFUSAL_SAID, refusal, said
 from testing.drivers import Bot
 from testing.fake_telegram.world import FakeMessage

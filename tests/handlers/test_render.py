@@ -7,10 +7,10 @@ import pytest
 from engine import Action
 from engine.actions import DECAPITATE, END_TURN, SCOUT, SWAP
 from engine.variants import Variants
-from handlers.telegram import presses, render
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Edit, Send
-from handlers.telegram.render.past_games import MESSAGE_LIMIT, pages
+from handlers.display import presses, render
+from handlers.display.ids import Ids
+from handlers.display.messages import Edit, Send
+from handlers.display.render.past_games import MESSAGE_LIMIT, pages
 from testing.deals import find_seed, lone_x, x_apart
 from tests.support.tables import CHAT, NOW, lobby, started
 
@@ -290,7 +290,7 @@ def test_the_turncoats_offer_says_how_long_they_have(make, says) -> None:
     ],
 )
 def test_the_seating_explains_the_turncoats_pause_once(make, says) -> None:
-    from handlers.telegram.render.lobby import seating
+    from handlers.display.render.lobby import seating
 
     text = seating(make(7, 1, turncoat=True, turncoat_seconds=15), Ids(), True).text
     assert text.count(says) == 1
@@ -309,7 +309,7 @@ def test_after_a_swap_both_players_learn_their_team_and_that_the_x_is_spent(
     make, team, face_up
 ) -> None:
     from engine.cards import color
-    from handlers.telegram.texts import colour_name
+    from handlers.display.texts import colour_name
 
     def x_holder(state):
         return x_apart(state) and color(state.cards[state.first - 1])
@@ -334,7 +334,7 @@ def test_after_a_swap_both_players_learn_their_team_and_that_the_x_is_spent(
 
 
 def test_the_turn_line_mentions_a_human_so_their_phone_rings_but_not_a_virtual_seat() -> None:
-    from handlers.telegram.render.board import turn_line
+    from handlers.display.render.board import turn_line
 
     table = lobby(5, virtual_players=1)
     outs = render.show(table, Ids(), table.start(NOW, 1), BOT)
@@ -352,10 +352,10 @@ def test_the_turn_line_mentions_a_human_so_their_phone_rings_but_not_a_virtual_s
 def test_the_warning_says_start_to_one_who_never_opened_and_restart_to_one_who_blocked(
     lang: str,
 ) -> None:
+    from handlers.display.render.board import mention
+    from handlers.display.render.reach import warning
+    from handlers.display.texts import t
     from handlers.session.table import Table
-    from handlers.telegram.render.board import mention
-    from handlers.telegram.render.reach import warning
-    from handlers.telegram.texts import t
     from tests.support.tables import NAMES
 
     table, _ = Table.open_lobby(CHAT, 1, 1, NAMES[0], lang, {}, NOW, "Club")

@@ -326,3 +326,49 @@ def test_a_hop_delivered_beside_a_stale_timer_hops_on(lambda_bot: LambdaBot) -> 
     while lambda_bot.clock() < deadline:
         lambda_bot.advance(min(900, deadline - lambda_bot.clock()))
     assert table.data()["status"] == "playing"
+
+
+def test_without_a_read_cache_a_settings_change_reads_each_record_once(
+    local_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A switch pressed in Settings saves the group's settings as its defaults: the saved ones
+    come with the table in the press's one read, not in a second one."""
+    table = Table.of(local_bot, 4)
+    table.open()
+    assert table.host.press(table.t("btn_settings"), table.lobby_message()) is None
+    menu = table.lobby_message()
+    switch = next(b.text for row in menu.buttons for b in row if "|t:" in b.callback_data)
+    read = keys_read(local_bot.store, monkeypatch)
+    assert table.host.press(switch, menu) is None
+    read = list(read)
+    assert sorted(read) == sorted(set(read)), read
+    assert local_bot.store.load(f"prefs#{table.chat}").data["settings"] == table.data()["settings"]
+
+
+def test_without_a_read_cache_stats_in_a_group_reads_each_record_once(
+    local_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.of(local_bot, 4)
+    table.open()
+    read = keys_read(local_bot.store, monkeypatch)
+    table.players[2].say("/stats")
+    read = list(read)
+    assert sorted(read) == sorted(set(read)), read
+    assert table.group_texts()[-1] == table.t("stats_none")
+
+
+def test_without_a_read_cache_play_again_reads_each_record_once(
+    local_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Play again opens the next lobby from what the press's one read brought: the group's
+    saved settings and the presser's pointer are not read again."""
+    table = Table.of(local_bot, 4)
+    table.open()
+    table.start(seed=51)
+    table.host.say("/cancel")
+    message = table.group_messages()[-1]
+    read = keys_read(local_bot.store, monkeypatch)
+    assert table.players[3].press(table.t("btn_play_again"), message) is None
+    read = list(read)
+    assert sorted(read) == sorted(set(read)), read
+    assert table.data()["status"] == "lobby"

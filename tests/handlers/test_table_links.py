@@ -11,14 +11,14 @@ import pytest
 
 from engine import Action
 from engine.actions import DECAPITATE
+from handlers.display import render
+from handlers.display.ids import Ids
+from handlers.display.messages import Out
+from handlers.display.render import table_links
+from handlers.display.render.past_games import history_list
 from handlers.session.ending import kept_game
 from handlers.table.selector import parse_selector, replay_selector
-from handlers.telegram import render
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Out
 from handlers.telegram.outbox import markup
-from handlers.telegram.render import table_links
-from handlers.telegram.render.past_games import history_list
 from tests.support.tables import CHAT, NOW, lobby, started
 
 PAGE = "https://table.example.org/table"

@@ -19,9 +19,11 @@ import pytest
 from engine import Action, Variants
 from engine.actions import DECAPITATE, REMOVE
 from engine.turns import legal_actions, waiting_for
+from handlers.display.table_view import TIMELINE_KEPT, plain, replay_of, seat_view
+from handlers.display.texts import t
 from handlers.session.ending import kept_game
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.storage.keys import game_key
 from handlers.table.api import handle
 from handlers.table.auth import sign_init_data
@@ -32,8 +34,6 @@ from handlers.telegram.context import Runtime
 from handlers.telegram.item import Read, save
 from handlers.telegram.table_moves import run_move
 from handlers.telegram.table_source import StoreTables
-from handlers.telegram.table_view import TIMELINE_KEPT, plain, replay_of, seat_view
-from handlers.telegram.texts import t
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
 from testing.deals import find_seed
@@ -53,7 +53,7 @@ class Game:
     def __init__(self, path: Path) -> None:
         self.now = NOW
         self.store = SQLiteStore(path, clock=lambda: self.now)
-        self.host = Host(self.store, clock=lambda: self.now)
+        self.host = Keeper(self.store, clock=lambda: self.now)
         runtime = Runtime(self.host, lambda: self.now)
         self.context = SimpleNamespace(runtime=runtime, bot=None)
         self.source = StoreTables(self.host, self.run, self.member)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from handlers.telegram.texts import CARD_NAMES, COMMANDS, EN, TEXTS, ZH
+from handlers.display.texts import CARD_NAMES, COMMANDS, EN, TEXTS, ZH
 
 CHINESE = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"  # CJK punctuation, ideographs, full width
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")

@@ -10,7 +10,7 @@ from engine.actions import DECAPITATE
 from handlers.session.table import Table
 from handlers.storage import history
 from handlers.storage.history import FORGOTTEN, GAMES_KEPT, HISTORY_TTL
-from handlers.storage.host import Host
+from handlers.storage.keeper import Keeper
 from handlers.storage.keys import group_stats_key, history_key, player_stats_key, user_key
 from handlers.storage.stats import PLAYER_TTL, STATS_TTL
 from handlers.telegram.item import Read, save
@@ -30,7 +30,7 @@ def opened(chat: int, users: list[int], now: float, game: int) -> Table:
     return table
 
 
-def play(host: Host, chat: int, users: list[int], game: int, *, cancel: bool = False) -> None:
+def play(host: Keeper, chat: int, users: list[int], game: int, *, cancel: bool = False) -> None:
     """A game in the group with `users`, dealt and ended (or cancelled) now, as the bot's
     changes make it: the end hands the game to storage with the change."""
     dealt = opened(chat, users, host.clock(), game)
@@ -61,7 +61,7 @@ def holds(store: GameStore, chat: int, user: int, name: str) -> bool:
 def test_forget_reaches_every_group_that_holds_a_player_after_their_pointer_expired(
     store: GameStore, clock: FakeClock
 ) -> None:
-    host = Host(store, clock=clock)
+    host = Keeper(store, clock=clock)
     others = [[100 + 10 * n + k for k in range(3)] for n in range(len(GROUPS))]
     for n, chat in enumerate(GROUPS):  # Zoe plays in five groups; the last game is cancelled
         host.point_user(ZOE, chat)
@@ -88,7 +88,7 @@ def test_forget_reaches_every_group_that_holds_a_player_after_their_pointer_expi
 def test_a_statistics_item_carries_an_expiry_each_game_refreshes(
     store: GameStore, clock: FakeClock
 ) -> None:
-    host, chat, users = Host(store, clock=clock), GROUPS[0], [1, 2, 3, ZOE]
+    host, chat, users = Keeper(store, clock=clock), GROUPS[0], [1, 2, 3, ZOE]
     play(host, chat, users, 1)
     first = int(clock())
     assert store.load(group_stats_key(chat)).expires_at == first + STATS_TTL
@@ -108,7 +108,7 @@ def test_a_statistics_item_carries_an_expiry_each_game_refreshes(
 def test_a_game_that_ends_refreshes_no_other_players_item(
     store: GameStore, clock: FakeClock
 ) -> None:
-    host, chat = Host(store, clock=clock), GROUPS[0]
+    host, chat = Keeper(store, clock=clock), GROUPS[0]
     play(host, chat, [1, 2, 3, ZOE], 1)
     kept = store.load(player_stats_key(ZOE))
     clock.advance(DAY)
@@ -126,7 +126,7 @@ def test_the_players_item_outlives_every_group_item_that_holds_them() -> None:
 def test_a_players_item_names_the_groups_of_their_cancelled_games_too(
     store: GameStore, clock: FakeClock
 ) -> None:
-    host, chat = Host(store, clock=clock), GROUPS[0]
+    host, chat = Keeper(store, clock=clock), GROUPS[0]
     play(host, chat, [1, 2, 3, ZOE], 1, cancel=True)
     assert store.load(group_stats_key(chat)) is None  # a cancelled game counts nowhere
     item = store.load(player_stats_key(ZOE))

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.storage.host import Host, game_key
+from handlers.storage.keeper import Keeper, game_key
 from handlers.telegram import outbox
 from testing.drivers import LambdaBot
 
@@ -71,7 +71,7 @@ def crash_at(bot: LambdaBot, step: str, chat: int) -> Iterator[None]:
         if step == "between_messages":
             fire()  # the first message went out; the next never will
 
-    remember: Callable = Host.acknowledge
+    remember: Callable = Keeper.acknowledge
 
     def remembering(self, *args, **kwargs):
         if step == "before_remember":
@@ -91,7 +91,7 @@ def crash_at(bot: LambdaBot, step: str, chat: int) -> Iterator[None]:
     monkey.setattr(store, "save", saving)
     monkey.setattr(store, "save_all", saving_all)
     monkey.setattr(outbox, "_one", sending)
-    monkey.setattr(Host, "acknowledge", remembering)
+    monkey.setattr(Keeper, "acknowledge", remembering)
     try:
         yield
     finally:

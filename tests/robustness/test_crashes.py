@@ -12,7 +12,7 @@ import pytest
 
 from engine.codec import state_from_dict, state_to_dict
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.storage.host import LEASE
+from handlers.storage.keeper import LEASE
 from testing.drivers import LambdaBot
 from testing.fake_telegram import NOT_MODIFIED
 from testing.instances import webhook_event

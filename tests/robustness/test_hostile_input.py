@@ -12,8 +12,8 @@ from contextlib import contextmanager
 
 import pytest
 
+from handlers.display.texts import EN, ZH, t
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.telegram.texts import EN, ZH, t
 from testing.drivers import WEBHOOK_SECRET, LambdaBot
 from testing.instances import webhook_event
 from testing.players import Table

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.codec import state_from_dict, state_to_dict
-from handlers.storage.host import LEASE
+from handlers.storage.keeper import LEASE
 from infra.aws import MAX_ATTEMPTS, SWITCH
 from testing.aws_proxy import PUT_ITEM, AwsProxy, proxy
 from testing.drivers import LambdaBot

@@ -27,13 +27,13 @@ from engine.events import deal_events
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT, start_state
 from engine.turns import may_decapitate, waiting_for
 from engine.views import seat_view
+from handlers.display import render
+from handlers.display.ids import Ids
+from handlers.display.messages import Out, to_stored
 from handlers.session import lobby as lobby_module
 from handlers.session.bot_seats import bot_names
 from handlers.session.settings import CHOICES
 from handlers.session.table import PLAYING, Table
-from handlers.telegram import render
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Out, to_stored
 
 GROUP = -1001234567890
 GAMES = 300

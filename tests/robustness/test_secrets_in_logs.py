@@ -12,9 +12,9 @@ from urllib.parse import parse_qs, quote
 import pytest
 from telegram.error import InvalidToken
 
+from handlers.display.texts import card_name
 from handlers.entry import lambda_webhook as lambda_entry
 from handlers.table.auth import sign_init_data
-from handlers.telegram.texts import card_name
 from infra import redact
 from testing.deals import WORKED_EXAMPLE_SEED
 from testing.drivers import WEBHOOK_SECRET, Bot, LambdaBot

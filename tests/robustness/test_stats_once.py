@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.storage.host import LEASE
+from handlers.storage.keeper import LEASE
 from infra.aws import SWITCH
 from testing.aws_proxy import TRANSACT_WRITE_ITEMS, AwsProxy, proxy
 from testing.drivers import LambdaBot

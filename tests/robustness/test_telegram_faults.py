@@ -7,8 +7,8 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine.codec import state_from_dict, state_to_dict
+from handlers.display.render import isolate
 from handlers.telegram import outbox
-from handlers.telegram.render import isolate
 from testing.drivers import LambdaBot
 from testing.fake_telegram import NOT_MODIFIED
 from testing.players import Table

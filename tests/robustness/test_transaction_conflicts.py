@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from handlers.display import presses
 from handlers.entry import lambda_webhook as lambda_entry
-from handlers.storage.host import LEASE
-from handlers.telegram import presses
+from handlers.storage.keeper import LEASE
 from infra.aws import SWITCH
 from testing.aws_proxy import PUT_ITEM, AwsProxy, proxy
 from testing.instances import PoolBot, timer_event, webhook_event

@@ -13,7 +13,7 @@ from contextlib import closing
 import pytest
 
 from handlers.session.table import LOBBY
-from handlers.storage.host import UNREADABLE
+from handlers.storage.keeper import UNREADABLE
 from handlers.storage.keys import unreadable_key
 from handlers.table.auth import sign_init_data
 from handlers.table.selector import table_selector

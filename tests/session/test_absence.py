@@ -80,7 +80,7 @@ def test_a_removed_player_cannot_come_back_and_their_seat_plays_on() -> None:
     user = table.user_at(away)
     events = table.remove(away, "Ann", table.deadline() - 1)
     assert [e["seat"] for e in events if e["type"] == ev.SEAT_REMOVED] == [away]
-    assert table.was_removed(user) and not table.is_away(away)
+    assert table.absence.was_removed(user) and not table.is_away(away)
     with pytest.raises(Refused) as refused:
         table.come_back(user)
     assert refused.value.key == "you_were_removed"

@@ -27,7 +27,7 @@ def test_play_again_leaves_out_the_players_removed() -> None:
     ended(table)
     again = [uid for uid, _ in table.absence.plays_again()]
     assert again == [uid for uid in range(1, 6) if uid not in gone_users]
-    assert all(table.was_removed(uid) for uid in gone_users)
+    assert all(table.absence.was_removed(uid) for uid in gone_users)
 
 
 def test_play_again_keeps_an_away_player() -> None:

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from handlers.storage.host import APPLIED_KEPT, LEASE, Change, Host, Loaded, Saved
+from handlers.storage.keeper import APPLIED_KEPT, LEASE, Change, Keeper, Loaded, Saved
 from handlers.storage.keys import game_key, prefs_key
 from infra.store import Conflict, Item
 from tests.storage.conftest import START
@@ -22,7 +22,7 @@ def lobby(session: dict | None) -> dict:
     return session or {"form": 2, "chat": CHAT, "game": 1, "status": "lobby", "opened": 50.0}
 
 
-def saying(host: Host, update_id: int | None, out: dict | None) -> Saved:
+def saying(host: Keeper, update_id: int | None, out: dict | None) -> Saved:
     """A change to the group's table that owes `out` (None: a change that saves nothing)."""
     loaded = host.load(CHAT)
     session = loaded.session
@@ -32,29 +32,29 @@ def saying(host: Host, update_id: int | None, out: dict | None) -> Saved:
     return host.save(loaded, Change(part, None, [out] if out else []), update_id)
 
 
-def delivered(host: Host, saved: Saved, **kw) -> bool:
+def delivered(host: Keeper, saved: Saved, **kw) -> bool:
     """The change's messages went out: the second phase."""
     return host.acknowledge(CHAT, 1, saved.item, kw.pop("ids", {}), None, saved.keys, **kw)
 
 
 @pytest.fixture
-def host(store, clock) -> Host:
-    return Host(store, clock=clock)
+def host(store, clock) -> Keeper:
+    return Keeper(store, clock=clock)
 
 
-def test_a_change_reports_the_version_it_saved(host: Host) -> None:
+def test_a_change_reports_the_version_it_saved(host: Keeper) -> None:
     first = saying(host, 1, HELLO)
     second = saying(host, 2, AGAIN)
     assert (first.version, second.version) == (1, 2)
     assert host.store.load(game_key(CHAT)).version == 2
 
 
-def test_a_change_that_saves_nothing_reports_no_version(host: Host) -> None:
+def test_a_change_that_saves_nothing_reports_no_version(host: Keeper) -> None:
     saying(host, 1, HELLO)
     assert saying(host, 2, None).version is None
 
 
-def test_a_save_over_an_item_changed_since_it_was_read_is_a_conflict(host: Host) -> None:
+def test_a_save_over_an_item_changed_since_it_was_read_is_a_conflict(host: Keeper) -> None:
     saying(host, 1, HELLO)
     loaded = host.load(CHAT)
     saying(host, 2, AGAIN)  # another run saves first
@@ -64,7 +64,7 @@ def test_a_save_over_an_item_changed_since_it_was_read_is_a_conflict(host: Host)
 
 
 def test_the_acknowledgement_writes_over_the_item_as_saved_without_reading_it(
-    host: Host, store
+    host: Keeper, store
 ) -> None:
     first = saying(host, 1, HELLO)
     reads = store.reads
@@ -73,7 +73,7 @@ def test_the_acknowledgement_writes_over_the_item_as_saved_without_reading_it(
     assert host.load(CHAT).owed() == []
 
 
-def test_the_acknowledgement_says_latest_only_when_no_change_came_between(host: Host) -> None:
+def test_the_acknowledgement_says_latest_only_when_no_change_came_between(host: Keeper) -> None:
     second = saying(host, 1, HELLO)
     saying(host, 2, AGAIN)
     assert not delivered(host, second)  # written all the same, over the newer item
@@ -81,7 +81,7 @@ def test_the_acknowledgement_says_latest_only_when_no_change_came_between(host: 
     assert [batch.key for batch in owed] == ["u2"]
 
 
-def test_redelivered_update_ids_are_remembered_but_only_the_recent_ones(host: Host) -> None:
+def test_redelivered_update_ids_are_remembered_but_only_the_recent_ones(host: Keeper) -> None:
     for update_id in range(100):
         saying(host, update_id, HELLO)
     loaded = host.load(CHAT)
@@ -90,7 +90,7 @@ def test_redelivered_update_ids_are_remembered_but_only_the_recent_ones(host: Ho
     assert saying(host, 99, HELLO).repeated
 
 
-def test_a_redelivered_update_is_answered_from_the_item_as_read(host: Host) -> None:
+def test_a_redelivered_update_is_answered_from_the_item_as_read(host: Keeper) -> None:
     first = saying(host, 1, HELLO)
     delivered(host, first)
     loaded = host.load(CHAT)
@@ -99,7 +99,7 @@ def test_a_redelivered_update_is_answered_from_the_item_as_read(host: Host) -> N
     assert again.repeated and again.busy_until is None and again.outs == []
 
 
-def test_a_redelivery_during_the_lease_is_busy_and_sends_nothing(host: Host, clock) -> None:
+def test_a_redelivery_during_the_lease_is_busy_and_sends_nothing(host: Keeper, clock) -> None:
     saying(host, 1, HELLO)  # its run has not reported the message delivered
     start = clock.now
     clock.now += LEASE - 1
@@ -109,7 +109,7 @@ def test_a_redelivery_during_the_lease_is_busy_and_sends_nothing(host: Host, clo
 
 
 def test_a_dead_runs_messages_go_out_with_the_next_change_after_the_lease(
-    host: Host, clock
+    host: Keeper, clock
 ) -> None:
     dead = saying(host, 1, HELLO)  # this run dies before delivering
     clock.now += LEASE
@@ -124,7 +124,7 @@ def test_a_dead_runs_messages_go_out_with_the_next_change_after_the_lease(
 
 
 def test_a_dead_runs_messages_are_claimed_even_by_a_change_that_saves_nothing(
-    host: Host, clock
+    host: Keeper, clock
 ) -> None:
     saying(host, 1, HELLO)
     clock.now += LEASE
@@ -133,14 +133,14 @@ def test_a_dead_runs_messages_are_claimed_even_by_a_change_that_saves_nothing(
     assert saying(host, 3, None).outs == []  # claimed once
 
 
-def test_acknowledged_batches_are_never_sent_again(host: Host, clock) -> None:
+def test_acknowledged_batches_are_never_sent_again(host: Keeper, clock) -> None:
     delivered(host, saying(host, 1, HELLO))
     clock.now += LEASE * 3
     assert saying(host, 2, None).outs == []
     assert host.store.load(game_key(CHAT)).data["owed"] == []
 
 
-def test_messages_telegram_refused_stay_owed_until_their_wait_is_over(host: Host, clock) -> None:
+def test_messages_telegram_refused_stay_owed_until_their_wait_is_over(host: Keeper, clock) -> None:
     woken: list[tuple[int, float]] = []
     host.wake = lambda chat, when: woken.append((chat, when))
     delivered(host, saying(host, 1, HELLO), retry=[HELLO], wait=30.0)
@@ -151,7 +151,7 @@ def test_messages_telegram_refused_stay_owed_until_their_wait_is_over(host: Host
     assert saying(host, 3, None).outs == [HELLO]
 
 
-def test_put_newer_takes_the_version_the_change_saved(host: Host) -> None:
+def test_put_newer_takes_the_version_the_change_saved(host: Keeper) -> None:
     key = prefs_key(CHAT)
     early = saying(host, 1, HELLO)
     late = saying(host, 2, AGAIN)
@@ -160,7 +160,7 @@ def test_put_newer_takes_the_version_the_change_saved(host: Host) -> None:
     assert host.get(key) == {"lang": "zh", "made_from": [50.0, 2]}
 
 
-def test_an_item_is_read_in_its_three_parts_each_as_its_owner_stored_it(host: Host) -> None:
+def test_an_item_is_read_in_its_three_parts_each_as_its_owner_stored_it(host: Keeper) -> None:
     saying(host, 1, HELLO)
     loaded = host.load(CHAT)
     data = loaded.item.data
@@ -168,7 +168,7 @@ def test_an_item_is_read_in_its_three_parts_each_as_its_owner_stored_it(host: Ho
     assert loaded.envelope.applied == (1,) and [b.key for b in loaded.owed()] == ["u1"]
 
 
-def test_small_records_are_read_in_the_same_call(host: Host, store) -> None:
+def test_small_records_are_read_in_the_same_call(host: Keeper, store) -> None:
     saying(host, 1, HELLO)
     store.save(Item(prefs_key(CHAT), 0, {"lang": "zh"}))
     loaded = host.load(CHAT, [prefs_key(CHAT)])
@@ -176,7 +176,7 @@ def test_small_records_are_read_in_the_same_call(host: Host, store) -> None:
     assert loaded.records[prefs_key(CHAT)].data == {"lang": "zh"}
 
 
-def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
+def test_an_upgraded_groups_old_id_finds_its_table(host: Keeper) -> None:
     new = -1009
     loaded = host.load(new)
     host.save(loaded, Change({**lobby(None), "chat": new}, None, [HELLO]), 1)
@@ -190,7 +190,7 @@ def test_an_upgraded_groups_old_id_finds_its_table(host: Host) -> None:
 
 
 def test_a_delivery_mark_that_cannot_be_written_leaves_the_batch_to_a_timer(
-    host: Host, store, clock, caplog: pytest.LogCaptureFixture
+    host: Keeper, store, clock, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The messages are out; the mark finds no answer: the update does not fail, and a timer
     at the lease's end sends what is still owed."""
@@ -213,7 +213,7 @@ def test_a_delivery_mark_that_cannot_be_written_leaves_the_batch_to_a_timer(
 
 
 def test_a_delivery_mark_losing_every_race_leaves_the_batch_to_a_timer(
-    host: Host, store, clock
+    host: Keeper, store, clock
 ) -> None:
     woken: list[tuple[int, float]] = []
     host.wake = lambda chat, when: woken.append((chat, when))
@@ -228,7 +228,7 @@ def test_a_delivery_mark_losing_every_race_leaves_the_batch_to_a_timer(
 
 
 def test_a_change_whose_save_has_no_answer_sets_a_timer_at_its_lease_end(
-    host: Host, store, clock
+    host: Keeper, store, clock
 ) -> None:
     """The write may have been applied with its messages owed: should nobody come back, the
     timer at the lease's end sends them, as for a run busy elsewhere."""
@@ -270,7 +270,7 @@ def test_an_updates_timer_goes_out_while_its_save_is_under_way(store, clock) -> 
         seen.append(saving.wait(2.0))  # a wake sent before the save never sees it begin
 
     store.save = save_seen
-    host = Host(store, wake, clock, aside=True)
+    host = Keeper(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
     host.save(loaded, counting_down(loaded), 1)
     assert seen == [True]
@@ -288,7 +288,7 @@ def test_a_redelivery_sets_the_timer_again_after_a_run_that_lost_it(store, clock
             raise TimeoutError("no answer")
         woken.append((chat, when))
 
-    host = Host(store, wake, clock, aside=True)
+    host = Keeper(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
     with pytest.raises(TimeoutError):
         host.save(loaded, counting_down(loaded), 1)
@@ -306,7 +306,7 @@ def test_a_timer_lost_beside_the_save_is_sent_again_at_once(store, clock) -> Non
         if len(woken) == 1:
             raise TimeoutError("no answer")
 
-    host = Host(store, wake, clock, aside=True)
+    host = Keeper(store, wake, clock, aside=True)
     loaded = host.load(CHAT)
     saved = host.save(loaded, counting_down(loaded), 1)
     assert saved.version == 1 and woken == [(CHAT, START + 60)] * 2
@@ -324,7 +324,7 @@ def test_a_timers_run_sets_the_next_timer_before_its_save(store, clock) -> None:
 
     store.save = save_counted
     seen: list[int] = []
-    host = Host(store, lambda chat, when: seen.append(len(saves)), clock, aside=True)
+    host = Keeper(store, lambda chat, when: seen.append(len(saves)), clock, aside=True)
     loaded = host.load(CHAT)
     host.save(loaded, counting_down(loaded), None)
     assert seen == [0] and saves == [1]

@@ -22,16 +22,16 @@ from moto import mock_aws
 
 from engine import Action
 from engine.actions import END_TURN
+from handlers.display.ids import Ids, prompt_ref
+from handlers.display.messages import DropButtons, Edit, Send, from_stored
 from handlers.session.table import Table
 from handlers.storage.envelope import Envelope
-from handlers.storage.host import FORM, Host, Loaded
+from handlers.storage.keeper import FORM, Keeper, Loaded
 from handlers.storage.keys import game_key
 from handlers.telegram import hub
 from handlers.telegram.context import Runtime
 from handlers.telegram.hub import Decided, shown
-from handlers.telegram.ids import Ids, prompt_ref
 from handlers.telegram.item import Read, ids_of
-from handlers.telegram.messages import DropButtons, Edit, Send, from_stored
 from infra.dynamo_store import DynamoStore, create_table
 from infra.sqlite_store import SQLiteStore
 from infra.store import GameStore, Item
@@ -110,19 +110,19 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]
 def context(store: GameStore, clock, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
     monkeypatch.setattr(hub, "backoff", lambda attempt: 0.0)
     clock.now = 4_000_000_000.0
-    runtime = Runtime(Host(store, clock=clock), clock)
+    runtime = Runtime(Keeper(store, clock=clock), clock)
     return SimpleNamespace(runtime=runtime, bot=None, clock=clock)
 
 
 def stored_before(context, name: str) -> Item:
     """The item the version before stored, put in the store as it was."""
     item = before(name)
-    context.runtime.host.store.save(Item(item.key, 0, item.data))
+    context.runtime.keeper.store.save(Item(item.key, 0, item.data))
     return item
 
 
 def stored_now(context) -> Item:
-    return context.runtime.host.store.load(game_key(CHAT))
+    return context.runtime.keeper.store.load(game_key(CHAT))
 
 
 @pytest.mark.parametrize("name", NAMES)

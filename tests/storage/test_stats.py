@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Action
 from engine.actions import DECAPITATE
 from handlers.session.table import Table
-from handlers.storage.host import Host, Saved
+from handlers.storage.keeper import Keeper, Saved
 from handlers.storage.keys import game_key, group_stats_key, player_stats_key
 from handlers.storage.retry import retry_on_conflict
 from handlers.storage.stats import PLAYER_TTL, STATS_TTL
@@ -37,7 +37,7 @@ def decapitating(now: float):
     return change
 
 
-def change(host: Host, chat: int, update_id: int, changer) -> Saved:
+def change(host: Keeper, chat: int, update_id: int, changer) -> Saved:
     """One change as the bot makes it: read, decide, save; all again after a lost race."""
 
     def attempt(_: int) -> Saved:
@@ -79,7 +79,7 @@ def test_two_groups_ending_at_once_both_count_in_their_shared_players_figures(
     store: GameStore, clock
 ) -> None:
     racing = Racing(store)
-    host, other = Host(racing, clock=clock), Host(store, clock=clock)
+    host, other = Keeper(racing, clock=clock), Keeper(store, clock=clock)
     change(host, -4_100_000_001, 1, starting(playing(-4_100_000_001, [1, 2, 3, 42])))
     change(other, OTHER_CHAT, 1, starting(playing(OTHER_CHAT, [42, 5, 6, 7])))
     # The first group's end has read the figures when the second group's end saves its own.
@@ -95,7 +95,7 @@ def test_two_groups_ending_at_once_both_count_in_their_shared_players_figures(
 
 
 def test_a_redelivered_end_and_any_later_change_count_nothing(store: GameStore, clock) -> None:
-    host = Host(store, clock=clock)
+    host = Keeper(store, clock=clock)
     chat = -4_100_000_001
     change(host, chat, 1, starting(playing(chat, [1, 2, 3, 4])))
     change(host, chat, 2, decapitating(NOW + 9))
@@ -109,7 +109,7 @@ def test_a_redelivered_end_and_any_later_change_count_nothing(store: GameStore, 
 
 
 def test_the_statistics_items_expire_after_the_last_game(store: GameStore, clock) -> None:
-    host = Host(store, clock=clock)
+    host = Keeper(store, clock=clock)
     chat = -4_100_000_001
     change(host, chat, 1, starting(playing(chat, [1, 2, 3, 4])))
     change(host, chat, 2, decapitating(NOW + 9))

@@ -3,7 +3,7 @@ put in its place, owing the group its notice."""
 
 from __future__ import annotations
 
-from handlers.storage.host import UNREADABLE_BATCH, Host, Loaded
+from handlers.storage.keeper import UNREADABLE_BATCH, Keeper, Loaded
 from handlers.storage.keys import unreadable_key
 from infra.sqlite_store import SQLiteStore
 from infra.store import Item
@@ -19,7 +19,7 @@ def test_an_unreadable_item_is_set_aside_once_and_its_group_owed_a_notice(
     store: SQLiteStore, clock
 ) -> None:
     broken = store.save(Item("game#-5", 0, {"form": 2, "session": {"broken": True}}))
-    host = Host(store, clock=clock)
+    host = Keeper(store, clock=clock)
     host.reading(refuses, lambda chat, data: [{"op": "send", "chat": chat, "text": "closed"}])
     loaded = [host.load(-5), host.load(-5)]
     assert [x.session for x in loaded] == [None, None]

@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection
 
 import pytest
 
-from handlers.storage.host import Host, Loaded
+from handlers.storage.keeper import Keeper, Loaded
 from infra.aws import factory
 
 # Seconds the bot's DynamoDB clients wait for an answer in a test that stalls one (2 s on AWS):
@@ -18,14 +18,14 @@ def break_reading(monkeypatch: pytest.MonkeyPatch, chat: int) -> Callable[[], No
     """Make every read of the group's item fail, as a store that keeps failing would; hands
     back what mends it."""
     broken = {chat}
-    load = Host.load
+    load = Keeper.load
 
-    def failing(host: Host, asked: int, also: Collection[str] = ()) -> Loaded:
+    def failing(host: Keeper, asked: int, also: Collection[str] = ()) -> Loaded:
         if asked in broken:
             raise RuntimeError("the store keeps failing")
         return load(host, asked, also)
 
-    monkeypatch.setattr(Host, "load", failing)
+    monkeypatch.setattr(Keeper, "load", failing)
     return broken.clear
 
 

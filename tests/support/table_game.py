@@ -23,6 +23,7 @@ from engine import (
 from engine.state import OVER, TURNCOAT, start_state
 from engine.variants import Variants
 from engine.views import PUBLIC_PHASE, events_for, known_cards
+from handlers.display.texts import card_name, colour_name, t
 from handlers.table.api import APPLIED, ILLEGAL, NOT_YOURS, STALE, MoveOutcome
 from handlers.table.auth import Opening
 from handlers.table.moves import MoveRequest, moves_for, to_action
@@ -35,7 +36,6 @@ from handlers.table.view import (
     table_view,
     view_version,
 )
-from handlers.telegram.texts import card_name, colour_name, t
 
 TOKEN = "123456:TEST-table-token"
 CHAT, GAME = -1001234567890, 1764547200

@@ -7,8 +7,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from handlers.display.render import table_links
 from handlers.entry.table_server import TableServer
-from handlers.telegram.render import table_links
 
 
 class NoSource:

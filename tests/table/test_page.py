@@ -11,8 +11,8 @@ import re
 
 import pytest
 
+from handlers.display.texts import CARD_NAMES, COLOR_NAMES, TEXTS
 from handlers.table.page import TELEGRAM_SCRIPT, policy, table_page
-from handlers.telegram.texts import CARD_NAMES, COLOR_NAMES, TEXTS
 
 BUDGET = 40 * 1024  # raw; gzipped, half of it (the end in full, both languages, is 5 KB)
 HTML = table_page().body.decode()

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from handlers.display.presses import join_payload
 from handlers.table.selector import (
     MAX_LENGTH,
     REPLAY,
@@ -15,7 +16,6 @@ from handlers.table.selector import (
     replay_selector,
     table_selector,
 )
-from handlers.telegram.presses import join_payload
 
 LARGEST = (-1009999999999999, 9999999999)  # a supergroup id and a game number far ahead
 

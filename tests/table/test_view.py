@@ -9,8 +9,8 @@ import pytest
 
 from engine import Action, Variants
 from engine.actions import END_TURN, KEEP, SCOUT, SWAP
+from handlers.display.table_view import seat_view
 from handlers.table.view import stamped, view_problems, view_version
-from handlers.telegram.table_view import seat_view
 from testing.deals import find_seed, lone_x, x_apart
 from tests.support.table_game import TableGame
 from tests.support.tables import NOW as T

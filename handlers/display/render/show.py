@@ -9,14 +9,12 @@ from dataclasses import replace
 from engine.actions import SCOUT
 from engine.events import SCOUT_RESULT
 from engine.state import SPEAK
-from handlers.session import events as ev
-from handlers.session.table import Table
-from handlers.telegram.ids import BOARD, END, LOBBY, Ids
-from handlers.telegram.messages import DropButtons
-from handlers.telegram.render import absence
-from handlers.telegram.render.board import board, edit_board
-from handlers.telegram.render.closed import closed_prompt
-from handlers.telegram.render.common import (
+from handlers.display.ids import BOARD, END, LOBBY, Ids
+from handlers.display.messages import DropButtons
+from handlers.display.render import absence
+from handlers.display.render.board import board, edit_board
+from handlers.display.render.closed import closed_prompt
+from handlers.display.render.common import (
     Out,
     edit_ref,
     group_title,
@@ -24,9 +22,9 @@ from handlers.telegram.render.common import (
     send_private,
     t_,
 )
-from handlers.telegram.render.lobby import lobby, lobby_message, seating
-from handlers.telegram.render.prompts import private_event, prompt
-from handlers.telegram.render.reach import (
+from handlers.display.render.lobby import lobby, lobby_message, seating
+from handlers.display.render.prompts import private_event, prompt
+from handlers.display.render.reach import (
     back,
     closed,
     extended,
@@ -35,8 +33,10 @@ from handlers.telegram.render.reach import (
     reminder,
     warning,
 )
-from handlers.telegram.render.reveal import cancelled, ending
-from handlers.telegram.render.view import View
+from handlers.display.render.reveal import cancelled, ending
+from handlers.display.render.view import View
+from handlers.session import events as ev
+from handlers.session.table import Table
 
 
 def _cancelled(table: Table, ids: Ids, e: dict) -> list[Out]:

@@ -1,7 +1,7 @@
 """Rendering: session events and table state into the texts and buttons each audience sees."""
 
-from handlers.telegram.render.board import board, board_line, edit_board, public_line
-from handlers.telegram.render.common import (
+from handlers.display.render.board import board, board_line, edit_board, public_line
+from handlers.display.render.common import (
     Keyboard,
     Out,
     bot_link,
@@ -21,8 +21,8 @@ from handlers.telegram.render.common import (
     start_url,
     t_,
 )
-from handlers.telegram.render.lobby import lobby, lobby_message, settings_menu
-from handlers.telegram.render.prompts import (
+from handlers.display.render.lobby import lobby, lobby_message, settings_menu
+from handlers.display.render.prompts import (
     decapitation_menu,
     private_event,
     prompt,
@@ -30,11 +30,11 @@ from handlers.telegram.render.prompts import (
     speak_prompt,
     turn_prompt,
 )
-from handlers.telegram.render.reach import rejoined, start_refused
-from handlers.telegram.render.reveal import drop_play_again, ending, kept_game, my_card
-from handlers.telegram.render.show import show
-from handlers.telegram.render.status import status
-from handlers.telegram.render.view import View
+from handlers.display.render.reach import rejoined, start_refused
+from handlers.display.render.reveal import drop_play_again, ending, kept_game, my_card
+from handlers.display.render.show import show
+from handlers.display.render.status import status
+from handlers.display.render.view import View
 
 __all__ = [
     "Keyboard",

@@ -1,5 +1,5 @@
-"""The host: read a group's item once, save a change to it conditionally with the messages it
-owes, and mark them delivered once they are out.
+"""The keeper of a group's items: read a group's item once, save a change to it conditionally
+with the messages it owes, and mark them delivered once they are out.
 
 Every change is keyed by the Telegram update that caused it, so a redelivered update is
 recognised (`Loaded.applied`) and never applied twice. The messages a change owes travel inside
@@ -9,7 +9,7 @@ owed after that belongs to a run that died, and the next run to touch the table 
 redelivery, the next timer, anyone's next change) claims it, in a conditional write of its own,
 and sends it. While the lease runs, a redelivery of the same update sends nothing and says until
 when that run has (`Saved.busy_until`), so an update delivered many times at once is answered
-once. The host decides nothing and renders nothing: it is handed a change, and hands back what
+once. The keeper decides nothing and renders nothing: it is handed a change, and hands back what
 the change owes.
 """
 
@@ -78,7 +78,7 @@ __all__ = [
     "TELEGRAM",
     "Change",
     "Envelope",
-    "Host",
+    "Keeper",
     "Loaded",
     "Saved",
     "game_key",
@@ -114,7 +114,7 @@ def _settle(timer: Future | None) -> None:
             timer.result()
 
 
-class Host:
+class Keeper:
     """Reads a group's item once, saves a change to it conditionally with the messages it owes,
     and marks them delivered; wakes tables on time. It never decides or renders anything."""
 
@@ -430,11 +430,20 @@ class Host:
         read = [loaded.records[key]] if loaded is not None and key in loaded.records else None
         side_items.point_user(self.store, user, chat, self.clock, read)
 
-    def put_newer(self, key: str, data: dict[str, Any], opened: float, saved: Saved) -> None:
+    def put_newer(
+        self,
+        key: str,
+        data: dict[str, Any],
+        opened: float,
+        saved: Saved,
+        loaded: Loaded | None = None,
+    ) -> None:
         """Write a small record made from a table (its lobby `opened` then) as a change `saved`
-        it, unless one made from a later save is there already (see `side_items.put_newer`)."""
+        it, unless one made from a later save is there already (see `side_items.put_newer`);
+        over the record as `loaded` read it, when it did."""
         made_from = [opened, saved.version or 0]
-        side_items.put_newer(self.store, key, data, made_from, self.clock)
+        read = [loaded.records[key]] if loaded is not None and key in loaded.records else None
+        side_items.put_newer(self.store, key, data, made_from, self.clock, read)
 
     def put_once(self, key: str, update_id: int, change: Callable[[dict], dict]) -> bool:
         """Change a small record once per update; False if `update_id` had changed it already."""

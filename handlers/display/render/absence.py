@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from handlers.session.table import LOBBY, Table
-from handlers.telegram.ids import Ids, away_ref, leave_ref
-from handlers.telegram.messages import DropButtons, Edit, Send
-from handlers.telegram.presses import (
+from handlers.display.ids import Ids, away_ref, leave_ref
+from handlers.display.messages import DropButtons, Edit, Send
+from handlers.display.presses import (
     AWAY,
     LEAVING,
     REMOVAL,
@@ -19,7 +18,7 @@ from handlers.telegram.presses import (
     RemoveSeat,
     StayInGame,
 )
-from handlers.telegram.render.common import (
+from handlers.display.render.common import (
     Keyboard,
     Out,
     button,
@@ -30,6 +29,7 @@ from handlers.telegram.render.common import (
     shown_name,
     t_,
 )
+from handlers.session.table import LOBBY, Table
 
 
 def plain_label(text: str) -> str:

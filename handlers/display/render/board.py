@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from engine import events as kinds
 from engine.state import SPEAK, TURN
-from handlers.session.table import PLAYING, Table
-from handlers.telegram.ids import BOARD as BOARD_MSG
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Edit
-from handlers.telegram.presses import BOARD, Done, ListSeats, MyCard, Press, Scout
-from handlers.telegram.render.bot_seats import claim_line
-from handlers.telegram.render.common import (
+from handlers.display.ids import BOARD as BOARD_MSG
+from handlers.display.ids import Ids
+from handlers.display.messages import Edit
+from handlers.display.presses import BOARD, Done, ListSeats, MyCard, Press, Scout
+from handlers.display.render.bot_seats import claim_line
+from handlers.display.render.common import (
     Keyboard,
     button,
     card,
@@ -22,8 +21,9 @@ from handlers.telegram.render.common import (
     shown_name,
     t_,
 )
-from handlers.telegram.render.table_links import group_rows
-from handlers.telegram.texts import colour_name
+from handlers.display.render.table_links import group_rows
+from handlers.display.texts import colour_name
+from handlers.session.table import PLAYING, Table
 
 
 def turn_line(table: Table, seat: int, first: bool | None = None) -> str:

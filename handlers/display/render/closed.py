@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import DECAPITATE, PREDICT, SCOUT, SPY_GUESS, SWAP, TIMEOUT
+from handlers.display.ids import Ids, prompt_ref
+from handlers.display.messages import Edit
+from handlers.display.render.common import Out, seat_name, t_
+from handlers.display.render.prompts import kept_buttons, scout_result, told_above
+from handlers.display.texts import colour_name
 from handlers.session.table import Table
-from handlers.telegram.ids import Ids, prompt_ref
-from handlers.telegram.messages import Edit
-from handlers.telegram.render.common import Out, seat_name, t_
-from handlers.telegram.render.prompts import kept_buttons, scout_result, told_above
-from handlers.telegram.texts import colour_name
 
 
 def closed_text(table: Table, outcome: dict) -> str:

@@ -8,12 +8,12 @@ import json
 import time
 from typing import Any
 
+from handlers.display import presses
+from handlers.display.presses import RECORDS, Button, CallNext, SendRecord
+from handlers.display.render.common import Keyboard, shown_name
+from handlers.display.render.table_links import TABLE_LINKS, replay_button, replay_buttons
+from handlers.display.texts import colour_name, t
 from handlers.session.table import Table
-from handlers.telegram import presses
-from handlers.telegram.presses import RECORDS, Button, CallNext, SendRecord
-from handlers.telegram.render.common import Keyboard, shown_name
-from handlers.telegram.render.table_links import TABLE_LINKS, replay_button, replay_buttons
-from handlers.telegram.texts import colour_name, t
 
 PER_ROW = 5  # Record buttons in a row of the /history list
 MESSAGE_LIMIT = 4096  # the characters of one Telegram message

@@ -4,8 +4,8 @@ why it made its last move."""
 from __future__ import annotations
 
 from engine.actions import DECAPITATE, END_TURN, KEEP, SCOUT, SPY_GUESS, SWAP
+from handlers.display.render.common import card, shown_name, t_
 from handlers.session.table import Table
-from handlers.telegram.render.common import card, shown_name, t_
 
 
 def claim_line(table: Table, event: dict) -> str:

@@ -5,23 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.cards import deals_x
-from handlers.session.bot_seats import bot_level
-from handlers.session.lobby import EXTEND_SECONDS
-from handlers.session.settings import (
-    CHOICES,
-    MAX_PLAYERS,
-    MIN_BESIDE_BOTS,
-    MIN_PLAYERS,
-    SETTING_KEYS,
-    bot_room,
-    seats_fit,
-)
-from handlers.session.table import Table
-from handlers.telegram.ids import LOBBY as LOBBY_MSG
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Edit
-from handlers.telegram.presses import LOBBY, Choose, Leave, Settings, Start, Toggle
-from handlers.telegram.render.common import (
+from handlers.display.ids import LOBBY as LOBBY_MSG
+from handlers.display.ids import Ids
+from handlers.display.messages import Edit
+from handlers.display.presses import LOBBY, Choose, Leave, Settings, Start, Toggle
+from handlers.display.render.common import (
     Keyboard,
     Out,
     button,
@@ -34,7 +22,19 @@ from handlers.telegram.render.common import (
     t_,
     time_of_day,
 )
-from handlers.telegram.render.table_links import group_rows
+from handlers.display.render.table_links import group_rows
+from handlers.session.bot_seats import bot_level
+from handlers.session.lobby import EXTEND_SECONDS
+from handlers.session.settings import (
+    CHOICES,
+    MAX_PLAYERS,
+    MIN_BESIDE_BOTS,
+    MIN_PLAYERS,
+    SETTING_KEYS,
+    bot_room,
+    seats_fit,
+)
+from handlers.session.table import Table
 
 CHOICES_A_ROW = 6  # a row of choices longer than this goes on in the next
 

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.state import GameState
+from handlers.display import presses
+from handlers.display.ids import Ids
+from handlers.display.messages import Edit, Keyboard, Out, Send
+from handlers.display.presses import PROMPT, Button, Press
+from handlers.display.texts import card_name, t
 from handlers.session.table import Table
-from handlers.telegram import presses
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import Edit, Keyboard, Out, Send
-from handlers.telegram.presses import PROMPT, Button, Press
-from handlers.telegram.texts import card_name, t
 
 __all__ = ["Keyboard", "Out"]
 

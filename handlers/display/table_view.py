@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Collection
 
 from engine import Action, GameState
 from engine.actions import (
@@ -26,13 +27,14 @@ from engine.knowledge import known_from
 from engine.state import SPEAK, TURN, TURNCOAT
 from engine.turns import legal_actions, waiting_for
 from engine.views import PUBLIC_PHASE, all_events
+from handlers.display.render import public_line, seat_name, spy_choices, t_
+from handlers.display.render.view import View
+from handlers.display.texts import card_name, colour_name, t
 from handlers.session.table import CANCELLED, OVER_STATUS, PLAYING, Table
 from handlers.table.moves import moves_for
 from handlers.table.replay import replay_view
 from handlers.table.selector import replay_selector, table_selector
 from handlers.table.view import SeatShown, game_result, scouts_and_swaps, table_view
-from handlers.telegram.render import public_line, seat_name, spy_choices, t_
-from handlers.telegram.texts import card_name, colour_name, t
 
 TIMELINE_KEPT = 40  # public lines a view carries, the latest (a long game has hundreds)
 # The public events the timeline tells: each decision, how each turn began, a seat whose player
@@ -59,13 +61,15 @@ def plain(text: str) -> str:
 def seat_view(table: Table, seat: int) -> dict:
     """What `seat` is shown at the table now (unstamped: see `handlers.table.view.stamped`):
     its cards and facts from what it was told (`Table.known_state`), the public timeline as
-    the group was told it, the moves it may make only while the game waits on it."""
-    shown = table.speaking(table.lang_of(table.user_at(seat)))
-    state, public = table.state, table.public_state()
-    known_state = table.known_state(seat)
+    the group was told it, the moves it may make only while the game waits on it. The table
+    is read once, as a message drawn of it reads it (`View`), in the seat's language."""
+    drawn = View.of(table)
+    shown = drawn.speaking_to(drawn.user_at(seat))
+    status, absences, state = table.status, table.absences, drawn.state
+    public, known_state = table.public_state(), table.known_state(seat)
     told = all_events(known_state)  # the game replayed once, for all that follows
     heard = told if public is known_state else all_events(public)
-    ended = table.status in (OVER_STATUS, CANCELLED)
+    ended = status in (OVER_STATUS, CANCELLED)
     if ended or known_state.over:  # the end (or the cancellation) showed every card
         known = dict(enumerate(state.cards, 1))
     else:
@@ -75,29 +79,29 @@ def seat_view(table: Table, seat: int) -> dict:
             s,
             name,
             virtual=state.virtual[s - 1],
-            away=table.is_away(s),
-            removed=table.is_removed(s),
-            left=table.has_left(s),
+            away=s in absences.away,
+            removed=s in absences.removed,
+            left=s in absences.left,
             card=known.get(s),
             face_up=ended or (s in known and known[s] in known_state.face_up),
         )
-        for s, name in enumerate(state.names, 1)
+        for s, name in enumerate(drawn.names, 1)
     ]
-    phase = {OVER_STATUS: "over", CANCELLED: "cancelled"}.get(table.status)
-    lines = timeline(shown, heard)
+    phase = {OVER_STATUS: "over", CANCELLED: "cancelled"}.get(status) or PUBLIC_PHASE[public.phase]
+    lines = timeline(shown, heard, absences.left)
     kept = lines[-TIMELINE_KEPT:]
     return table_view(
         lang=shown.lang,
-        selector=table_selector(table.chat, table.game),
-        title=table.title,
-        phase=phase or PUBLIC_PHASE[public.phase],
+        selector=table_selector(drawn.chat, drawn.game),
+        title=drawn.title,
+        phase=phase,
         turn=None if ended else public.turn,
         first=state.first,
-        deadline=table.deadline() if table.status == PLAYING else None,
+        deadline=table.deadline() if status == PLAYING else None,
         seats=seats,
         you=seat,
-        facts=facts(known_state, told, seat, phase or PUBLIC_PHASE[public.phase]),
-        moves=moves(table, seat),
+        facts=facts(known_state, told, seat, phase),
+        moves=moves(drawn, seat),
         next_up=not ended and next_seat(public) == seat,
         timeline=kept,
         first_line=len(lines) - len(kept),
@@ -108,21 +112,22 @@ def seat_view(table: Table, seat: int) -> dict:
             if public.prediction
             else None
         ),
-        result=result(table, seat) if table.status == OVER_STATUS else None,
-        pause=paused(table, public),
+        result=result(table, seat) if status == OVER_STATUS else None,
+        pause=paused(drawn, public),
+        moment=drawn.public_version,
     )
 
 
-def paused(table: Table, public: GameState) -> bool:
+def paused(table: Table | View, public: GameState) -> bool:
     """Whether the Turncoat's pause after a scout runs (the scout speaks once it is over), as
     the group's turn message says it (`public`: the game as the group knows it)."""
     return table.status == PLAYING and table.hold is not None and public.phase in (TURNCOAT, SPEAK)
 
 
-def timeline(table: Table, events: list[Event]) -> list[str]:
+def timeline(table: Table | View, events: list[Event], left: Collection[int]) -> list[str]:
     """The public lines of `events` (the game as the group knows it), worded as the group's
-    turn messages word them, in `table`'s language. A view carries the latest `TIMELINE_KEPT`,
-    each numbered by its place among all of them."""
+    turn messages word them, in `table`'s language (`left`: the seats whose player left). A
+    view carries the latest `TIMELINE_KEPT`, each numbered by its place among all of them."""
     lines = []
     for event in events:
         if event["to"] != EVERYONE or event["type"] not in TIMELINE_KINDS:
@@ -130,7 +135,7 @@ def timeline(table: Table, events: list[Event]) -> list[str]:
         if event["type"] == "turn":
             line = t_(table, "turn_line", name=seat_name(table, event["seat"]))
         elif event["type"] == SEAT_REMOVED:
-            key = "replay_left" if table.has_left(event["seat"]) else "replay_removed"
+            key = "replay_left" if event["seat"] in left else "replay_removed"
             line = t_(table, key, name=seat_name(table, event["seat"]))
         else:
             line = public_line(table, event)
@@ -157,7 +162,7 @@ def facts(known_state: GameState, told: list[Event], seat: int, phase: str) -> l
     return out
 
 
-def waits_on(table: Table, seat: int) -> bool:
+def waits_on(table: Table | View, seat: int) -> bool:
     """Whether the game waits on `seat`'s decision now, as the session offers it: not during
     a secret window (but to the Turncoat or the Spy deciding in it), nor from a removed seat."""
     if table.status != PLAYING or table.is_removed(seat):
@@ -168,7 +173,7 @@ def waits_on(table: Table, seat: int) -> bool:
     return not (table.hold is not None and state.phase in (TURN, SPEAK))
 
 
-def moves(table: Table, seat: int) -> dict:
+def moves(table: Table | View, seat: int) -> dict:
     """What `seat` may do now (empty unless the game waits on it)."""
     if not waits_on(table, seat):
         return {}

@@ -9,10 +9,9 @@ from engine import events as kinds
 from engine.cards import OBSERVER, SPY, color, is_x
 from engine.state import SPEAK, SPY_PHASE, TURN, TURNCOAT
 from engine.turns import may_decapitate, waiting_for
-from handlers.session.table import Table
-from handlers.telegram.ids import prompt_ref
-from handlers.telegram.messages import Send
-from handlers.telegram.presses import (
+from handlers.display.ids import prompt_ref
+from handlers.display.messages import Send
+from handlers.display.presses import (
     Decapitate,
     Declaring,
     Done,
@@ -23,7 +22,7 @@ from handlers.telegram.presses import (
     StrikeMenu,
     Swap,
 )
-from handlers.telegram.render.common import (
+from handlers.display.render.common import (
     Keyboard,
     Out,
     card,
@@ -34,8 +33,9 @@ from handlers.telegram.render.common import (
     spy_keyboard,
     t_,
 )
-from handlers.telegram.render.table_links import private_keyboard
-from handlers.telegram.texts import colour_name
+from handlers.display.render.table_links import private_keyboard
+from handlers.display.texts import colour_name
+from handlers.session.table import Table
 
 
 def card_hint(table: Table, code: str) -> str:

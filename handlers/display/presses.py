@@ -3,13 +3,44 @@
 
 from __future__ import annotations
 
-import inspect
 import re
-from dataclasses import FrozenInstanceError
-from typing import ClassVar, Literal
 
-from engine import Action
-from engine.actions import DECAPITATE, END_TURN, KEEP, PREDICT, SCOUT, SPY_GUESS, SWAP
+from handlers.display.frozen import Frozen
+from handlers.display.game_presses import (
+    Decapitate,
+    Decision,
+    Declaring,
+    Done,
+    ImBack,
+    Keep,
+    LeaveGame,
+    ListSeats,
+    Menu,
+    MyCard,
+    Predict,
+    RemoveNobody,
+    RemovePlayer,
+    RemoveSeat,
+    Scout,
+    ScoutMenu,
+    SpyGuess,
+    SpyRed,
+    StayInGame,
+    StrikeMenu,
+    Swap,
+    TurnMenu,
+)
+from handlers.display.lobby_presses import (
+    CallNext,
+    Choose,
+    Leave,
+    PlayAgain,
+    SendRecord,
+    Settings,
+    Start,
+    StopWaiting,
+    Toggle,
+)
 
 MAX_BYTES = 64
 
@@ -22,253 +53,6 @@ AWAY = "b"  # an away player's private I'm back
 REMOVAL = "r"  # the /remove keyboard
 LEAVING = "q"  # the /leave question, in the group or the private chat
 WHERE = (LOBBY, PROMPT, BOARD, RECORDS, AWAY, REMOVAL, LEAVING)
-
-
-class Frozen:
-    """An immutable record of its annotated fields (a class value is the default), equal and
-    hashed by its values like a frozen dataclass, without one's generated code at import."""
-
-    _fields: ClassVar[tuple[str, ...]] = ()
-    _defaults: ClassVar[dict[str, object]] = {}
-    __match_args__: ClassVar[tuple[str, ...]] = ()
-
-    def __init_subclass__(cls) -> None:
-        names = tuple(inspect.get_annotations(cls))
-        cls._fields = cls.__match_args__ = names
-        cls._defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        names = self._fields
-        if len(args) > len(names):
-            raise TypeError(f"{type(self).__name__} takes {len(names)} fields, got {len(args)}")
-        values = dict(zip(names, args, strict=False))
-        for name, value in kwargs.items():
-            if name not in names or name in values:
-                raise TypeError(f"{type(self).__name__}: unexpected or repeated field {name!r}")
-            values[name] = value
-        for name in names:
-            if name not in values:
-                if name not in self._defaults:
-                    raise TypeError(f"{type(self).__name__} is missing the field {name!r}")
-                values[name] = self._defaults[name]
-        self.__dict__.update(values)
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(self.__dict__[name] for name in self._fields)
-
-    def replace(self, **changes: object) -> Frozen:
-        """A copy with `changes` made."""
-        return type(self)(**{**self.__dict__, **changes})
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={self.__dict__[name]!r}" for name in self._fields)
-        return f"{type(self).__name__}({fields})"
-
-
-# -- the decisions of a game (the seat is the presser's) ------------------------------------------
-
-
-class Scout(Frozen):
-    """Look at `target`'s card."""
-
-    target: int
-
-    def action(self) -> Action:
-        return Action(SCOUT, target=self.target)
-
-
-class Done(Frozen):
-    """End the speaking moment (and the turn)."""
-
-    def action(self) -> Action:
-        return Action(END_TURN)
-
-
-class Decapitate(Frozen):
-    """Strike `target`, with the declarations the variants ask for (None: not asked)."""
-
-    target: int
-    proxy: bool | None = None
-    bodyguard: bool | None = None
-
-    def action(self) -> Action:
-        return Action(DECAPITATE, target=self.target, proxy=self.proxy, bodyguard=self.bodyguard)
-
-
-class Swap(Frozen):
-    """The Turncoat swaps cards with the scout."""
-
-    def action(self) -> Action:
-        return Action(SWAP)
-
-
-class Keep(Frozen):
-    """The Turncoat keeps their card."""
-
-    def action(self) -> Action:
-        return Action(KEEP)
-
-
-class Predict(Frozen):
-    """The Observer reveals and predicts the winning colour."""
-
-    colour: Literal["red", "blue"]
-
-    def action(self) -> Action:
-        return Action(PREDICT, color=self.colour)
-
-
-class SpyGuess(Frozen):
-    """The Spy names both captains."""
-
-    red: int
-    blue: int
-
-    def action(self) -> Action:
-        return Action(SPY_GUESS, red=self.red, blue=self.blue)
-
-
-Decision = Scout | Done | Decapitate | Swap | Keep | Predict | SpyGuess
-
-
-# -- a private prompt's menus (they change nothing in the game) -----------------------------------
-
-
-class ScoutMenu(Frozen):
-    """The seats one may scout."""
-
-
-class StrikeMenu(Frozen):
-    """The seats one may decapitate."""
-
-
-class TurnMenu(Frozen):
-    """Back to the turn prompt."""
-
-
-class Declaring(Frozen):
-    """The decapitation menu, `target` chosen and the declarations answered so far."""
-
-    target: int
-    proxy: bool | None = None
-    bodyguard: bool | None = None
-
-
-class SpyRed(Frozen):
-    """The Spy named the Red captain; the Blue one is asked next."""
-
-    red: int
-
-
-Menu = ScoutMenu | StrikeMenu | TurnMenu | Declaring | SpyRed
-
-
-# -- the group's turn message ---------------------------------------------------------------------
-
-
-class MyCard(Frozen):
-    """A popup with the presser's own card and what they know."""
-
-
-class ListSeats(Frozen):
-    """The acting player opens (`listed`) or closes the seats to scout on the turn message."""
-
-    listed: bool
-
-
-# -- the lobby --------------------------------------------------------------------------------
-
-
-class Leave(Frozen):
-    """Leave the lobby."""
-
-
-class Settings(Frozen):
-    """Turn the lobby message into the settings menu (`shown`), or back into the lobby."""
-
-    shown: bool
-
-
-class Start(Frozen):
-    """Deal."""
-
-
-class PlayAgain(Frozen):
-    """A new lobby with the same players, under a game's end."""
-
-
-class Toggle(Frozen):
-    """Turn the switch `key` on or off ("lang": the group's language)."""
-
-    key: str
-
-
-class Choose(Frozen):
-    """Pick `value` for the setting `key` (None: the button naming its row of choices)."""
-
-    key: str
-    value: int | None = None
-
-
-# -- records, the next game, absent players -----------------------------------------------------
-
-
-class SendRecord(Frozen):
-    """The game's record, sent privately to whoever presses."""
-
-
-class CallNext(Frozen):
-    """Be told privately (or no longer) when the group's next lobby opens."""
-
-
-class StopWaiting(Frozen):
-    """A next-game confirmation's Cancel."""
-
-
-class ImBack(Frozen):
-    """An away player plays again from their next turn."""
-
-
-class RemoveSeat(Frozen):
-    """/remove: take the player of `seat` out of the game."""
-
-    seat: int
-
-
-class RemovePlayer(Frozen):
-    """/remove in a lobby: take `user` out of it."""
-
-    user: int
-
-
-class RemoveNobody(Frozen):
-    """/remove: close the keyboard."""
-
-
-class LeaveGame(Frozen):
-    """/leave confirmed: `user`, who asked, leaves the game; the seat plays on."""
-
-    user: int
-
-
-class StayInGame(Frozen):
-    """/leave answered Stay by `user`, who asked."""
-
-    user: int
 
 
 Press = (

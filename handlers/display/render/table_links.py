@@ -8,11 +8,11 @@ makes it a WebAppInfo button); a url button as [label, URL], as elsewhere.
 
 from __future__ import annotations
 
+from handlers.display.render.common import Keyboard, t_
+from handlers.display.texts import t
 from handlers.session.table import OVER_STATUS, Table
 from handlers.table.passes import seat_pass
 from handlers.table.selector import replay_selector, table_selector
-from handlers.telegram.render.common import Keyboard, t_
-from handlers.telegram.texts import t
 
 WEB_APP = "webapp:"  # a keyboard entry's data that opens a Mini App from a private chat
 # The page's HTTPS URL (TABLE_URL: private web_app buttons), the Mini App's short name from

@@ -11,15 +11,12 @@ from engine.cards import color
 from engine.records import replay_record
 from engine.state import TURN, GameState
 from engine.views import events_for, known_cards
-from handlers.session.absentees import Absences
-from handlers.session.record import TableRecord
-from handlers.session.table import OVER_STATUS, Table
-from handlers.telegram.ids import Ids
-from handlers.telegram.messages import DropButtons
-from handlers.telegram.presses import LOBBY, PlayAgain
-from handlers.telegram.render.board import public_line
-from handlers.telegram.render.bot_seats import bot_lines
-from handlers.telegram.render.common import (
+from handlers.display.ids import Ids
+from handlers.display.messages import DropButtons
+from handlers.display.presses import LOBBY, PlayAgain
+from handlers.display.render.board import public_line
+from handlers.display.render.bot_seats import bot_lines
+from handlers.display.render.common import (
     Keyboard,
     Out,
     button,
@@ -31,9 +28,12 @@ from handlers.telegram.render.common import (
     shown_name,
     t_,
 )
-from handlers.telegram.render.past_games import end_buttons, when
-from handlers.telegram.render.prompts import card_hint
-from handlers.telegram.texts import colour_name, duration
+from handlers.display.render.past_games import end_buttons, when
+from handlers.display.render.prompts import card_hint
+from handlers.display.texts import colour_name, duration
+from handlers.session.absentees import Absences
+from handlers.session.record import TableRecord
+from handlers.session.table import OVER_STATUS, Table
 
 # The public events a timeline names: the decisions, not the turns that frame them.
 TIMELINE_KINDS = (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from handlers.display.render.common import shown_name
+from handlers.display.texts import duration, t
 from handlers.session.stats import ROLES, leaders
-from handlers.telegram.render.common import shown_name
-from handlers.telegram.texts import duration, t
 
 SHOWN_LEADERS = 20  # leaderboard lines in the message (the item keeps more: it stays short)
 

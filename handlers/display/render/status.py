@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from engine.state import SPEAK, TURN
+from handlers.display.render.common import first_round, joined, seat_name, shown_name, t_
+from handlers.display.render.lobby import away_names, countdown, variants_list
+from handlers.display.render.reveal import timeline
 from handlers.session.settings import MAX_PLAYERS, MIN_PLAYERS
 from handlers.session.table import LOBBY, Table
-from handlers.telegram.render.common import first_round, joined, seat_name, shown_name, t_
-from handlers.telegram.render.lobby import away_names, countdown, variants_list
-from handlers.telegram.render.reveal import timeline
 
 
 def status(table: Table, now: float) -> str:

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from handlers.session.reach import PROMPT_LOST_LEFT
-from handlers.session.settings import MIN_PLAYERS
-from handlers.session.table import LOBBY, Table
-from handlers.telegram.ids import EXTEND, REACH, Ids, reached_ref
-from handlers.telegram.ids import LOBBY as LOBBY_MSG
-from handlers.telegram.render.board import mention
-from handlers.telegram.render.common import (
+from handlers.display.ids import EXTEND, REACH, Ids, reached_ref
+from handlers.display.ids import LOBBY as LOBBY_MSG
+from handlers.display.render.board import mention
+from handlers.display.render.common import (
     Out,
     edit_ref,
     group_title,
@@ -27,9 +24,12 @@ from handlers.telegram.render.common import (
     t_,
     time_of_day,
 )
-from handlers.telegram.render.reveal import my_card
-from handlers.telegram.render.status import now_doing
-from handlers.telegram.texts import t
+from handlers.display.render.reveal import my_card
+from handlers.display.render.status import now_doing
+from handlers.display.texts import t
+from handlers.session.reach import PROMPT_LOST_LEFT
+from handlers.session.settings import MIN_PLAYERS
+from handlers.session.table import LOBBY, Table
 
 
 def hello(table: Table) -> Out:

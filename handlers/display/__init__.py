@@ -1,0 +1,1 @@
+"""What the bot shows, as plain data: its texts, its messages and buttons, and their rendering."""
