@@ -74,11 +74,12 @@ def kept(
     read: Callable[[Any], Any] | None = None,
     write: Callable[[Any], Any] | None = None,
     flat: bool = False,
+    sparse: bool = False,
 ) -> dict[str, Any]:
     """A field's metadata: how its codec keeps it where the generic rule (`_written`, `_read`)
-    does not say: how its stored value is `read` and `write`-n, or `flat`, its record's keys
-    among the part's own (`read` is then handed the whole part)."""
-    return {"read": read, "write": write, "flat": flat}
+    does not say: how its stored value is `read` and `write`-n, `flat`, its record's keys
+    among the part's own (`read` is then handed the whole part), or `sparse`, left out empty."""
+    return {"read": read, "write": write, "flat": flat, "sparse": sparse}
 
 
 def _players(stored: Any) -> list[list[Any]]:
@@ -161,8 +162,9 @@ class TableRecord:
         default_factory=Absences,
     )
     # the seats the bot plays itself (see `bot_seats.py`)
-    bots: list[int] = field(default_factory=list)  # their seats
-    bot_why: dict[str, dict[str, Any]] = field(default_factory=dict)  # by seat: its last move
+    bots: list[int] = field(metadata=kept(sparse=True), default_factory=list)  # their seats
+    # by seat: its last move and what it knew
+    bot_why: dict[str, dict[str, Any]] = field(metadata=kept(sparse=True), default_factory=dict)
 
 
 def to_stored(record: TableRecord) -> dict[str, Any]:
@@ -202,10 +204,17 @@ def _plan(kind: type) -> tuple[tuple[str, str, Any], ...]:
 
 
 @cache
-def _writing(kind: type) -> tuple[tuple[str, Callable[[Any], Any] | None, bool], ...]:
-    """How each field of `kind` is written, in order: (name, its `write`, whether `flat`)."""
+def _writing(kind: type) -> tuple[tuple[str, Callable[[Any], Any] | None, bool, bool], ...]:
+    """How each field of `kind` is written, in order: (name, its `write`, whether `flat`,
+    whether `sparse`)."""
     return tuple(
-        (f.name, f.metadata.get("write"), bool(f.metadata.get("flat"))) for f in fields(kind)
+        (
+            f.name,
+            f.metadata.get("write"),
+            bool(f.metadata.get("flat")),
+            bool(f.metadata.get("sparse")),
+        )
+        for f in fields(kind)
     )
 
 
@@ -213,8 +222,10 @@ def _written(record: Any) -> dict[str, Any]:
     """A record's fields as stored, in their order: a field's own `write`, else the generic
     form for a `flat` record, else its value."""
     stored: dict[str, Any] = {}
-    for name, write, flat in _writing(type(record)):
+    for name, write, flat, sparse in _writing(type(record)):
         value = getattr(record, name)
+        if sparse and not value:
+            continue
         if write is not None:
             value = write(value)
         elif flat:

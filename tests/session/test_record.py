@@ -27,6 +27,8 @@ def test_every_field_of_the_record_is_stored_and_read_back() -> None:
     mark_away(table)
     table.ask_leave(table.user_at(table.state.turn % 6 + 1), "private")
     table.offer_removal()
+    table.record.bots = [6]  # a field kept only when it holds something is given something
+    table.record.bot_why = {"6": {"did": "scout", "knew": {}}}
     stored = through_json(table.to_stored())
     again = codec.from_stored(stored)
     assert again == table.record
@@ -34,6 +36,11 @@ def test_every_field_of_the_record_is_stored_and_read_back() -> None:
     assert all(isinstance(open_, OpenPrompt) for open_ in again.prompts.values())
     fields = set(TableRecord.__dataclass_fields__) - {"roster", "absences"}
     assert fields <= set(stored), "a field the codec does not store"
+
+
+def test_a_game_without_bot_seats_stores_no_key_for_them() -> None:
+    stored = started(6, 3).to_stored()
+    assert "bots" not in stored and "bot_why" not in stored
 
 
 def test_a_table_read_from_a_stored_part_leaves_that_part_as_it_was_read() -> None:
