@@ -24,7 +24,8 @@ NOT_A_CARD = re.compile(
     r"|Time limits: |时限："  # /status in a lobby
     r"|🕵 A decapitation was announced|🕵 有人宣布斩首"  # the Spy's own prompt
     r"|By role: |按角色："  # /stats: the roles of finished games
-    r"|\u2068?🤖 (Bot |机器人)\d+\u2069?[:：] ?[\"“])"  # a bot seat's claim: its words, as a player's
+    # a bot seat's claim: its words, as a player's
+    r"|\u2068?🤖 (Bot |机器人)\d+\u2069?[:：] ?[\"“])"
 )
 END_MARK = "🏁"
 CANCEL_MARK = "🛑"  # a cancelled game: every card, as it stood
