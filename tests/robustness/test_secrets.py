@@ -136,8 +136,10 @@ def twin_deals(rng: random.Random) -> tuple[GameState, GameState, dict]:
         seed=a.seed,
     )
     settings = {name: getattr(variants, name) for name in variants.to_dict()}
-    settings.update({key: rng.choice(options) for key, options in CHOICES.items()})
-    settings["virtual_players"] = variants.virtual_players
+    # the deal names every seat: no bot seats (they have a test of their own, below)
+    chosen = {key: options for key, options in CHOICES.items() if key != "bot_seats"}
+    settings.update({key: rng.choice(options) for key, options in chosen.items()})
+    settings.update(virtual_players=variants.virtual_players, bot_seats=0)
     return a, b, {"names": names, "settings": settings, "lang": rng.choice(("en", "zh"))}
 
 
