@@ -142,3 +142,19 @@ def test_every_variant_plays_to_its_end_with_bot_seats(memory_bot: Bot, variant:
     play_out(memory_bot, table)
     assert table.data()["status"] == "over", table.group_texts()[-2:]
     assert table.ending() is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_two_people_and_three_bot_seats_play_to_the_reveal_through_lambda_and_the_poller(
+    bot: Bot, lang: str
+) -> None:
+    """The same game as above through the Lambda functions (the timer function plays the bot
+    seats' moves from SQS) and through the local poller, in each language."""
+    table = with_bots(bot, lang)
+    play_out(bot, table)
+    ending = table.ending()
+    assert ending is not None, table.group_texts()[-3:]
+    assert table.t("reveal_bots") in ending.text, ending.text
+    opening = {"en": '⁩: "', "zh": "⁩：“"}[lang]  # after a bot seat's name, as it is shown
+    claims = [text for text in table.group_texts() if opening in text]
+    assert claims, "no bot seat's claim reached the group"
