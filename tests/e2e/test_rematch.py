@@ -8,7 +8,7 @@ import pytest
 
 from handlers.display.render import isolate
 from handlers.session.rematch import REMATCH_SECONDS
-from testing.drivers import Bot, MemoryBot
+from testing.drivers import Bot
 from testing.fake_telegram import FakeMessage
 from testing.games import end_now
 from testing.players import Player, Table
