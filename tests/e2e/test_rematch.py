@@ -8,7 +8,7 @@ import pytest
 
 from handlers.display.render import isolate
 from handlers.session.rematch import REMATCH_SECONDS
-from testing.drivers import Bot
+from testing.drivers import Bot, MemoryBot
 from testing.fake_telegram import FakeMessage
 from testing.games import end_now
 from testing.players import Player, Table
@@ -86,3 +86,80 @@ def test_three_games_deal_in_a_row_through_the_lambda_entries_and_the_local_poll
     """Over HTTP both ways: the countdown and the all-in deal are timers (SQS, asyncio)."""
     games = rematch_evening(bot, "en", wait_all_in=1)
     assert len(set(games)) == 3
+
+
+def rematch_of_five(bot: Bot, seed: int = 61) -> tuple[Table, FakeMessage]:
+    """A five-player game played and ended; the second player pressed Play again."""
+    table = Table.of(bot, 5)
+    table.open()
+    ending = end_now_after_start(table, seed)
+    play_again(table, table.players[1], ending)
+    return table, ending
+
+
+def end_now_after_start(table: Table, seed: int) -> FakeMessage:
+    table.start(seed=seed)
+    return end_now(table)
+
+
+def test_the_hosts_start_still_deals_a_rematch_at_once(memory_bot: Bot) -> None:
+    table, _ = rematch_of_five(memory_bot)
+    memory_bot.seed = 62
+    rematch_host = table.players[1]
+    assert rematch_host.press(table.t("btn_start"), table.lobby_message()) is None
+    assert table.data()["status"] == "playing" and len(table.data()["seats"]) == 5
+
+
+def test_the_host_may_cancel_a_rematch_and_its_countdown_then_deals_nothing(
+    memory_bot: Bot,
+) -> None:
+    table, _ = rematch_of_five(memory_bot)
+    for player in table.players[2:]:
+        im_in(table, player)
+    table.players[1].say("/cancel")
+    assert table.data()["status"] == "cancelled"
+    assert table.lobby_message().buttons == []
+    memory_bot.advance(REMATCH_SECONDS)
+    assert table.data()["status"] == "cancelled"
+
+
+def test_a_player_who_pressed_im_in_then_left_is_not_dealt(memory_bot: Bot) -> None:
+    table, _ = rematch_of_five(memory_bot)
+    for player in table.players[2:]:
+        im_in(table, player)
+    leaver = table.players[4]
+    assert leaver.press(table.t("btn_leave"), table.lobby_message()) is not None
+    memory_bot.seed = 63
+    im_in(table, table.host)  # everyone still here is in
+    memory_bot.advance(0)
+    assert table.data()["status"] == "playing"
+    assert leaver.id not in table.data()["seats"] and len(table.data()["seats"]) == 4
+
+
+def test_newgame_while_a_rematch_is_open_is_refused_and_the_rematch_deals_on(
+    memory_bot: Bot,
+) -> None:
+    table, _ = rematch_of_five(memory_bot)
+    game = table.data()["game"]
+    table.host.say("/newgame")
+    assert table.data()["game"] == game and table.data()["status"] == "lobby"
+    for player in table.players[2:]:
+        im_in(table, player)
+    memory_bot.seed = 64
+    memory_bot.advance(REMATCH_SECONDS)
+    assert table.data()["status"] == "playing" and table.data()["game"] == game
+
+
+def test_a_redelivered_wake_deals_a_rematch_once(memory_bot: MemoryBot) -> None:
+    table, _ = rematch_of_five(memory_bot)
+    for player in (table.players[0], *table.players[2:]):
+        im_in(table, player)
+    deadline = table.data()["deadline"]
+    memory_bot.seed = 65
+    memory_bot.advance(0)
+    dealt = table.data()
+    assert dealt["status"] == "playing"
+    said = len(table.group_texts())
+    memory_bot.redeliver_wake(table.chat, deadline)
+    assert table.data()["game"] == dealt["game"] and table.data()["engine"] == dealt["engine"]
+    assert len(table.group_texts()) == said
