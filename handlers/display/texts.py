@@ -1239,6 +1239,10 @@ TEXTS.update(
         },
         "rematch_you_are_in": {EN: "You're in.", ZH: "你已加入。"},
         "rematch_already_in": {EN: "You're in already.", ZH: "你已经加入了。"},
+        "floor_open": {
+            EN: "🗣 The floor is open: say what you like, nothing is deleted now.",
+            ZH: "🗣 现在可以自由发言，消息不再被删除。",
+        },
         "rematch_join": {
             EN: "Press Join to play: I'm in is for those who played.",
             ZH: "请点击「加入」参加：「我来」是给上一局玩家的。",
