@@ -26,6 +26,10 @@ class PlayAgain(Frozen):
     """A new lobby with the same players, under a game's end."""
 
 
+class ImIn(Frozen):
+    """A rematch's I'm in: a player of the last game plays the next."""
+
+
 class Toggle(Frozen):
     """Turn the switch `key` on or off ("lang": the group's language)."""
 

@@ -33,6 +33,7 @@ from handlers.display.game_presses import (
 from handlers.display.lobby_presses import (
     CallNext,
     Choose,
+    ImIn,
     Leave,
     PlayAgain,
     SendRecord,
@@ -64,6 +65,7 @@ Press = (
     | Settings
     | Start
     | PlayAgain
+    | ImIn
     | Toggle
     | Choose
     | SendRecord
@@ -140,6 +142,7 @@ _PLAIN: dict[type, str] = {
     Leave: "leave",
     Start: "start",
     PlayAgain: "again",
+    ImIn: "in",
     SendRecord: "rec",
     CallNext: "next",
     StopWaiting: "stop",
@@ -155,6 +158,7 @@ _WORDS: dict[str, dict[str, Press]] = {
         "back": Settings(False),
         "start": Start(),
         "again": PlayAgain(),
+        "in": ImIn(),
     },
     PROMPT: {
         "S": ScoutMenu(),

@@ -1206,6 +1206,50 @@ TEXTS.update(
     }
 )
 
+# The rematch Play again opens: I'm in, its countdown, and how it dealt or closed.
+TEXTS.update(
+    {
+        "btn_im_in": {EN: "✋ I'm in", ZH: "✋ 我来"},
+        "rematch_in": {EN: "🔁 In for the next game: {names}", ZH: "🔁 下一局已加入：{names}"},
+        "rematch_waiting": {EN: "Waiting for: {names}", ZH: "等待：{names}"},
+        "rematch_nobody": {EN: "nobody yet", ZH: "暂无"},
+        "rematch_countdown": {
+            EN: "⏳ Deals itself at {time} with those in, if they make {min} seats or more; "
+            "at once when everyone who played is in. /extend waits {m} min more.",
+            ZH: "⏳ 将于 {time} 为已加入者自动发牌（至少 {min} 个座位）；上一局的玩家全部加入"
+            "则立即发牌。发送 /extend 可延长 {m} 分钟。",
+        },
+        "rematch_all_in": {
+            EN: "✅ Everyone who played is in: dealing now.",
+            ZH: "✅ 上一局的玩家已全部加入：立即发牌。",
+        },
+        "rematch_dealt": {
+            EN: "🔁 The next game dealt itself: {names}.",
+            ZH: "🔁 下一局已自动发牌：{names}。",
+        },
+        "rematch_dealt_left": {
+            EN: "Not dealt (no I'm in): {names}.",
+            ZH: "未发牌（未点击「我来」）：{names}。",
+        },
+        "rematch_closed_few": {
+            EN: "🔁 Not enough players for the next game ({n} of the {min} seats needed were "
+            "in): the lobby closed. /newgame opens a new one.",
+            ZH: "🔁 人数不足，下一局未开始（需要 {min} 个座位，只有 {n} 个已加入）：房间已关闭。"
+            "发送 /newgame 重新开局。",
+        },
+        "rematch_you_are_in": {EN: "You're in.", ZH: "你已加入。"},
+        "rematch_already_in": {EN: "You're in already.", ZH: "你已经加入了。"},
+        "floor_open": {
+            EN: "🗣 The floor is open: say what you like, nothing is deleted now.",
+            ZH: "🗣 现在可以自由发言，消息不再被删除。",
+        },
+        "rematch_join": {
+            EN: "Press Join to play: I'm in is for those who played.",
+            ZH: "请点击「加入」参加：「我来」是给上一局玩家的。",
+        },
+    }
+)
+
 
 def card_name(lang: str, card: str) -> str:
     """A card's name as the players say it: 红4 / Red 4, 观察员 / Observer."""

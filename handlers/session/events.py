@@ -56,6 +56,9 @@ REACH_SHOWN = "reach_shown"
 # the countdown deals without players the bot cannot reach: their "names"; "host", the name of
 # the player who hosts now when the host was one of them (else None)
 LEFT_OUT = "left_out"
+# a rematch's countdown dealt it: the "names" dealt, and the names "left" of those who played
+# the last game and did not press I'm in
+DEALT_ITSELF = "dealt_itself"
 
 # The engine's public events that make a line of the turn message.
 BOARD_KINDS = frozenset(

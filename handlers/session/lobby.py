@@ -72,6 +72,7 @@ class Lobby(Part):
         table.note_lang(user, None)
         table.note_handle(user, None)
         table.reach.reached(user)
+        table.rematch.left(user)
         if user == roster.creator and roster.players:
             self._pass_host(name)
         return self.shown(menu=False)
@@ -125,6 +126,7 @@ class Lobby(Part):
         record.seats = [0 if virtual else ids.get(name, 0) for name, virtual in seated]
         table.bots.seat_dealt(state.names, state.virtual, table.lang)
         record.status = PLAYING
+        table.rematch.dealt()
         record.start = now
         record.skips = 0
         record.absences = record.absences.dealt()
@@ -173,7 +175,10 @@ class Lobby(Part):
 
     def starts_itself(self) -> bool:
         """True when the lobby deals at the end of its countdown: auto-start is on and its
-        players pressed Join (Play again seats them without asking: someone presses Start)."""
+        players pressed Join (Play again seats them without asking: someone presses Start), or
+        it is a rematch, which deals those who pressed I'm in."""
+        if self.record.rematch:
+            return True
         return bool(self.record.settings["auto_start"]) and not self.record.again_of
 
     def deal_with(self, seed: int | None, can_delete: bool | None) -> None:
@@ -182,7 +187,7 @@ class Lobby(Part):
 
     def deals_without(self, away: list[int]) -> bool:
         """True when enough players would remain to deal without `away`."""
-        return seats_fit(len(self.table.players) - len(away), self.record.settings)
+        return seats_fit(len(self.table.rematch.players_in()) - len(away), self.record.settings)
 
     def _leave_out(self, away: list[int]) -> list[Event]:
         """Take the players the bot cannot reach out of the lobby, so the others can play; the
@@ -230,11 +235,12 @@ class Lobby(Part):
         """The countdown ran out: deal if it may and can (without those the bot cannot reach,
         when enough others remain), else close, saying why."""
         table = self.table
-        n = len(table.players)
-        few = not seats_fit(n, self.record.settings)
-        away = table.reach.unreachable()
+        n = len(table.rematch.players_in())
+        few = not table.rematch.deals()
+        away = [user for user in table.reach.unreachable() if user not in table.rematch.awaited()]
         if self.starts_itself() and not few and (not away or self.deals_without(away)):
-            left_out = self._leave_out(away) if away else []
+            dealt_itself = table.rematch.drop_awaited() if self.record.rematch else []
+            left_out = dealt_itself + (self._leave_out(away) if away else [])
             seed, can_delete = self._dealing
             if can_delete is None:
                 can_delete = bool(self.record.bot_can_delete)

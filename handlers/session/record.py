@@ -165,6 +165,10 @@ class TableRecord:
     bots: list[int] = field(metadata=kept(sparse=True), default_factory=list)  # their seats
     # by seat: its last move and what it knew
     bot_why: dict[str, dict[str, Any]] = field(metadata=kept(sparse=True), default_factory=dict)
+    # a rematch: the lobby Play again opened deals itself (see `rematch.py`); "awaited", the
+    # players of the last game seated in it who have not yet pressed I'm in
+    rematch: bool = field(default=False, metadata=kept(sparse=True))
+    awaited: list[int] = field(metadata=kept(sparse=True), default_factory=list)
 
 
 def to_stored(record: TableRecord) -> dict[str, Any]:

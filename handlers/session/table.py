@@ -28,6 +28,7 @@ from handlers.session.play import Play
 from handlers.session.prompts import Prompts
 from handlers.session.reach import Reach
 from handlers.session.record import OpenPrompt, Roster, TableRecord
+from handlers.session.rematch import Rematch
 from handlers.session.settings import MAX_PLAYERS, clean_settings
 
 __all__ = [
@@ -66,6 +67,7 @@ class Table(Seats):
         self.absence = Absence(self)
         self.reach = Reach(self)
         self.bots = BotSeats(self)
+        self.rematch = Rematch(self)
 
     @classmethod
     def open_lobby(
@@ -115,8 +117,8 @@ class Table(Seats):
     ) -> tuple[Table, list[Event]]:
         """Play again, pressed under the end of `game` by `user` (a player of it, or an admin):
         a new lobby with the same settings, seating everyone who was still in the game (each
-        keeps the language they read and their username). It waits for Start: nobody in it
-        pressed Join."""
+        keeps the language they read and their username). It is a rematch: the others are
+        awaited until they press I'm in, and it deals itself (see `rematch.py`)."""
         if self.game != game:  # someone's press came first, or the button is older than that
             opened = self.record.again_of == game and self.status in (LOBBY, PLAYING)
             raise Refused("again_open" if opened else "stale_button")
@@ -150,7 +152,11 @@ class Table(Seats):
         new.record.again_of = self.game
         unreachable = [u for u in self.reach.unreachable() if new.is_player(u)]
         new.absences = new.absences.still_unreachable(unreachable)
+        new.rematch.open([uid for uid, _ in others], now)
         return new, news
+
+    def im_in(self, user: int, now: float) -> list[Event]:
+        return self.rematch.im_in(user, now)
 
     def note_rights(self, can_delete: bool) -> bool:
         """Remember whether the bot may delete messages in the group (kept for its next game);

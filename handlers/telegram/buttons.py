@@ -19,6 +19,7 @@ from handlers.display.presses import (
     Choose,
     Decision,
     Declaring,
+    ImIn,
     Leave,
     ListSeats,
     MyCard,
@@ -129,6 +130,12 @@ async def press_lobby(
         leave = _lobby_step(context, button, lambda current: current.leave(user.id))
         await hub.handle(context, loaded, leave, update.update_id, answer)
         return answer.ready
+    if isinstance(press, ImIn):
+        now = context.runtime.clock
+        answer.ready = t(answer_lang(table, user), "rematch_you_are_in")
+        im_in = _lobby_step(context, button, lambda current: current.im_in(user.id, now()))
+        await hub.handle(context, loaded, im_in, update.update_id, answer)
+        return answer.ready
     if not await may_manage_here(context, update, table):
         raise Refused("only_host")
     if isinstance(press, Choose) and press.value is None:
@@ -230,6 +237,8 @@ async def play_again(
     def again(table: Table | None, ids: Ids) -> Decided:
         if table is None:
             raise Refused("stale_button")
+        if table.rematch.awaits(button.game, user.id):  # a second Play again: their I'm in
+            return shown(context, table, ids, table.im_in(user.id, runtime.clock()))
         new, news = table.play_again(
             button.game,
             user.id,
@@ -245,6 +254,8 @@ async def play_again(
         return shown(context, new, ids, news, *gone, *calls)
 
     answer.ready = ""
+    if old.rematch.awaits(button.game, user.id):
+        answer.ready = t(answer_lang(old, user), "rematch_you_are_in")
     await hub.handle(context, loaded, again, update.update_id, answer)
     after_the_calls(context, old.chat, waiting, update.update_id)
     return ""

@@ -212,9 +212,11 @@ def test_play_again_takes_its_button_off_the_end_and_a_late_press_says_a_game_is
     ending = table.fake.message(table.group, ending.message_id)
     # The end stays, its Play again button is gone (its record and the next game's call stay).
     assert ending.button_labels == [table.t(k) for k in RECORD_ROW] and ending.text == text
-    # A press that was on its way (or from a client that still shows the button):
+    # A press that was on its way (or from a client that still shows the button) is the
+    # presser's I'm in, once; then it says a game is open.
+    assert table.players[2].press_data(again, ending) == "You're in."
     assert table.players[2].press_data(again, ending) == "A new game is already open."
-    assert table.host.press_data(again, ending) == "A new game is already open."
+    assert table.host.press_data(again, ending) == "You're in."
     assert table.data()["game"] > first_game and len(table.data()["players"]) == 4
 
     state = table.start(seed=43)
@@ -238,6 +240,7 @@ def test_play_again_from_a_cancelled_game_takes_its_button_off_in_chinese(
     assert table.data()["game"] > first_game and table.data()["status"] == "lobby"
     message = table.fake.message(table.group, message.message_id)
     assert message.button_labels == [table.t(k) for k in RECORD_ROW] and message.text == text
+    assert table.players[1].press_data(again, message) == "你已加入。"
     assert table.players[1].press_data(again, message) == "新的一局已经开了。"
 
 

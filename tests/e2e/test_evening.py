@@ -384,7 +384,7 @@ def test_the_reminder_shows_the_lobby_again_over_a_settings_menu_left_open(
 
 
 @LANGS
-def test_a_play_again_lobby_waits_for_start_since_its_players_never_pressed_join(
+def test_a_rematch_nobody_else_answers_closes_at_its_minute_with_no_live_button(
     memory_bot: Bot, lang: str
 ) -> None:
     table = Table.of(memory_bot, 4, lang=lang)
@@ -394,12 +394,13 @@ def test_a_play_again_lobby_waits_for_start_since_its_players_never_pressed_join
     assert table.players[2].press(table.t("btn_play_again"), ending, chat=table.group) is None
     lobby = table.lobby_message()
     countdown = next(line for line in lobby.text.splitlines() if line.startswith("⏳"))
-    assert countdown.startswith(table.t("lobby_countdown_close", time="|", m=2).split("|")[0])
-    memory_bot.advance(60 * 4)
-    assert table.group_texts()[-1] == table.t("lobby_remind_host", left=1, m=2)
+    assert countdown.startswith(table.t("rematch_countdown", time="|", min=4, m=2).split("|")[0])
+    said = len(table.group_texts())
     memory_bot.advance(60)
+    assert table.group_texts()[said:] == [], "the lobby message says it all: no reminder"
     assert table.data()["status"] == "cancelled"
-    assert table.lobby_message().text == table.t("lobby_expired")
+    assert table.lobby_message().text == table.t("rematch_closed_few", n=1, min=4)
+    assert table.lobby_message().buttons == []
     assert_nothing_live_but_what_lasts(memory_bot)
     # A lobby opened afresh, where everyone pressed Join, starts by itself again.
     table.open()

@@ -40,6 +40,7 @@ def test_play_again_opens_a_lobby_with_the_same_players_and_settings(
         table.t("btn_record"),
         table.t("btn_next_game"),
     ]
+    assert table.host.press_data(pressed, ending) == "You're in."  # a second Play again
     assert table.host.press_data(pressed, ending) == "A new game is already open."
     assert table.players[3].press(table.t("btn_start"), lobby) == (
         "Only the host or a group admin may do that."

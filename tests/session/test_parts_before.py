@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from handlers.session import record as codec
+from handlers.session.rematch import REMATCH_SECONDS
 from handlers.session.settings import clean_settings
 from handlers.session.table import Table
 
@@ -88,6 +89,10 @@ def test_a_part_stored_before_plays_its_next_step_as_it_would_have(name: str) ->
     after = codec.from_stored(saved["after"])
     if saved["step"] == "play_again":  # a new lobby takes the settings added since at default
         after.settings = clean_settings(after.settings)
+        # ... and is a rematch now: the others awaited, dealing itself within a minute
+        now = saved["args"][3]
+        after.rematch, after.awaited = True, [u for u, _ in after.roster.players[1:]]
+        after.deadline, after.reminder = now + REMATCH_SECONDS, None
     assert table.record == after
 
 

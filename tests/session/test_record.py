@@ -29,6 +29,7 @@ def test_every_field_of_the_record_is_stored_and_read_back() -> None:
     table.offer_removal()
     table.record.bots = [6]  # a field kept only when it holds something is given something
     table.record.bot_why = {"6": {"did": "scout", "knew": {}}}
+    table.record.rematch, table.record.awaited = True, [2]
     stored = through_json(table.to_stored())
     again = codec.from_stored(stored)
     assert again == table.record

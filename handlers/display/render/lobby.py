@@ -22,6 +22,7 @@ from handlers.display.render.common import (
     t_,
     time_of_day,
 )
+from handlers.display.render.rematch import rematch_countdown, rematch_lines, with_im_in
 from handlers.display.render.table_links import group_rows
 from handlers.session.bot_seats import bot_level
 from handlers.session.lobby import EXTEND_SECONDS
@@ -88,7 +89,7 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
     seats = len(players) + vp + settings["bot_seats"]
     if settings["turncoat"] and players and not deals_x(seats):
         lines.append(t_(table, "lobby_turncoat_idle", n=seats))
-    lines += ["", readiness(table)]
+    lines += ["", *rematch_lines(table), readiness(table)]
     lines += [line for line in (countdown(table), unreachable_line(table)) if line]
     kb = [
         [
@@ -102,7 +103,7 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
     ]
     if table.unreachable():
         kb.append([[t_(table, "btn_open_chat"), start_url(bot)]])
-    return "\n".join(lines), kb
+    return "\n".join(lines), with_im_in(table, kb)
 
 
 def readiness(table: Table) -> str:
@@ -141,8 +142,8 @@ def unreachable_line(table: Table) -> str | None:
 def countdown(table: Table) -> str | None:
     """When the lobby starts by itself, or closes."""
     deadline = table.deadline()
-    if deadline is None:
-        return None
+    if deadline is None or table.rematch.is_on():
+        return rematch_countdown(table) if deadline is not None else None
     key = "lobby_countdown_auto" if table.starts_itself() else "lobby_countdown_close"
     m = EXTEND_SECONDS // 60
     return t_(table, key, time=time_of_day(table, deadline), min=MIN_PLAYERS, m=m)

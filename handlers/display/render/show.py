@@ -33,6 +33,7 @@ from handlers.display.render.reach import (
     reminder,
     warning,
 )
+from handlers.display.render.rematch import dealt_itself, rematch_closed
 from handlers.display.render.reveal import cancelled, ending
 from handlers.display.render.view import View
 from handlers.session import events as ev
@@ -77,7 +78,10 @@ def _removed(table: Table, ids: Ids, e: dict) -> list[Out]:
 Shown = Callable[[Table, Ids, dict], list[Out]]
 
 _SHOWN: dict[str, Shown] = {
-    ev.LOBBY_EXPIRED: lambda table, ids, e: [closed(table, ids, e)],
+    ev.LOBBY_EXPIRED: lambda table, ids, e: [
+        rematch_closed(table, ids, e) or closed(table, ids, e)
+    ],
+    ev.DEALT_ITSELF: lambda table, ids, e: [dealt_itself(table, e)],
     ev.LOBBY_REMINDER: lambda table, ids, e: [reminder(table, e)],
     ev.LEFT_OUT: lambda table, ids, e: [left_out(table, e)],
     ev.EXTENDED: lambda table, ids, e: [extended(table, ids, e)],
