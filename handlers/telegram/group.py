@@ -15,7 +15,6 @@ from telegram.ext import ApplicationHandlerStop
 
 from handlers.display.ids import Ids
 from handlers.display.messages import Delete
-from handlers.session.settings import seats_fit
 from handlers.session.table import BOT_CAN_DELETE, LOBBY, PLAYING, Table
 from handlers.storage.keys import prefs_key, user_key
 from handlers.storage.side_items import pointed_chats
@@ -195,8 +194,7 @@ def deals_now(table: Table, now: float) -> bool:
     delete messages). A lobby that closes instead asks nothing."""
     deadline = table.deadline()
     ended = deadline is not None and now >= deadline
-    enough = seats_fit(len(table.players), table.settings)
-    return table.status == LOBBY and ended and table.starts_itself() and enough
+    return table.status == LOBBY and ended and table.starts_itself() and table.enough_players()
 
 
 def same_time(a: float, b: float) -> bool:
