@@ -23,6 +23,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("stats", "Statistics of this group, or your own (private chat)"),
         ("extend", "Give the lobby 2 more minutes"),
         ("leave", "Leave the game you play in; your seat plays on"),
+        ("practice", "Play alone against bot seats, to learn (private chat)"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -39,6 +40,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("stats", "本群战绩，或你自己的战绩（私聊）"),
         ("extend", "房间延长2分钟"),
         ("leave", "退出你正在玩的游戏；你的座位继续"),
+        ("practice", "一个人和机器人号位练习对局（私聊）"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -446,7 +448,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "/remove — remove a player from the lobby or game (host or admin)\n"
         "/stats — this group's statistics; in my private chat, your own\n"
         "/extend — give an open lobby 2 more minutes\n"
-        "/leave — leave the game you play in (here or in my private chat); your seat plays on",
+        "/leave — leave the game you play in (here or in my private chat); your seat plays on\n"
+        "/practice — (in my private chat) play alone against bot seats, to learn",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
         "/mycard — （私聊中）查看你的人物牌和情报\n/language — 切换 English / 中文\n"
@@ -455,7 +458,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "/remove — 将玩家移出房间或游戏（发起人或管理员）\n"
         "/stats — 本群战绩；私聊中查看你自己的战绩\n"
         "/extend — 房间延长2分钟\n"
-        "/leave — 退出你正在玩的游戏（群里或私聊中）；你的座位继续",
+        "/leave — 退出你正在玩的游戏（群里或私聊中）；你的座位继续\n"
+        "/practice — （私聊中）一个人和机器人号位练习对局",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
