@@ -114,7 +114,11 @@ def check(table: Table) -> None:
     def public_by(index: int) -> set[str]:
         return {card for card, at in told_at.items() if at < index}
 
-    for message in (m for group in table.groups for m in fake.chat(group)):
+    # A practice game's "group" is its player's own chat: what it shows is held to what they
+    # may know, below (its end, as a group's, shows every card).
+    own = {player.id for player in table.players}
+    shared = [group for group in table.groups if group.id not in own]
+    for message in (m for group in shared for m in fake.chat(group)):
         if not message.from_bot:
             continue
         for text, labels in versions(message):
@@ -132,6 +136,8 @@ def check(table: Table) -> None:
             allowed = mine | public_by(sent_at.get((player.id, message.message_id), 0))
             secret = False
             for text, labels in versions(message):
+                if player.id in groups and (text or "").startswith(AFTER_THE_GAME):
+                    continue  # a practice game's end, in its player's chat
                 for shown in (text, *labels):
                     named = cards_named(shown)
                     secret = secret or bool(named)

@@ -23,6 +23,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("stats", "Statistics of this group, or your own (private chat)"),
         ("extend", "Give the lobby 2 more minutes"),
         ("leave", "Leave the game you play in; your seat plays on"),
+        ("practice", "Play alone against bot seats, to learn (private chat)"),
     ],
     ZH: [
         ("newgame", "在本群开一局斩首行动"),
@@ -39,6 +40,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
         ("stats", "本群战绩，或你自己的战绩（私聊）"),
         ("extend", "房间延长2分钟"),
         ("leave", "退出你正在玩的游戏；你的座位继续"),
+        ("practice", "一个人和机器人号位练习对局（私聊）"),
     ],
 }
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -446,7 +448,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "/remove — remove a player from the lobby or game (host or admin)\n"
         "/stats — this group's statistics; in my private chat, your own\n"
         "/extend — give an open lobby 2 more minutes\n"
-        "/leave — leave the game you play in (here or in my private chat); your seat plays on",
+        "/leave — leave the game you play in (here or in my private chat); your seat plays on\n"
+        "/practice — (in my private chat) play alone against bot seats, to learn",
         ZH: "🎯 <b>斩首行动</b>，4–12人，1–5分钟。\n/newgame — 在本群开局\n/status — 查看局势\n"
         "/cancel — 结束游戏（发起人或管理员）\n/rules — 游戏规则\n"
         "/mycard — （私聊中）查看你的人物牌和情报\n/language — 切换 English / 中文\n"
@@ -455,7 +458,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "/remove — 将玩家移出房间或游戏（发起人或管理员）\n"
         "/stats — 本群战绩；私聊中查看你自己的战绩\n"
         "/extend — 房间延长2分钟\n"
-        "/leave — 退出你正在玩的游戏（群里或私聊中）；你的座位继续",
+        "/leave — 退出你正在玩的游戏（群里或私聊中）；你的座位继续\n"
+        "/practice — （私聊中）一个人和机器人号位练习对局",
     },
     "rules": {
         EN: "<b>Rules</b>\nEveryone secretly holds a Red or Blue card (1–7 or X). On your turn either "
@@ -1273,3 +1277,71 @@ def colour_name(lang: str, colour: str) -> str:
 def language_for(code: str | None) -> str:
     """The bot's language for a Telegram language_code: Chinese for zh*, else English."""
     return ZH if (code or "").lower().startswith("zh") else EN
+
+
+# a practice game: one person against bot seats, in the bot's private chat
+TEXTS.update(
+    {
+        "practice_title": {EN: "Practice", ZH: "练习局"},
+        "practice_lobby": {
+            EN: "🎓 Practice: you against bot seats, here in our chat. Pick how many, their "
+            "level and the variants in Settings, then press Start.",
+            ZH: "🎓 练习局：你和机器人号位在这个私聊里对局。在「设置」中选择机器人号位的数量、"
+            "水平和可选规则，然后点击「开始」。",
+        },
+        "practice_ready": {
+            EN: "Ready: press Start when you are.",
+            ZH: "已就绪：准备好后点击「开始」。",
+        },
+        "practice_countdown": {
+            EN: "⏳ Waits for your Start until {time}.",
+            ZH: "⏳ 等你点击「开始」，直到 {time}。",
+        },
+        "practice_settings_title": {
+            EN: "⚙️ <b>Settings</b> (kept for your next practice)",
+            ZH: "⚙️ <b>设置</b>（下次练习局沿用）",
+        },
+        "practice_expired": {
+            EN: "This practice closed without a game. /practice opens a new one.",
+            ZH: "这个练习局已关闭。发送 /practice 重新开一局。",
+        },
+        "practice_cancelled_lobby": {
+            EN: "{text} /practice opens a new one.",
+            ZH: "{text}发送 /practice 重新开一局。",
+        },
+        "practice_speak_line": {EN: "🗣 {name} may speak now.", ZH: "🗣 {name} 现在可以发言。"},
+        "practice_speak": {
+            EN: "Say what you like here (the bot seats do not read it), then press Done.",
+            ZH: "现在可以在这里发言（机器人号位不会读取），然后点击「结束」。",
+        },
+        "practice_speak_group": {
+            EN: "Say what you like here (the bot seats do not read it), then press Done on the "
+            "turn message.",
+            ZH: "现在可以在这里发言（机器人号位不会读取），然后点击回合消息上的「结束」。",
+        },
+        "practice_alone": {
+            EN: "A practice game is played alone against bot seats: /practice in my chat opens "
+            "your own.",
+            ZH: "练习局只能一个人和机器人号位对局：在私聊中发送 /practice 开你自己的练习局。",
+        },
+        "practice_running": {
+            EN: "Your practice game is still on: here it is. /cancel ends it.",
+            ZH: "你的练习局还在进行：就是这一局。发送 /cancel 可以结束它。",
+        },
+        "practice_in_private": {
+            EN: 'Practice games are played alone against bot seats, in my private chat: <a href="{url}">start one there</a>.',
+            ZH: '练习局是一个人和机器人号位对局，在私聊中进行：<a href="{url}">点这里开始</a>。',
+        },
+    }
+)
+# A group's wording and the practice's in its place (one chat, nobody else to talk to).
+PRACTICE_WORDING = {
+    "lobby_ready": "practice_ready",
+    "lobby_countdown_close": "practice_countdown",
+    "settings_title": "practice_settings_title",
+    "lobby_expired": "practice_expired",
+    "cancelled_lobby": "practice_cancelled_lobby",
+    "speak_line": "practice_speak_line",
+    "prompt_speak": "practice_speak",
+    "prompt_speak_group": "practice_speak_group",
+}

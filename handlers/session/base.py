@@ -94,6 +94,12 @@ class Seats:
         return self.record.game
 
     @property
+    def practice(self) -> bool:
+        """True for a practice table: one person against bot seats alone, kept under their
+        private chat (whose id, a user's, is positive; a group's is negative)."""
+        return self.record.chat > 0
+
+    @property
     def status(self) -> str:
         return self.record.status
 

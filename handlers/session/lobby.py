@@ -10,9 +10,11 @@ from handlers.session.events import Event
 from handlers.session.names import virtual_names
 from handlers.session.record import TurnBoard
 from handlers.session.settings import (
+    GROUP_ONLY_SETTINGS,
     MAX_PLAYERS,
     MIN_BESIDE_BOTS,
     MIN_PLAYERS,
+    PRACTICE_LEAST_BOTS,
     seats_fit,
     set_setting,
     toggle_setting,
@@ -39,6 +41,14 @@ class Lobby(Part):
         if self.table.status != LOBBY:
             raise Refused("lobby_gone")
 
+    def least(self) -> int:
+        """The fewest people beside bot seats: two in a group, its one player in practice."""
+        return 1 if self.table.practice else MIN_BESIDE_BOTS
+
+    def enough(self, people: int) -> bool:
+        """True when `people` and the bot seats make a table the card deals."""
+        return seats_fit(people, self.record.settings, self.least())
+
     def shown(self, menu: bool) -> list[Event]:
         """The lobby message redrawn as the lobby or as the settings menu."""
         self.record.menu = menu
@@ -53,6 +63,8 @@ class Lobby(Part):
         table = self.table
         if table.is_player(user):
             raise Refused("already_joined")
+        if table.practice:  # its player's own, against bot seats alone
+            raise Refused("practice_alone")
         if len(table.players) >= MAX_PLAYERS:
             raise Refused("lobby_full", max=MAX_PLAYERS)
         table.players.append([user, fitted(name, NAME_MAX)])
@@ -90,6 +102,8 @@ class Lobby(Part):
     def change_setting(self, key: str) -> list[Event]:
         """Toggle a switch ("lang" switches the language)."""
         self._in_lobby()
+        if self.table.practice and key in GROUP_ONLY_SETTINGS:
+            raise Refused("bad_button")
         if key == "lang":
             self.record.lang = "zh" if self.table.lang == "en" else "en"
         elif not toggle_setting(self.record.settings, key):
@@ -101,6 +115,9 @@ class Lobby(Part):
         lobby countdown runs from `now`)."""
         self._in_lobby()
         settings = self.record.settings
+        fewer = key == "bot_seats" and isinstance(value, int) and value < PRACTICE_LEAST_BOTS
+        if self.table.practice and (fewer or key in GROUP_ONLY_SETTINGS):
+            raise Refused("bad_button")
         if not set_setting(settings, key, value):
             raise Refused("bad_button")
         if key == "lobby_minutes" and now is not None:
@@ -112,7 +129,7 @@ class Lobby(Part):
         and post the first turn."""
         self._in_lobby()
         table, record = self.table, self.record
-        if not seats_fit(len(table.players), record.settings):
+        if not self.enough(len(table.players)):
             raise self._too_few()
         if table.reach.unreachable():  # they would get no card
             raise Refused("unreachable_start")
@@ -144,7 +161,7 @@ class Lobby(Part):
         n, bots = len(self.table.players), self.record.settings["bot_seats"]
         if not bots:
             return Refused("need_players", n=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
-        return Refused("need_players_bots", n=n, bots=bots, least=MIN_BESIDE_BOTS)
+        return Refused("need_players_bots", n=n, bots=bots, least=self.least())
 
     # -- the countdown --------------------------------------------------------------------------
 
@@ -152,7 +169,11 @@ class Lobby(Part):
         """The lobby ends at `until` (an hour after it opened at the latest); the group is
         reminded a minute before, when there is a minute to spare."""
         record = self.record
-        until = min(until, (record.opened or now) + LOBBY_SECONDS)
+        cap = (record.opened or now) + LOBBY_SECONDS
+        if self.table.practice:  # it waits for its player's Start, the lobby's hour at most
+            record.deadline, record.reminder = cap, None
+            return
+        until = min(until, cap)
         record.deadline = until
         remind = until - REMIND_LOBBY
         record.reminder = [remind, until] if remind > now else None
@@ -177,6 +198,8 @@ class Lobby(Part):
         """True when the lobby deals at the end of its countdown: auto-start is on and its
         players pressed Join (Play again seats them without asking: someone presses Start), or
         it is a rematch, which deals those who pressed I'm in."""
+        if self.table.practice:
+            return False
         if self.record.rematch:
             return True
         return bool(self.record.settings["auto_start"]) and not self.record.again_of
@@ -187,7 +210,7 @@ class Lobby(Part):
 
     def deals_without(self, away: list[int]) -> bool:
         """True when enough players would remain to deal without `away`."""
-        return seats_fit(len(self.table.rematch.players_in()) - len(away), self.record.settings)
+        return self.enough(len(self.table.rematch.players_in()) - len(away))
 
     def _leave_out(self, away: list[int]) -> list[Event]:
         """Take the players the bot cannot reach out of the lobby, so the others can play; the
@@ -236,7 +259,7 @@ class Lobby(Part):
         when enough others remain), else close, saying why."""
         table = self.table
         n = len(table.rematch.players_in())
-        few = not table.rematch.deals()
+        few = not self.enough(n)
         away = [user for user in table.reach.unreachable() if user not in table.rematch.awaited()]
         if self.starts_itself() and not few and (not away or self.deals_without(away)):
             dealt_itself = table.rematch.drop_awaited() if self.record.rematch else []

@@ -442,8 +442,9 @@ class Play(Part):
         self.record.status = OVER_STATUS
         self.record.deadline = None
         table.hold = None
-        table.ending = ending.finished(table, resolved["winner"], now)
-        figures = table.ending.figures  # how long it lasted, counted once for all who tell it
+        end = ending.finished(table, resolved["winner"], now)
+        table.ending = end if not table.practice else None  # practice: counted nowhere
+        figures = end.figures  # how long it lasted, counted once for all who tell it
         assert figures is not None
         length = {"seconds": figures["seconds"], "turns": figures["turns"]}
         bots = {"bots": table.bots.told()} if self.record.bots else {}
@@ -471,7 +472,7 @@ class Play(Part):
         }
         if why:
             shown["why"] = why
-        table.ending = ending.cancelled(table)
+        table.ending = ending.cancelled(table) if not table.practice else None
         cancelled = ev.event(ev.CANCELLED, by=by, was_lobby=False, **shown)
         board = table.board.close([["cancelled"]])  # the turn message says so, with no button
         return [*board, cancelled, *closed, *table.absence.leftovers()]

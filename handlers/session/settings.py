@@ -10,6 +10,8 @@ from engine.variants import VARIANT_NAMES, Variants
 
 MIN_PLAYERS, MAX_PLAYERS = MIN_HUMANS, MAX_HUMANS  # the card's 4–12, as the engine deals them
 MIN_BESIDE_BOTS = 2  # the people a group game with bot seats needs
+PRACTICE_BOTS = 3  # a practice game's bot seats until its player picks others: 4 seats
+PRACTICE_LEAST_BOTS = MIN_PLAYERS - 1  # beside its one person, a practice game's fewest
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "virtual_players": 0,
@@ -31,7 +33,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 CHOICES: dict[str, tuple] = {
     "virtual_players": (0, 1, 2),
-    "bot_seats": tuple(range(MAX_PLAYERS - 1)),  # beside at least two people, up to 12 seats
+    "bot_seats": tuple(range(MAX_PLAYERS)),  # up to 12 seats: 10 beside two people, 11 in practice
     "turn_seconds": (30, 60, 90, 120, 180),
     "speak_seconds": (30, 45, 60, 90, 120),
     "turncoat_seconds": (10, 15, 20, 30),
@@ -39,6 +41,8 @@ CHOICES: dict[str, tuple] = {
     "lobby_minutes": (2, 5, 10, 15),
 }
 SETTING_KEYS = tuple(DEFAULT_SETTINGS)
+# What a practice game has no use for: nobody else talks, and its lobby waits for Start.
+GROUP_ONLY_SETTINGS = ("delete_chatter", "lobby_minutes", "auto_start")
 # The time limit of each kind of wait, by the engine's phase.
 WAIT_SETTING = {
     TURN: "turn_seconds",
@@ -92,6 +96,15 @@ def seats_fit(people: int, settings: dict, least: int = MIN_BESIDE_BOTS) -> bool
     return people >= least and MIN_PLAYERS <= people + bots <= MAX_PLAYERS
 
 
-def bot_room(people: int) -> int:
-    """The most bot seats the table can take beside `people` (at least two counted)."""
-    return max(0, MAX_PLAYERS - max(people, MIN_BESIDE_BOTS))
+def bot_room(people: int, least: int = MIN_BESIDE_BOTS) -> int:
+    """The most bot seats the table can take beside `people` (at least `least` counted)."""
+    return max(0, MAX_PLAYERS - max(people, least))
+
+
+def practice_settings(saved: dict | None) -> dict:
+    """A practice game's settings: the player's last ones (`saved`), else the built-in ones
+    with `PRACTICE_BOTS` bot seats; never fewer bot seats than make the card's 4 seats."""
+    settings = clean_settings({"bot_seats": PRACTICE_BOTS, **(saved or {})})
+    if settings["bot_seats"] < PRACTICE_LEAST_BOTS:
+        settings["bot_seats"] = PRACTICE_BOTS
+    return settings

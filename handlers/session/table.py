@@ -232,6 +232,12 @@ class Table(Seats):
     def starts_itself(self) -> bool:
         return self.lobby.starts_itself()
 
+    def enough_players(self) -> bool:
+        return self.lobby.enough(len(self.players))
+
+    def least_people(self) -> int:
+        return self.lobby.least()
+
     def deal_with(self, seed: int | None, can_delete: bool | None) -> None:
         self.lobby.deal_with(seed, can_delete)
 

@@ -422,6 +422,8 @@ class Keeper:
             history.forget_player(self.store, chat, user)
         forget_player(self.store, user, chats)
         side_items.forget(self.store, user_key(user))
+        for key in (game_key(user), prefs_key(user)):  # their practice, under their own chat
+            side_items.forget(self.store, key)
 
     def point_user(self, user: int, chat: int, loaded: Loaded | None = None) -> None:
         """Put `chat` first among the groups a user's private commands look in (over their

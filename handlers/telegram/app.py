@@ -29,7 +29,7 @@ from handlers.telegram.guard import guard
 from handlers.telegram.leaving import leave
 from handlers.telegram.lobby_commands import extend, newgame
 from handlers.telegram.past_games import history_command, nextgame_command
-from handlers.telegram.private_commands import forget, mycard, start
+from handlers.telegram.private_commands import forget, mycard, practice, start
 from infra import redact
 from infra.aws import tls_context
 
@@ -82,6 +82,7 @@ def build(
         ("stats", stats),
         ("extend", extend),
         ("leave", leave),
+        ("practice", practice),
     ):
         application.add_handler(CommandHandler(name, callback, filters=only_new))
     application.add_handler(CallbackQueryHandler(on_press))

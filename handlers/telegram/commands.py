@@ -61,12 +61,15 @@ async def status(update: Update, context: BotContext) -> None:
 
 
 async def cancel(update: Update, context: BotContext) -> None:
-    """/cancel: the host or an admin ends the lobby or game."""
+    """/cancel: the host or an admin ends the lobby or game (in the private chat, its player
+    their practice game)."""
     user, chat = update.effective_user, update.effective_chat
-    if await refuse_outside_group(update):
-        return
     loaded = await hub.read(context, chat.id, update.update_id)
     table = loaded.table
+    live = table is not None and table.status in (LOBBY_STATUS, PLAYING)
+    if not is_group(update) and not live:  # a private chat holds only a practice game
+        await refuse_outside_group(update)
+        return
     if table is None or table.status not in (LOBBY_STATUS, PLAYING):
         await refuse(context, update, loaded, t(group_lang(context, loaded, user), "cancel_none"))
         return

@@ -1,5 +1,5 @@
 """The commands of the private chat: /start (joining through a link, or back in touch),
-/mycard, /forget."""
+/mycard, /forget, /practice (a game against bot seats alone, in this chat)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,20 @@ from telegram.ext import ApplicationHandlerStop
 from handlers.display import presses, render
 from handlers.display.ids import Ids, reached_ref
 from handlers.display.messages import Send
+from handlers.display.render.common import bot_link
 from handlers.display.render.table_links import private_keyboard
 from handlers.display.texts import language_for, t
+from handlers.session.settings import practice_settings
 from handlers.session.table import LOBBY as LOBBY_STATUS
-from handlers.session.table import OVER_STATUS, PLAYING, Refused, Table
-from handlers.storage.keys import user_key
+from handlers.session.table import OVER_STATUS, PLAYING, Refused, Table, next_game
+from handlers.storage.keys import prefs_key, user_key
 from handlers.storage.side_items import all_pointed, pointed_chats
 from handlers.telegram import hub
 from handlers.telegram.absence import coming_back
 from handlers.telegram.chats import display_name, group_lang, is_group, membership, own_lang, reply
 from handlers.telegram.context import BotContext
 from handlers.telegram.hub import Decided, shown
+from handlers.telegram.item import Read
 from handlers.telegram.outbox import deliver
 from handlers.telegram.past_games import start_payload
 from handlers.telegram.refusals import refuse
@@ -34,6 +37,9 @@ async def start(update: Update, context: BotContext) -> None:
         return
     lang = language_for(user.language_code)
     payload = context.args[0] if context.args else ""
+    if payload == PRACTICE_PAYLOAD:  # the link /practice answers with in a group
+        await open_practice(update, context)
+        return
     if await start_payload(update, context, payload):
         return
     target = presses.parse_join(payload)
@@ -78,6 +84,9 @@ async def may_join(update: Update, context: BotContext, table: Table | None, gam
         return True  # the change refuses a game no longer open
     if table.is_player(user.id):
         return True
+    if table.practice:  # its player's alone: nobody to ask Telegram about
+        await reply(update, t(table.lang_of(user.id, own_lang(user)), "practice_alone"))
+        return False
     member = await membership(context, table.chat, user.id)
     if member is True:
         return True
@@ -184,7 +193,8 @@ async def forget(update: Update, context: BotContext) -> None:
     """/forget: erase what the bot keeps about you, in every group that holds you: your place
     in any lobby (not in a game in play, whose cards need their players until the end), your
     name and id in its kept games, on its leaderboard and on its list for the next game, your
-    statistics and the groups you played in."""
+    statistics and the groups you played in; and your practice game (cancelled if it is on)
+    and its settings."""
     user = update.effective_user
     lang = language_for(user.language_code)
     if is_group(update):
@@ -192,7 +202,8 @@ async def forget(update: Update, context: BotContext) -> None:
         await refuse(context, update, loaded, t(group_lang(context, loaded, user), "private_only"))
         return
     keeper = context.runtime.keeper
-    chats = all_pointed(keeper.get(user_key(user.id)))
+    await end_practice(context, user, update.update_id)  # erased below, as it stood
+    chats = [chat for chat in all_pointed(keeper.get(user_key(user.id))) if chat != user.id]
     loaded = hub.read_all(context, chats)
     if any(in_play(each.table, user.id) for each in loaded):
         await reply(update, t(lang, "forget_playing"))
@@ -207,6 +218,23 @@ async def forget(update: Update, context: BotContext) -> None:
             continue
     keeper.forget_user(user.id, chats)
     await reply(update, t(lang, "forgotten"))
+
+
+async def end_practice(context: BotContext, user, update_id: int) -> None:
+    """/forget: the user's practice lobby or game, if one is on, is cancelled (its buttons
+    taken off) before it is erased."""
+    with suppress(ApplicationHandlerStop):  # a redelivery: cancelled the first time
+        loaded = await hub.read(context, user.id, update_id)
+        if not practice_on(loaded.table):
+            return
+        by = display_name(user)
+
+        def end(table: Table | None, ids: Ids) -> Decided:
+            if not practice_on(table):
+                return Decided(None)
+            return shown(context, table, ids, table.cancel(table.known_as(user.id, by)))
+
+        await hub.handle(context, loaded, end, update_id)
 
 
 def in_play(table: Table | None, user: int) -> bool:
@@ -226,3 +254,69 @@ def leave_lobby(context: BotContext, user: int) -> hub.Step:
         return shown(context, table, ids, table.leave(user))
 
     return leave
+
+
+PRACTICE_PAYLOAD = "practice"  # the deep link that opens a practice game in the private chat
+
+
+async def practice(update: Update, context: BotContext) -> None:
+    """/practice: a game against bot seats alone, played in the private chat (its lobby, turn
+    message and prompts all there); in a group, the way to the private chat."""
+    user = update.effective_user
+    if is_group(update):
+        loaded = await hub.read(context, update.effective_chat.id)
+        url = bot_link(context.runtime.username, PRACTICE_PAYLOAD)
+        text = t(group_lang(context, loaded, user), "practice_in_private", url=url)
+        await refuse(context, update, loaded, text)
+        return
+    await open_practice(update, context)
+
+
+async def open_practice(update: Update, context: BotContext) -> None:
+    """Open a practice lobby keyed by the private chat (a game of the one pipeline, its only
+    player the user), with their last practice's settings; one still on is pointed to."""
+    user, runtime = update.effective_user, context.runtime
+    chat = user.id  # a private chat's id is its user's
+    loaded = await hub.read(context, chat, update.update_id, [prefs_key(chat)])
+    if practice_on(loaded.table):
+        await point_to_practice(context, loaded)
+        return
+    prefs = loaded.data_of(prefs_key(chat)) or {}
+    lang = prefs.get("lang") or language_for(user.language_code)
+
+    def open_lobby(table: Table | None, ids: Ids) -> Decided:
+        if practice_on(table):
+            raise Refused("practice_running")
+        now = runtime.clock()
+        settings = practice_settings(prefs.get("settings"))
+        name, handle = display_name(user), user.username
+        new, news = Table.open_lobby(
+            chat, next_game(table, now), user.id, name, lang, settings, now, "", own_lang(user),
+            False, handle,
+        )  # fmt: skip
+        gone = render.drop_play_again(table, ids) if table is not None else []
+        return shown(context, new, ids, news, *gone)
+
+    try:
+        await hub.handle(context, loaded, open_lobby, update.update_id)
+    except Refused:  # opened meanwhile, by the same player's other tap
+        await point_to_practice(context, await hub.read(context, chat))
+        return
+    runtime.keeper.point_user(user.id, chat)  # /mycard and /start find it, as a group's game
+
+
+def practice_on(table: Table | None) -> bool:
+    """True when the private chat holds a practice lobby or game not over."""
+    return table is not None and table.status in (LOBBY_STATUS, PLAYING)
+
+
+async def point_to_practice(context: BotContext, loaded: Read) -> None:
+    """A second /practice while one is on: the player is told so, in reply to its message (the
+    turn message of a game, else the lobby)."""
+    table = loaded.table
+    if table is None:
+        return
+    ids = loaded.ids()
+    message = ids.board if table.status == PLAYING else ids.lobby
+    text = t(table.lang, "practice_running")
+    await deliver(context.bot, [Send(table.chat, text, reply_to=message, protect=True)])

@@ -12,14 +12,17 @@ from handlers.display import presses
 from handlers.display.ids import Ids
 from handlers.display.messages import Edit, Keyboard, Out, Send
 from handlers.display.presses import PROMPT, Button, Press
-from handlers.display.texts import card_name, t
+from handlers.display.texts import PRACTICE_WORDING, card_name, t
 from handlers.session.table import Table
 
 __all__ = ["Keyboard", "Out"]
 
 
 def t_(table: Table, key: str, **kw: Any) -> str:
-    """A text in the table's language."""
+    """A text in the table's language (a practice game's wording where a group's would not
+    fit its one chat)."""
+    if table.practice:
+        key = PRACTICE_WORDING.get(key, key)
     return t(table.lang, key, **kw)
 
 
@@ -40,8 +43,8 @@ def shown_name(name: str) -> str:
 
 
 def group_title(table: Table) -> str:
-    """The group's title as messages show it."""
-    return shown_name(table.title)
+    """The group's title as messages show it ("Practice" for a practice game's chat)."""
+    return shown_name(t_(table, "practice_title") if table.practice else table.title)
 
 
 def joined(table: Table, parts: list[str], kind: str = "list") -> str:

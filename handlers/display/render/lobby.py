@@ -28,12 +28,12 @@ from handlers.session.bot_seats import bot_level
 from handlers.session.lobby import EXTEND_SECONDS
 from handlers.session.settings import (
     CHOICES,
+    GROUP_ONLY_SETTINGS,
     MAX_PLAYERS,
-    MIN_BESIDE_BOTS,
     MIN_PLAYERS,
+    PRACTICE_LEAST_BOTS,
     SETTING_KEYS,
     bot_room,
-    seats_fit,
 )
 from handlers.session.table import Table
 
@@ -65,11 +65,9 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
     """The lobby message: players, settings, suggestions and buttons (its links open the
     private chat of the bot named `bot`)."""
     players = table.players
-    lines = [
-        t_(table, "lobby_title"),
-        "",
-        t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS),
-    ]
+    lines = [t_(table, "lobby_title"), ""]
+    lines += [t_(table, "practice_lobby"), ""] if table.practice else []
+    lines.append(t_(table, "lobby_players", n=len(players), max=MAX_PLAYERS))
     names = table.lobby_names()
     lines += [f"• {shown_name(name)}" for name in names.values()] or [t_(table, "lobby_nobody")]
     if table.host_left and table.creator in names:
@@ -101,6 +99,8 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
             button(t_(table, "btn_start"), LOBBY, table, 0, Start()),
         ],
     ]
+    if table.practice:  # its one player, in their own chat: nobody joins or leaves
+        kb = kb[1:]
     if table.unreachable():
         kb.append([[t_(table, "btn_open_chat"), start_url(bot)]])
     return "\n".join(lines), with_im_in(table, kb)
@@ -108,12 +108,12 @@ def lobby(table: Table, bot: str) -> tuple[str, Keyboard]:
 
 def readiness(table: Table) -> str:
     """Whether Start may deal: the people needed (fewer beside bot seats), or ready."""
-    settings, people = table.settings, len(table.players)
-    if seats_fit(people, settings):
+    settings = table.settings
+    if table.enough_players():
         return t_(table, "lobby_ready")
     if settings["bot_seats"]:
         most = MAX_PLAYERS - settings["bot_seats"]
-        least = max(MIN_BESIDE_BOTS, MIN_PLAYERS - settings["bot_seats"])
+        least = max(table.least_people(), MIN_PLAYERS - settings["bot_seats"])
         return t_(table, "lobby_need_bots", min=least, max=most, bots=settings["bot_seats"])
     return t_(table, "lobby_need", min=MIN_PLAYERS, max=MAX_PLAYERS)
 
@@ -166,7 +166,9 @@ def choice_row(table: Table, key: str) -> list[list[str]]:
     row = []
     offered = CHOICES[key]
     if key == "bot_seats":  # as many as the table has room for beside its people
-        offered = tuple(v for v in offered if v <= bot_room(len(table.players)))
+        room = bot_room(len(table.players), table.least_people())
+        least = PRACTICE_LEAST_BOTS if table.practice else 0
+        offered = tuple(v for v in offered if least <= v <= room)
     for value in offered:
         label = choice_label(table, key, value)
         if value == table.settings[key]:
@@ -181,6 +183,8 @@ def settings_menu(table: Table) -> tuple[str, Keyboard]:
     s = table.settings
     rows = []
     for key in SETTING_KEYS:
+        if table.practice and key in GROUP_ONLY_SETTINGS:
+            continue
         if key in CHOICES:
             rows.append([button(t_(table, f"head_{key}"), LOBBY, table, 0, Choose(key))])
             row = choice_row(table, key)
@@ -218,6 +222,7 @@ def seating(table: Table, ids: Ids, silence: bool) -> Out:
     elif table.settings["turncoat"]:
         lines.append(t_(table, "turncoat_none", n=state.seats))
     lines.append(t_(table, "starts", name=seat_name(table, state.first)))
-    lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
+    if not table.practice:  # nobody else to keep quiet
+        lines.append(t_(table, "silence_enforced" if silence else "silence_trust"))
     kb = group_rows(table) or None
     return replace(edit_ref(table, ids, LOBBY_MSG, "\n".join(lines), kb), side=True)

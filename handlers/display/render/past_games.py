@@ -31,7 +31,10 @@ def next_game_button(lang: str, chat: int) -> list[str]:
 
 
 def end_buttons(table: Table) -> list[list[str]]:
-    """The row under an end (or a cancelled game) message: its record, the next game's call."""
+    """The row under an end (or a cancelled game) message: its record, the next game's call
+    (none in practice, which keeps no record and has no next game to call)."""
+    if table.practice:
+        return []
     return [
         record_button(table.lang, table.chat, table.game),
         next_game_button(table.lang, table.chat),

@@ -158,7 +158,7 @@ def play_again(table: Table) -> Keyboard:
     """The Play again button of a game that is over, and below it the game's Record and the
     call to the next game."""
     again = button(t_(table, "btn_play_again"), LOBBY, table, 0, PlayAgain())
-    return [[again], end_buttons(table)]
+    return [[again], row] if (row := end_buttons(table)) else [[again]]
 
 
 def drop_play_again(table: Table, ids: Ids) -> list[Out]:
@@ -167,7 +167,8 @@ def drop_play_again(table: Table, ids: Ids) -> list[Out]:
     msg = ids.end
     if not msg:
         return []
-    return [DropButtons(table.chat, msg, [end_buttons(table)])]
+    row = end_buttons(table)
+    return [DropButtons(table.chat, msg, [row] if row else None)]
 
 
 def cancelled(table: Table, e: dict) -> tuple[str, Keyboard]:

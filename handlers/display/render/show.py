@@ -10,7 +10,7 @@ from engine.actions import SCOUT
 from engine.events import SCOUT_RESULT
 from engine.state import SPEAK
 from handlers.display.ids import BOARD, END, LOBBY, Ids
-from handlers.display.messages import DropButtons
+from handlers.display.messages import DropButtons, Edit, Send
 from handlers.display.render import absence
 from handlers.display.render.board import board, edit_board
 from handlers.display.render.closed import closed_prompt
@@ -113,7 +113,14 @@ def show(table: Table, ids: Ids, events: list[dict], bot: str) -> list[Out]:
     kept up to date as they are shown; `bot`: the bot's name, which the lobby's links carry).
     They are rendered from one view of the table, built here."""
     view = View.of(table)
-    return [out for e in results_in_place(events) for out in _shown(view, ids, e, bot)]
+    outs = [out for e in results_in_place(events) for out in _shown(view, ids, e, bot)]
+    return [_own_chat(out) for out in outs] if table.practice else outs
+
+
+def _own_chat(out: Out) -> Out:
+    """A practice game's message: in its player's private chat, so protected from forwarding
+    as any private message of theirs (the turn message and the lobby included)."""
+    return replace(out, protect=True) if isinstance(out, Send | Edit) else out
 
 
 def results_in_place(events: list[dict]) -> list[dict]:
@@ -150,7 +157,8 @@ def _shown(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
 def _shown_one(table: Table, ids: Ids, e: dict, bot: str) -> list[Out]:
     if e["type"] == ev.LOBBY_OPENED:
         ids.new_game()  # the group's last game: none of its messages is edited again
-        return [send_group(table, *lobby(table, bot), remember=LOBBY), hello(table)]
+        lobby_msg = send_group(table, *lobby(table, bot), remember=LOBBY)
+        return [lobby_msg] if table.practice else [lobby_msg, hello(table)]
     if e["type"] == ev.LOBBY_SHOWN:
         return [lobby_message(table, ids, bot)]
     if e["type"] == ev.BACK:

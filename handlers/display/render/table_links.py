@@ -54,8 +54,9 @@ def private_keyboard(table: Table, user: int) -> Keyboard:
 
 
 def group_rows(table: Table) -> list[list[list[str]]]:
-    """The row that opens the game's table from a group message; none without a Mini App."""
-    if not TABLE_LINKS["app"]:
+    """The row that opens the game's table from a group message; none without a Mini App, nor
+    in practice (its player's own button is under their card)."""
+    if not TABLE_LINKS["app"] or table.practice:
         return []
     return [[[t_(table, "btn_table"), direct_link(table_selector(table.chat, table.game))]]]
 
@@ -67,6 +68,6 @@ def replay_button(lang: str, chat: int, game: int, label: str | None = None) -> 
 
 def replay_buttons(table: Table) -> list[list[str]]:
     """Under a finished game's end message: its replay, when the Mini App is configured."""
-    if not TABLE_LINKS["app"] or table.status != OVER_STATUS:
+    if not TABLE_LINKS["app"] or table.status != OVER_STATUS or table.practice:
         return []
     return [replay_button(table.lang, table.chat, table.game)]
