@@ -167,13 +167,22 @@ async def own_lobby(context: BotContext, user: int) -> bool:
     return False
 
 
+async def refused_in_a_group(update: Update, context: BotContext) -> bool:
+    """True, once answered, when a private command is sent in a group: it points to the
+    private chat, in the group's language."""
+    if not is_group(update):
+        return False
+    loaded = await hub.read(context, update.effective_chat.id)
+    lang = group_lang(context, loaded, update.effective_user)
+    await refuse(context, update, loaded, t(lang, "private_only"))
+    return True
+
+
 async def mycard(update: Update, context: BotContext) -> None:
     """/mycard: your card and what you know, privately."""
     user = update.effective_user
     lang = language_for(user.language_code)
-    if is_group(update):
-        loaded = await hub.read(context, update.effective_chat.id)
-        await refuse(context, update, loaded, t(group_lang(context, loaded, user), "private_only"))
+    if await refused_in_a_group(update, context):
         return
     table = await playing_table(context, user.id, (PLAYING, OVER_STATUS))
     seat = table.seat_of(user.id) if table else None
@@ -197,9 +206,7 @@ async def forget(update: Update, context: BotContext) -> None:
     and its settings."""
     user = update.effective_user
     lang = language_for(user.language_code)
-    if is_group(update):
-        loaded = await hub.read(context, update.effective_chat.id)
-        await refuse(context, update, loaded, t(group_lang(context, loaded, user), "private_only"))
+    if await refused_in_a_group(update, context):
         return
     keeper = context.runtime.keeper
     await end_practice(context, user, update.update_id)  # erased below, as it stood
