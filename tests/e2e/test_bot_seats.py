@@ -144,6 +144,7 @@ def test_every_variant_plays_to_its_end_with_bot_seats(memory_bot: Bot, variant:
     assert table.ending() is not None
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_two_people_and_three_bot_seats_play_to_the_reveal_through_lambda_and_the_poller(
     bot: Bot, lang: str

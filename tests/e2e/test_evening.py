@@ -100,6 +100,7 @@ def test_play_again_leaves_the_removed_player_out_and_seats_the_away_one_as_anyo
 # -- the bot removed from the group while a player is away -------------------------------------
 
 
+@pytest.mark.over_http
 def test_the_bot_removed_from_the_group_takes_the_buttons_off_an_away_players_im_back(
     bot: Bot,
 ) -> None:

@@ -80,6 +80,7 @@ def test_three_games_deal_in_a_row_with_no_host_press(memory_bot: Bot, lang: str
     assert games == sorted(set(games)), "three games, each after the last"
 
 
+@pytest.mark.over_http
 def test_three_games_deal_in_a_row_through_the_lambda_entries_and_the_local_poller(
     bot: Bot,
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import Variants, captains
 from testing import leaks
 from testing.deals import find_seed, lone_x, spy_waits, x_apart
@@ -9,6 +11,7 @@ from testing.drivers import Bot, LambdaBot, LocalBot
 from testing.players import Table
 
 
+@pytest.mark.over_http
 def test_turn_that_runs_out_is_skipped_and_the_group_is_told(bot: Bot) -> None:
     table = Table.of(bot, 4)
     table.open()

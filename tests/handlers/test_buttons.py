@@ -87,6 +87,7 @@ def test_another_games_number_is_stale(bot: Bot, playing: Table) -> None:
         assert refused(bot, playing, player, press) == STALE
 
 
+@pytest.mark.over_http
 def test_old_version_is_too_late(bot: Bot, playing: Table) -> None:
     player, prompt = first_prompt(playing)
     seat = playing.state.turn

@@ -90,6 +90,7 @@ def test_cancel_by_a_non_player_is_refused(bot: Bot) -> None:
         assert answer == "Only the host or a group admin may do that."
 
 
+@pytest.mark.over_http
 def test_start_in_the_group_and_unknown_commands_get_no_answer_there(bot: Bot) -> None:
     table = Table.of(bot, 4)
     table.open()

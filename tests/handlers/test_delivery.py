@@ -11,6 +11,7 @@ from testing.drivers import Bot, LambdaBot
 from testing.players import GROUP_TITLE, NAMES, Table
 
 
+@pytest.mark.over_http
 def test_player_the_bot_cannot_reach_is_named_with_a_button_and_the_game_goes_on(
     bot: Bot,
 ) -> None:

@@ -4,6 +4,8 @@ leaderboards and on lists for the next game; during a game in play it waits for 
 
 from __future__ import annotations
 
+import pytest
+
 from handlers.storage import history
 from handlers.storage.keys import group_stats_key, player_stats_key, user_key
 from testing.drivers import Bot, LambdaBot
@@ -46,6 +48,7 @@ def test_forget_waits_for_the_end_of_a_game_in_play(lambda_bot: LambdaBot) -> No
     assert lambda_bot.store.load(f"user#{player.id}") is None
 
 
+@pytest.mark.over_http
 def test_forget_after_playing_in_five_groups_erases_the_player_from_all_of_them(
     bot: Bot,
 ) -> None:

@@ -78,6 +78,7 @@ def logged_text(records: list[logging.LogRecord]) -> str:
     )
 
 
+@pytest.mark.over_http
 def test_cards_and_names_never_reach_the_logs_even_at_debug(
     bot: Bot, caplog: pytest.LogCaptureFixture
 ) -> None:

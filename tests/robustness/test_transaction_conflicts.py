@@ -90,6 +90,7 @@ def live_buttons(table: Table) -> list[tuple[int, str, str]]:
     return found
 
 
+@pytest.mark.over_http
 def test_a_delivery_mark_meeting_the_ends_transaction_sends_nothing_twice(
     bot: PoolBot, faults: tuple[Pool, AwsProxy]
 ) -> None:

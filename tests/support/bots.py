@@ -1,6 +1,8 @@
 """Plugin: whole games through the real bot: a fake Telegram, a clock, and the bot run through
 the Lambda entries (DynamoDB and SQS on the session's moto server), the local poller (SQLite), or
 the local bot's Application with Telegram answered in memory (`memory_bot`, the fast tier).
+A test on `bot` plays in memory; the smoke set, marked `over_http`, plays through the Lambda
+entries and the local poller over HTTP instead, so that each kind of update crosses both.
 
 Every test that plays through `lambda_bot`, `local_bot`, `memory_bot` or `bot` ends with the same
 checks, whatever it played: no card leaked (`leaks.check`), Telegram refused no call the bot made,
@@ -31,7 +33,7 @@ from testing.drivers import (
 )
 from testing.fake_telegram import TEST_TOKEN, FakeTelegram
 
-__all__ = ["aws", "bot", "clock", "lambda_bot", "local_bot", "memory_bot"]
+__all__ = ["OVER_HTTP", "aws", "bot", "clock", "lambda_bot", "local_bot", "memory_bot"]
 
 
 @pytest.fixture
@@ -133,7 +135,25 @@ def _no_network(*args: Any) -> None:
     raise AssertionError("a test on the in-memory Telegram opened a connection")
 
 
-@pytest.fixture(params=["lambda", "local"])
+OVER_HTTP = "over_http"
+WAYS = {"memory": ["memory"], OVER_HTTP: ["lambda", "local"]}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test on `bot` plays in memory; one marked `over_http` through both HTTP entries."""
+    if "bot" not in metafunc.fixturenames or _bot_of_its_own(metafunc):
+        return
+    way = OVER_HTTP if metafunc.definition.get_closest_marker(OVER_HTTP) else "memory"
+    metafunc.parametrize("bot", WAYS[way], indirect=True)
+
+
+def _bot_of_its_own(metafunc: pytest.Metafunc) -> bool:
+    """Whether the test's module defines a `bot` of its own (which picks its entries itself)."""
+    defs = metafunc.definition._fixtureinfo.name2fixturedefs.get("bot") or ()
+    return bool(defs) and defs[-1].func.__module__ != __name__
+
+
+@pytest.fixture
 def bot(request: pytest.FixtureRequest) -> Bot:
-    """Each way of running the bot in turn."""
+    """The bot in memory, or (a test marked `over_http`) each HTTP way of running it in turn."""
     return request.getfixturevalue(f"{request.param}_bot")

@@ -4,8 +4,9 @@ Manager), the fake Bot API server over HTTP, or a subprocess; `make test-fast` r
 Bot API answered in memory (`memory_bot`: no server, no socket).
 
 A test gets the mark here from the fixtures it uses (SLOW_FIXTURES, directly or through other
-fixtures); a test that starts a server or a subprocess itself, or gets moto through a fixture's
-parameter, carries the mark in its own module. A test without the mark that starts a server or
+fixtures) or from a `bot` over HTTP (a test marked `over_http`); a test that starts a server or
+a subprocess itself, or gets moto through a fixture's parameter, carries the mark in its own
+module. A test without the mark that starts a server or
 a subprocess fails, saying so.
 """
 
@@ -26,7 +27,6 @@ SLOW_FIXTURES = frozenset(
         "moto_server",  # DynamoDB, SQS and Secrets Manager on loopback
         "dynamo_client",  # moto in the test's process (tests/infra)
         "fake_telegram",  # the fake Bot API server on loopback
-        "bot",  # the lambda_bot or the local_bot, picked by name
         "packaged",  # `serverless package` (tests/deploy)
     }
 )
@@ -34,8 +34,14 @@ SLOW_FIXTURES = frozenset(
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or _bot_over_http(item):
             item.add_marker(SLOW)
+
+
+def _bot_over_http(item: pytest.Item) -> bool:
+    """Whether the test's `bot` is one of the HTTP entries (any `bot` not in memory)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return "bot" in params and params["bot"] != "memory"
 
 
 @pytest.fixture(autouse=True)
