@@ -270,7 +270,7 @@ async def follow_upgrade(context: BotContext, table: Table, delivery: Delivery) 
 
 async def migrate(context: BotContext, old: int, new: int) -> None:
     """The group became a supergroup: move its table to the new chat id (its private prompts
-    still open; none of the old chat's messages)."""
+    still open; none of the old chat's messages), and post an open lobby there again."""
     stored = await read(context, old)
     table = stored.table
     if table is None:
@@ -282,7 +282,10 @@ async def migrate(context: BotContext, old: int, new: int) -> None:
         if current is not None:
             return Decided(None)
         table.moved(new)
-        return Decided(table, ids=moved)
+        if table.status != LOBBY:
+            return Decided(table, ids=moved)
+        lobby = render.show(table, moved, table.lobby.shown(menu=False), context.runtime.username)
+        return Decided(table, lobby, ids=moved)
 
     await handle(context, await read(context, new), move)
     context.runtime.keeper.point(old, new)

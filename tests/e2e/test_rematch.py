@@ -164,3 +164,35 @@ def test_a_redelivered_wake_deals_a_rematch_once(memory_bot: MemoryBot) -> None:
     memory_bot.redeliver_wake(table.chat, deadline)
     assert table.data()["game"] == dealt["game"] and table.data()["engine"] == dealt["engine"]
     assert len(table.group_texts()) == said
+
+
+@LANGS
+def test_a_rematch_open_when_the_group_becomes_a_supergroup_deals_itself_there(
+    memory_bot: Bot, lang: str
+) -> None:
+    table = Table.of(memory_bot, 5, lang=lang)
+    table.open()
+    play_again(table, table.players[1], end_now_after_start(table, 66))
+    im_in(table, table.players[2])
+    table.upgrade_to_supergroup()
+    lobby = table.lobby_message()
+    assert lobby.chat_id == table.chat and table.t("btn_im_in") in lobby.button_labels
+    for player in (table.players[0], *table.players[3:]):
+        im_in(table, player)
+    memory_bot.seed = 67
+    memory_bot.advance(0)
+    assert table.data()["status"] == "playing" and len(table.data()["seats"]) == 5
+    assert table.board().chat_id == table.chat
+
+
+def test_the_last_awaited_player_leaving_deals_the_rematch_at_once(memory_bot: Bot) -> None:
+    table, _ = rematch_of_five(memory_bot)
+    for player in (table.players[0], *table.players[2:4]):
+        im_in(table, player)
+    assert table.data()["status"] == "lobby", "one player who played has not answered"
+    last = table.players[4]
+    assert last.press(table.t("btn_leave"), table.lobby_message()) is not None
+    memory_bot.seed = 68
+    memory_bot.advance(0)
+    assert table.data()["status"] == "playing", "everyone still awaited is in"
+    assert last.id not in table.data()["seats"] and len(table.data()["seats"]) == 4
