@@ -73,8 +73,9 @@ class Lobby(Part):
         table.reach.reached(user)  # they joined from the private chat
         return self.shown(menu=False)
 
-    def leave(self, user: int) -> list[Event]:
-        """Take a user out of the lobby."""
+    def leave(self, user: int, now: float | None = None) -> list[Event]:
+        """Take a user out of the lobby (at `now`: a rematch whose last awaited player left
+        deals now)."""
         table = self.table
         if table.status != LOBBY or not table.is_player(user):
             raise Refused("not_in_lobby")
@@ -84,7 +85,7 @@ class Lobby(Part):
         table.note_lang(user, None)
         table.note_handle(user, None)
         table.reach.reached(user)
-        table.rematch.left(user)
+        table.rematch.left(user, now)
         if user == roster.creator and roster.players:
             self._pass_host(name)
         return self.shown(menu=False)

@@ -208,8 +208,8 @@ class Table(Seats):
     ) -> list[Event]:
         return self.lobby.join(user, name, lang, handle)
 
-    def leave(self, user: int) -> list[Event]:
-        return self.lobby.leave(user)
+    def leave(self, user: int, now: float | None = None) -> list[Event]:
+        return self.lobby.leave(user, now)
 
     def show_settings(self) -> list[Event]:
         return self.lobby.show_settings()

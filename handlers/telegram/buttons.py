@@ -127,7 +127,9 @@ async def press_lobby(
         raise Refused("lobby_gone")
     if isinstance(press, Leave):
         answer.ready = t(answer_lang(table, user), "left")
-        leave = _lobby_step(context, button, lambda current: current.leave(user.id))
+        leave = _lobby_step(
+            context, button, lambda current: current.leave(user.id, context.runtime.clock())
+        )
         await hub.handle(context, loaded, leave, update.update_id, answer)
         return answer.ready
     if isinstance(press, ImIn):

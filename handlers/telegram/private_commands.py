@@ -258,7 +258,7 @@ def leave_lobby(context: BotContext, user: int) -> hub.Step:
             raise Refused("forget_playing")
         if table is None or table.status != LOBBY_STATUS or not table.is_player(user):
             return Decided(None)
-        return shown(context, table, ids, table.leave(user))
+        return shown(context, table, ids, table.leave(user, context.runtime.clock()))
 
     return leave
 
