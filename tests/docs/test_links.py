@@ -71,3 +71,18 @@ def test_every_test_a_page_names_exists(page: Path) -> None:
 
 def test_the_guarantees_name_their_tests() -> None:
     assert len(TEST.findall((ROOT / "docs" / "guarantees.md").read_text(encoding="utf-8"))) > 0
+
+
+CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.MULTILINE)
+TEXTS = [*PAGES, ROOT / "CHANGELOG.md", ROOT / "CONTRIBUTING.md"]
+
+
+@pytest.mark.parametrize("page", TEXTS, ids=lambda p: p.name)
+def test_no_page_keeps_a_merges_conflict_markers(page: Path) -> None:
+    assert not CONFLICT.findall(page.read_text(encoding="utf-8")), f"{page.name} has markers"
+
+
+def test_a_conflict_marker_is_caught() -> None:
+    marked = "text\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n"
+    assert len(CONFLICT.findall(marked)) == 3
+    assert not CONFLICT.findall("a heading\n=======\n".replace("=======\n", "= not seven\n"))
