@@ -1247,6 +1247,41 @@ TEXTS.update(
             EN: "🗣 The floor is open: say what you like, nothing is deleted now.",
             ZH: "🗣 现在可以自由发言，消息不再被删除。",
         },
+        "aftermath_title": {EN: "🔎 Who knew what:", ZH: "🔎 谁知道什么："},
+        "am_scouted": {
+            EN: "turn {turn}: seat {seat} {card}",
+            ZH: "第{turn}回合：{seat}号位{card}",
+        },
+        "am_bodyguard": {EN: " (bodyguard)", ZH: "（保镖）"},
+        "am_swapped": {
+            EN: "turn {turn}: swapped the X with seat {seat}, given {card}",
+            ZH: "第{turn}回合：变节，与{seat}号位交换，得到{card}",
+        },
+        "am_took_x": {
+            EN: "turn {turn}: handed seat {seat}'s X",
+            ZH: "第{turn}回合：被{seat}号位的变节者换走人物牌",
+        },
+        "am_kept": {
+            EN: "turn {turn}: kept the X seat {seat} saw",
+            ZH: "第{turn}回合：未变节，{seat}号位看到了X",
+        },
+        "am_predicted": {
+            EN: "turn {turn}: foretold {colour} as the Observer",
+            ZH: "第{turn}回合：作为观察员预言{colour}获胜",
+        },
+        "am_guessed": {
+            EN: "turn {turn}: as the Spy, named seats {red} and {blue} captains",
+            ZH: "第{turn}回合：作为密探，猜{red}号位和{blue}号位为队长",
+        },
+        "am_nothing": {EN: "scouted nobody", ZH: "未侦查"},
+        "am_knowable": {
+            EN: "Pooling every scout, the table could have named both captains after turn {turn}.",
+            ZH: "汇总所有侦查，全桌在第{turn}回合后即可确定两位队长。",
+        },
+        "am_never": {
+            EN: "Pooling every scout, the table could never have named both captains.",
+            ZH: "汇总所有侦查，全桌始终无法确定两位队长。",
+        },
         "rematch_join": {
             EN: "Press Join to play: I'm in is for those who played.",
             ZH: "请点击「加入」参加：「我来」是给上一局玩家的。",

@@ -292,7 +292,9 @@ def test_a_long_games_end_says_its_timeline_is_cut_and_where_the_whole_is(
         table.scout_and_done(seat, seat % 4 + 1)
     table.decapitate(table.state.turn, table.state.turn % 4 + 1)
     lines = table.ending().text.splitlines()
-    shown = lines[lines.index(table.t("timeline")) + 1 :]
+    shown = lines[
+        lines.index(table.t("timeline")) + 1 : lines.index(table.t("aftermath_title")) - 1
+    ]
     assert len(shown) == 15
     assert shown[0] == table.t("timeline_cut", n=3)  # 17 lines: the first 3 folded into one
     assert shown[-1].startswith("🗡")

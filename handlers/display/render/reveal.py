@@ -14,7 +14,7 @@ from engine.views import events_for, known_cards
 from handlers.display.ids import Ids
 from handlers.display.messages import DropButtons
 from handlers.display.presses import LOBBY, PlayAgain
-from handlers.display.render.aftermath import floor_lines
+from handlers.display.render.aftermath import aftermath_lines, floor_lines
 from handlers.display.render.board import public_line
 from handlers.display.render.bot_seats import bot_lines
 from handlers.display.render.common import (
@@ -58,6 +58,7 @@ def ending(table: Table, finished: dict) -> tuple[str, Keyboard]:
     lines += bot_lines(table, finished.get("bots"))
     lines += ["", t_(table, "timeline")]
     lines += timeline(table)
+    lines += aftermath_lines(table)
     lines += floor_lines(table)
     return "\n".join(lines), play_again(table)
 
