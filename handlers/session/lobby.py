@@ -73,7 +73,7 @@ class Lobby(Part):
         table.reach.reached(user)  # they joined from the private chat
         return self.shown(menu=False)
 
-    def leave(self, user: int, now: float | None = None) -> list[Event]:
+    def leave(self, user: int, now: float) -> list[Event]:
         """Take a user out of the lobby (at `now`: a rematch whose last awaited player left
         deals now)."""
         table = self.table

@@ -58,12 +58,12 @@ class Rematch(Part):
             self.record.deadline = now
             self.record.reminder = None
 
-    def left(self, user: int, now: float | None) -> None:
-        """`user` left the lobby: no longer awaited; at `now`, when nobody else is, the rematch
+    def left(self, user: int, now: float) -> None:
+        """`user` left the lobby at `now`: no longer awaited; when nobody else is, the rematch
         deals now."""
         if user in self.record.awaited:
             self.record.awaited.remove(user)
-        if now is not None and self.is_on():
+        if self.is_on():
             self._all_in(now)
 
     def players_in(self) -> list[list]:

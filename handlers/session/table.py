@@ -208,7 +208,7 @@ class Table(Seats):
     ) -> list[Event]:
         return self.lobby.join(user, name, lang, handle)
 
-    def leave(self, user: int, now: float | None = None) -> list[Event]:
+    def leave(self, user: int, now: float) -> list[Event]:
         return self.lobby.leave(user, now)
 
     def show_settings(self) -> list[Event]:

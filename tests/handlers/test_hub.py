@@ -52,7 +52,7 @@ def test_a_step_reads_the_item_once_and_saves_once(context, store) -> None:
 
     def leave(table: Table | None, ids) -> Decided:
         steps.append(table)
-        table.leave(4)
+        table.leave(4, NOW)
         return Decided(table)
 
     loaded = run(hub.read(context, CHAT, 2))
@@ -101,7 +101,7 @@ def test_after_a_lost_race_the_step_runs_again_on_the_item_as_it_is_then(context
     loaded = run(hub.read(context, CHAT, 3))
 
     def another(table: Table | None, ids) -> Decided:
-        table.leave(4)
+        table.leave(4, NOW)
         return Decided(table)
 
     run(hub.handle(context, run(hub.read(context, CHAT, 2)), another, 2))
@@ -109,7 +109,7 @@ def test_after_a_lost_race_the_step_runs_again_on_the_item_as_it_is_then(context
 
     def leave(table: Table | None, ids) -> Decided:
         seen.append(len(table.players))
-        table.leave(3)
+        table.leave(3, NOW)
         return Decided(table)
 
     run(hub.handle(context, loaded, leave, 3))

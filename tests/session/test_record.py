@@ -49,7 +49,7 @@ def test_a_table_read_from_a_stored_part_leaves_that_part_as_it_was_read() -> No
     read = copy.deepcopy(stored)
     table = Table.from_stored(stored)
     table.join(6, "Fay", "zh", "fay")
-    table.leave(1)  # the host leaves: the lobby is handed on
+    table.leave(1, NOW)  # the host leaves: the lobby is handed on
     table.change_setting("turncoat")
     table.set_setting("lobby_minutes", 10, NOW)
     assert stored == read

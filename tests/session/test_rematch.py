@@ -80,7 +80,7 @@ def test_a_player_who_pressed_then_left_is_not_dealt() -> None:
     table = rematch(5)
     for user in (2, 3, 4):
         table.im_in(user, LATER + 1)
-    table.leave(4)
+    table.leave(4, NOW)
     table.im_in(5, LATER + 2)  # everyone who is still here is in
     table.catch_up(LATER + 2)
     assert table.status == PLAYING and sorted(table.record.seats) == [1, 2, 3, 5]
@@ -90,7 +90,7 @@ def test_the_host_leaving_a_rematch_passes_it_on_and_it_still_deals() -> None:
     table = rematch(5)
     for user in (2, 3, 4, 5):
         table.im_in(user, LATER + 1)
-    table.leave(1)
+    table.leave(1, NOW)
     assert table.creator == 2
     table.catch_up(LATER + REMATCH_SECONDS)
     assert table.status == PLAYING and sorted(table.record.seats) == [2, 3, 4, 5]

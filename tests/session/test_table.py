@@ -48,8 +48,8 @@ def test_lobby_takes_twelve_players_once_each() -> None:
     table = lobby(12)
     assert refusal(lambda: table.join(13, "Mo")) == "lobby_full"
     assert refusal(lambda: table.join(2, "Ben")) == "already_joined"
-    table.leave(2)
-    assert refusal(lambda: table.leave(2)) == "not_in_lobby"
+    table.leave(2, NOW)
+    assert refusal(lambda: table.leave(2, NOW)) == "not_in_lobby"
     table.join(13, "Mo")
     assert len(table.players) == 12
 
