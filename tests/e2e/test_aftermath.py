@@ -108,7 +108,7 @@ def test_a_twelve_seat_game_s_aftermath_fits_in_the_reveal_message(memory_bot: B
     assert ending.text.count("\n") > 12 * 2
 
 
-@pytest.mark.slow
+@pytest.mark.over_http
 def test_the_aftermath_through_the_lambda_entries_and_the_local_poller(bot: Bot) -> None:
     table = Table.of(bot, 4)
     table.open()

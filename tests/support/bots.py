@@ -149,8 +149,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def _bot_of_its_own(metafunc: pytest.Metafunc) -> bool:
     """Whether the test's module defines a `bot` of its own (which picks its entries itself)."""
-    defs = metafunc.definition._fixtureinfo.name2fixturedefs.get("bot") or ()
-    return bool(defs) and defs[-1].func.__module__ != __name__
+    return hasattr(metafunc.module, "bot")
 
 
 @pytest.fixture
